@@ -1,0 +1,76 @@
+/* amp-info: lists the accelerators ampcl sees, the way C++ AMP's enumeration samples do
+ * (accelerator::get_all(), then each one's properties), and marks the default.
+ *
+ *   amp-info            all accelerators
+ *   amp-info --default  only the default accelerator's device path (for scripts)
+ *
+ * Exit status: 0, or 1 when no accelerator can be listed (the reason is printed). */
+#include <ampcl.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(const char *what, amp_status st) {
+  fprintf(stderr, "amp-info: %s failed: %s\n  %s\n", what, amp_status_name(st), amp_last_error());
+  return 1;
+}
+
+static void print_size(const char *label, unsigned long long bytes) {
+  if (bytes >= (1ull << 30))
+    printf("  %-34s %.1f GiB\n", label, (double)bytes / (1ull << 30));
+  else
+    printf("  %-34s %llu KiB\n", label, bytes >> 10);
+}
+
+int main(int argc, char **argv) {
+  amp_status st;
+  size_t n = 0;
+  amp_accelerator *def = NULL;
+  if ((st = amp_accelerator_count(&n)) != AMP_SUCCESS)
+    return fail("enumerating accelerators", st);
+  amp_status def_st = amp_accelerator_get_default(&def);
+  if (argc > 1 && strcmp(argv[1], "--default") == 0) {
+    if (def_st != AMP_SUCCESS)
+      return fail("choosing the default accelerator", def_st);
+    amp_accelerator_properties p;
+    amp_accelerator_get_properties(def, &p);
+    printf("%s\n", p.device_path);
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr, "usage: amp-info [--default]\n");
+    return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+  }
+
+  printf("ampcl %d.%d.%d sees %zu accelerator%s:\n\n", AMPCL_VERSION_MAJOR, AMPCL_VERSION_MINOR,
+         AMPCL_VERSION_PATCH, n, n == 1 ? "" : "s");
+  for (size_t i = 0; i < n; i++) {
+    amp_accelerator *acc;
+    amp_accelerator_properties p;
+    if ((st = amp_accelerator_get(i, &acc)) != AMP_SUCCESS ||
+        (st = amp_accelerator_get_properties(acc, &p)) != AMP_SUCCESS)
+      return fail("reading an accelerator", st);
+    printf("%s%s\n", p.device_path, acc == def ? "   <-- default" : "");
+    printf("  %-34s %s\n", "description", p.description);
+    if (p.is_host) {
+      printf("  %-34s %s\n", "kind", "host location (not a kernel target)");
+      printf("\n");
+      continue;
+    }
+    printf("  %-34s %s\n", "version", p.version);
+    printf("  %-34s %s\n", "platform", p.platform_name);
+    print_size("dedicated memory", (unsigned long long)p.dedicated_memory);
+    printf("  %-34s %s\n", "is emulated", p.is_emulated ? "yes (CPU device: ampcl's WARP)" : "no");
+    printf("  %-34s %s\n", "supports double precision", p.supports_double_precision ? "yes" : "no");
+    printf("  %-34s %s\n", "supports limited double precision",
+           p.supports_limited_double_precision ? "yes" : "no");
+    printf("  %-34s %s\n", "supports cpu shared memory", p.supports_cpu_shared_memory ? "yes" : "no");
+    printf("  %-34s %zu threads (per dimension %zu x %zu x %zu)\n", "max tile size", p.max_tile_size,
+           p.max_tile_extent[0], p.max_tile_extent[1], p.max_tile_extent[2]);
+    print_size("tile_static memory per tile", (unsigned long long)p.local_memory);
+    printf("  %-34s %u at %u MHz\n", "compute units", p.compute_units, p.max_clock_mhz);
+    printf("\n");
+  }
+  if (def_st != AMP_SUCCESS)
+    return fail("choosing the default accelerator", def_st);
+  return 0;
+}

@@ -1,0 +1,26 @@
+/* ampcl.h: the C++ AMP programming model in C, over OpenCL.
+ *
+ * Include this one header. Each concept has its own header, which is its reference:
+ *   ampcl/status.h       status codes, amp_strerror(), amp_last_error()
+ *   ampcl/accelerator.h  accelerators, accelerator views, completion futures  (AMP §3)
+ *   ampcl/extent.h       extent, index, tiled extent                          (AMP §4)
+ *   ampcl/array_view.h   array_view over host memory                          (AMP §5)
+ *   ampcl/kernel.h       OpenCL C kernels and parallel_for_each               (AMP §7)
+ *   ampcl/stats.h        transfer counters
+ */
+#ifndef AMPCL_H
+#define AMPCL_H
+
+#include "ampcl/accelerator.h"
+#include "ampcl/array_view.h"
+#include "ampcl/export.h"
+#include "ampcl/extent.h"
+#include "ampcl/kernel.h"
+#include "ampcl/stats.h"
+#include "ampcl/status.h"
+
+#define AMPCL_VERSION_MAJOR 0
+#define AMPCL_VERSION_MINOR 1
+#define AMPCL_VERSION_PATCH 0
+
+#endif /* AMPCL_H */

@@ -1,0 +1,111 @@
+/* ampcl/array_view.h: array_view over host memory, with lazy coherence (C++ AMP §5.2).
+ *
+ * An array view wraps memory the caller owns. Creating one copies nothing. When a kernel uses the
+ * view on an accelerator view, the part of the data the view covers is copied there first, and
+ * only if that accelerator does not already hold the latest contents; the copy then stays valid
+ * for later kernels until the data are written somewhere else. Results come back to the host only
+ * at synchronisation points: amp_array_view_synchronize(), host access through
+ * amp_array_view_data(), or the release of the last view of the data. The rules are those of
+ * ../docs/COHERENCE.md (AMP-MODEL.md §2).
+ *
+ * Read-only views (amp_array_view_create_const; AMP's array_view<const T>) are never copied back,
+ * and a kernel may not write through them. Host memory under a view may be read or written
+ * directly only after a synchronize (or through the pointer amp_array_view_data() returns).
+ *
+ * Every transfer is counted per accelerator and per direction (ampcl/stats.h), so tests and users
+ * can see exactly which copies happened.
+ *
+ * Threads: a view may be used from several threads, and views of one data source may be used on
+ * several accelerator views at once; ampcl serialises the bookkeeping per data source. */
+#ifndef AMPCL_ARRAY_VIEW_H
+#define AMPCL_ARRAY_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accelerator.h"
+#include "export.h"
+#include "extent.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kinds of element a view can hold. AMP_ELEM_STRUCT is any user struct, known by its size;
+ * the kernel declares the same struct in OpenCL C (mind the alignment of float4 members). */
+typedef enum amp_elem_kind {
+  AMP_ELEM_INT32 = 1,
+  AMP_ELEM_UINT32 = 2,
+  AMP_ELEM_FLOAT = 3,
+  AMP_ELEM_DOUBLE = 4,
+  AMP_ELEM_STRUCT = 5
+} amp_elem_kind;
+
+/* An element type: its kind and size in bytes. Use the macros below. */
+typedef struct amp_elem_type {
+  amp_elem_kind kind;
+  size_t size;
+} amp_elem_type;
+
+#define AMP_INT32 ((amp_elem_type){AMP_ELEM_INT32, 4})
+#define AMP_UINT32 ((amp_elem_type){AMP_ELEM_UINT32, 4})
+#define AMP_FLOAT ((amp_elem_type){AMP_ELEM_FLOAT, 4})
+#define AMP_DOUBLE ((amp_elem_type){AMP_ELEM_DOUBLE, 8})
+#define AMP_STRUCT(T) ((amp_elem_type){AMP_ELEM_STRUCT, sizeof(T)})
+
+/* An array view (array_view<T,N> or array_view<const T,N> in AMP). Reference counted. */
+typedef struct amp_array_view amp_array_view;
+
+/* A read-write view over `data`, which holds amp_extent_size(extent) elements of `type` in
+ * row-major order and must stay allocated until the last view of it is released. Nothing is
+ * copied now. Kernels may read and write it; results reach `data` at synchronisation points. */
+AMP_API amp_status amp_array_view_create(amp_extent extent, amp_elem_type type, void *data,
+                                         amp_array_view **out);
+
+/* A read-only view (array_view<const T,N>): copied to accelerators as needed, never copied back,
+ * never written by kernels (a launch that would write it fails with AMP_ERROR_ACCESS_DENIED). */
+AMP_API amp_status amp_array_view_create_const(amp_extent extent, amp_elem_type type,
+                                               const void *data, amp_array_view **out);
+
+/* Adds a reference / drops one. The release of the last view of a data source copies data that
+ * are newer on an accelerator back to the host memory first (AMP's destructor), waits for pending
+ * work, and returns the status of that copy; call amp_array_view_synchronize() before, to see
+ * errors where you expect them. Releasing NULL does nothing; releasing a released view fails with
+ * AMP_ERROR_INVALID_HANDLE. */
+AMP_API amp_status amp_array_view_retain(amp_array_view *view);
+AMP_API amp_status amp_array_view_release(amp_array_view *view);
+
+/* The view's extent, element type, and whether it is read-only. */
+AMP_API amp_status amp_array_view_get_extent(const amp_array_view *view, amp_extent *out);
+AMP_API amp_status amp_array_view_get_elem_type(const amp_array_view *view, amp_elem_type *out);
+AMP_API amp_status amp_array_view_is_read_only(const amp_array_view *view, bool *out);
+
+/* Declares the view's current contents unneeded (AMP's discard_data): the next use on an
+ * accelerator that holds no valid copy skips the copy-in. It lasts until the next write. */
+AMP_API amp_status amp_array_view_discard_data(amp_array_view *view);
+
+/* Blocks until the host memory under the view holds its latest contents (AMP's synchronize(),
+ * access_type_read): copies back only the parts that are newer elsewhere. Copies on accelerators
+ * stay valid, so a later kernel reading the view copies nothing. */
+AMP_API amp_status amp_array_view_synchronize(amp_array_view *view);
+
+/* Synchronises the view for read-write host access and returns a pointer to its first element
+ * (AMP's data()). Afterwards the host holds the only valid copy of the part the view covers, so
+ * the caller may read and write through the pointer until the next kernel use; that use copies
+ * it in again. */
+AMP_API amp_status amp_array_view_data(amp_array_view *view, void **out);
+
+/* After the caller wrote the host memory directly (not through amp_array_view_data), marks every
+ * cached accelerator copy of the view's part stale (AMP's refresh()). */
+AMP_API amp_status amp_array_view_refresh(amp_array_view *view);
+
+/* Blocks until every kernel and copy that uses the view's data has finished. */
+AMP_API amp_status amp_array_view_wait(amp_array_view *view);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPCL_ARRAY_VIEW_H */

@@ -1,0 +1,148 @@
+/* ampcl/kernel.h: kernels in OpenCL C and parallel_for_each (C++ AMP §7).
+ *
+ * C has no restrict(amp) lambdas, so a kernel body is an OpenCL C kernel function. ampcl prepends
+ * its kernel prelude (kernels_cl/ampcl_prelude.h, documented in docs/KERNELS.md) to every source,
+ * which gives kernels AMP's vocabulary: AMP_INDEX / AMP_TILED_INDEX for idx, idx.global_id,
+ * idx.local_id and idx.tile; tile_static; amp_barrier_wait() and its fence variants; fast_math_* and
+ * precise_math_*; and AMP_VIEW / AMP_CONST_VIEW parameters whose extent is known inside the kernel,
+ * read with amp_at(view, i, j).
+ *
+ * A program is built once per device, at its first launch there (or at amp_program_build), and
+ * cached in memory for the life of the process, keyed by source, options and device. A source
+ * that fails to build gives AMP_ERROR_BUILD_FAILED, and amp_last_error() holds the compiler's whole
+ * log, with line numbers counted in your source (the prelude is not counted).
+ *
+ * Threads: programs, kernels and launches may be used from any number of threads at once. */
+#ifndef AMPCL_KERNEL_H
+#define AMPCL_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "export.h"
+#include "extent.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* OpenCL C source plus build options, built on demand per device. Reference counted. */
+typedef struct amp_program amp_program;
+/* One kernel function of a program. Reference counted; holds a reference to its program. */
+typedef struct amp_kernel amp_kernel;
+
+/* A program from OpenCL C source text. `options` (may be NULL) are passed to the OpenCL compiler,
+ * e.g. "-DTILE=16". The source is copied. */
+AMP_API amp_status amp_program_create(const char *source, const char *options, amp_program **out);
+
+/* A program from a .cl file, read now. AMP_ERROR_IO names the file if it cannot be read. */
+AMP_API amp_status amp_program_create_from_file(const char *path, const char *options,
+                                                amp_program **out);
+
+/* A program from the kernels embedded in the library from kernels_cl/, by file name without
+ * ".cl" (e.g. "matmul_tiled"). AMP_ERROR_NOT_FOUND lists the names there are. */
+AMP_API amp_status amp_program_create_builtin(const char *name, const char *options,
+                                              amp_program **out);
+
+/* Builds the program for the accelerator now, rather than at its first launch: a way to pay the
+ * compile time up front and to see build errors early. */
+AMP_API amp_status amp_program_build(amp_program *program, amp_accelerator *acc);
+
+AMP_API amp_status amp_program_retain(amp_program *program);
+AMP_API amp_status amp_program_release(amp_program *program);
+
+/* The kernel function `name` of the program. Whether it exists is checked when the program is
+ * first built for a device (AMP_CL_INVALID_KERNEL_NAME, naming it). */
+AMP_API amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel **out);
+AMP_API amp_status amp_kernel_retain(amp_kernel *kernel);
+AMP_API amp_status amp_kernel_release(amp_kernel *kernel);
+
+/* What one kernel argument is. */
+typedef enum amp_arg_kind {
+  AMP_ARG_VIEW = 1, /* an array view: fills two kernel parameters, AMP_VIEW(T, name) */
+  AMP_ARG_INT32,
+  AMP_ARG_UINT32,
+  AMP_ARG_FLOAT,
+  AMP_ARG_DOUBLE,
+  AMP_ARG_BYTES, /* a by-value struct: a pointer to its bytes and their size */
+  AMP_ARG_LOCAL  /* a __local (tile_static) buffer of the given size, allocated per tile */
+} amp_arg_kind;
+
+/* One kernel argument. Make them with the amp_arg_* functions below, in the kernel's parameter
+ * order. */
+typedef struct amp_arg {
+  amp_arg_kind kind;
+  union {
+    amp_array_view *view;
+    int32_t i32;
+    uint32_t u32;
+    float f32;
+    double f64;
+    struct {
+      const void *data;
+      size_t size;
+    } bytes;
+    size_t local_size;
+  } u;
+} amp_arg;
+
+AMP_API amp_arg amp_arg_view(amp_array_view *view);
+AMP_API amp_arg amp_arg_int(int32_t value);
+AMP_API amp_arg amp_arg_uint(uint32_t value);
+AMP_API amp_arg amp_arg_float(float value);
+AMP_API amp_arg amp_arg_double(double value);
+AMP_API amp_arg amp_arg_bytes(const void *data, size_t size);
+AMP_API amp_arg amp_arg_local(size_t bytes);
+
+/* The number of elements in a fixed array of amp_arg. */
+#define AMP_NARGS(args) (sizeof(args) / sizeof((args)[0]))
+
+/* Runs `kernel` once for every index of `domain` on the accelerator view (AMP's
+ * parallel_for_each(av, extent, lambda)). Views among the arguments are synchronised first (lazy
+ * copy-in, rule 2 of the model) and count as written afterwards if the kernel parameter they fill
+ * is not const and the view is not read-only. The launch is asynchronous: the call returns once
+ * the kernel is enqueued, and synchronisation points wait for it.
+ *
+ * Errors leave host data untouched: a rank mismatch, an invalid extent, a view bound to a
+ * parameter of another element type, a read-only view given to a non-const parameter
+ * (AMP_ERROR_ACCESS_DENIED), double data or arguments on an accelerator without fp64
+ * (AMP_ERROR_UNSUPPORTED_FEATURE), and a build failure (the build log in amp_last_error()). */
+AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain,
+                                         amp_kernel *kernel, const amp_arg *args, size_t nargs);
+
+/* The same over a tiled extent (AMP's parallel_for_each(av, tiled_extent, lambda)): threads run in
+ * tiles that share tile_static memory and barriers. The tile must divide the extent
+ * (AMP_ERROR_INVALID_COMPUTE_DOMAIN otherwise; see amp_tiled_extent_pad), and fit the device and the
+ * kernel (AMP_ERROR_LIMIT_EXCEEDED names the limit: threads per tile, per dimension, or tile_static
+ * bytes). */
+AMP_API amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_extent domain,
+                                               amp_kernel *kernel, const amp_arg *args,
+                                               size_t nargs);
+
+/* The forms above on the default accelerator's default view. */
+AMP_API amp_status amp_parallel_for_each_default(amp_extent domain, amp_kernel *kernel,
+                                                 const amp_arg *args, size_t nargs);
+
+/* Everything one launch needs, for amp_parallel_for_each_ex. tile[] is used when tiled != 0. */
+typedef struct amp_launch {
+  amp_extent domain;
+  int tiled;
+  int tile[AMP_MAX_RANK];
+  amp_kernel *kernel;
+  const amp_arg *args;
+  size_t nargs;
+} amp_launch;
+
+/* The general form: launches as above and, when done != NULL, returns a future for the kernel's
+ * completion, whose amp_future_elapsed_ns() gives the kernel's device time. */
+AMP_API amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
+                                            amp_future **done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPCL_KERNEL_H */

@@ -1,0 +1,145 @@
+/* ampcl kernel prelude: C++ AMP's vocabulary for OpenCL C kernels.
+ *
+ * ampcl prepends this file to every program it builds, so kernels can be written the way C++ AMP
+ * code reads. It is OpenCL C 1.2, the version every vendor ships. The numbers in compiler
+ * messages count lines of your own source: the runtime resets them after this prelude.
+ *
+ *   C++ AMP                                   ampcl kernel (OpenCL C)
+ *   ---------------------------------------   -------------------------------------------------
+ *   array_view<const float,2> a  (captured)   AMP_CONST_VIEW(float, a)   (a kernel parameter)
+ *   array_view<float,2> c        (captured)   AMP_VIEW(float, c)
+ *   a(i, k)  or  a[idx]                       amp_at(a, i, k)   or  AMP_AT_INDEX2(a, idx)
+ *   c.extent[1]                               amp_extent(c, 1)
+ *   index<2> idx                              AMP_INDEX2(idx);   then idx[0], idx[1]
+ *   tiled_index<16,16> idx                    AMP_TILED_INDEX2(idx); then
+ *     idx.global[0], idx.local[1]               idx.global_id[0], idx.local_id[1]
+ *     idx.tile[0], idx.tile_origin[1]           idx.tile[0], idx.tile_origin[1], idx.tile_extent[0]
+ *   (global and local are OpenCL C keywords, hence global_id and local_id, OpenCL's own words)
+ *   tile_static int t[16][16];                tile_static int t[16][16];  (at kernel scope)
+ *   idx.barrier.wait()                        amp_barrier_wait()
+ *   ..._with_tile_static_memory_fence()       amp_barrier_wait_with_tile_static_memory_fence()
+ *   fast_math::exp(x), precise_math::exp(x)   fast_math_exp(x), precise_math_exp(x)
+ *
+ * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
+ * OpenCL dimension 0, so idx[rank-1] == get_global_id(0) and neighbouring work-items touch
+ * neighbouring elements of a row.
+ *
+ * How a view reaches the kernel: AMP_VIEW(T, v) declares two parameters, the buffer `v_data` and
+ * its shape `v_shape` (an int8: s0..s2 the extent in AMP order, s3 the offset of the view's first
+ * element in the buffer, s4 and s5 the strides of dimensions 0 and 1 in elements, s7 the rank; the
+ * last dimension is always contiguous). amp_at() does the arithmetic, so sections and projections
+ * of larger data index correctly and no width needs passing by hand. */
+#ifndef AMPCL_PRELUDE_H
+#define AMPCL_PRELUDE_H
+
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define AMP_HAS_DOUBLE 1
+#endif
+
+/* ---- views ------------------------------------------------------------------------------ */
+#define AMP_VIEW(T, v) __global T *v##_data, const int8 v##_shape
+#define AMP_CONST_VIEW(T, v) __global const T *v##_data, const int8 v##_shape
+
+#define amp_extent(v, d) ((d) == 0 ? (v##_shape).s0 : (d) == 1 ? (v##_shape).s1 : (v##_shape).s2)
+#define amp_rank(v) ((v##_shape).s7)
+
+#define AMP__AT1(v, i) v##_data[(v##_shape).s3 + (i)]
+#define AMP__AT2(v, i, j) v##_data[(v##_shape).s3 + (i) * (v##_shape).s4 + (j)]
+#define AMP__AT3(v, i, j, k) v##_data[(v##_shape).s3 + (i) * (v##_shape).s4 + (j) * (v##_shape).s5 + (k)]
+#define AMP__AT_PICK(_1, _2, _3, _4, name, ...) name
+/* amp_at(v, i), amp_at(v, i, j), amp_at(v, i, j, k): the element, as an lvalue. */
+#define amp_at(...) AMP__AT_PICK(__VA_ARGS__, AMP__AT3, AMP__AT2, AMP__AT1, none)(__VA_ARGS__)
+#define AMP_AT_INDEX1(v, idx) AMP__AT1(v, (idx)[0])
+#define AMP_AT_INDEX2(v, idx) AMP__AT2(v, (idx)[0], (idx)[1])
+#define AMP_AT_INDEX3(v, idx) AMP__AT3(v, (idx)[0], (idx)[1], (idx)[2])
+
+/* ---- indexes ---------------------------------------------------------------------------- */
+#define AMP_INDEX1(idx) const int idx[1] = {(int)get_global_id(0)}
+#define AMP_INDEX2(idx) const int idx[2] = {(int)get_global_id(1), (int)get_global_id(0)}
+#define AMP_INDEX3(idx) \
+  const int idx[3] = {(int)get_global_id(2), (int)get_global_id(1), (int)get_global_id(0)}
+
+#define AMP__TILED_INDEX_TYPE(N) \
+  typedef struct {               \
+    int global_id[N];            \
+    int local_id[N];             \
+    int tile[N];                 \
+    int tile_origin[N];          \
+    int tile_extent[N];          \
+  } amp_tiled_index##N
+AMP__TILED_INDEX_TYPE(1);
+AMP__TILED_INDEX_TYPE(2);
+AMP__TILED_INDEX_TYPE(3);
+
+/* AMP dimension d of a rank-r launch is OpenCL dimension r-1-d. */
+#define AMP__TI_FILL(idx, r, d)                                        \
+  idx.global_id[d] = (int)get_global_id((r) - 1 - (d));                \
+  idx.local_id[d] = (int)get_local_id((r) - 1 - (d));                  \
+  idx.tile[d] = (int)get_group_id((r) - 1 - (d));                      \
+  idx.tile_extent[d] = (int)get_local_size((r) - 1 - (d));             \
+  idx.tile_origin[d] = idx.tile[d] * idx.tile_extent[d]
+
+static inline amp_tiled_index1 amp__tiled_index1(void) {
+  amp_tiled_index1 t;
+  AMP__TI_FILL(t, 1, 0);
+  return t;
+}
+static inline amp_tiled_index2 amp__tiled_index2(void) {
+  amp_tiled_index2 t;
+  AMP__TI_FILL(t, 2, 0);
+  AMP__TI_FILL(t, 2, 1);
+  return t;
+}
+static inline amp_tiled_index3 amp__tiled_index3(void) {
+  amp_tiled_index3 t;
+  AMP__TI_FILL(t, 3, 0);
+  AMP__TI_FILL(t, 3, 1);
+  AMP__TI_FILL(t, 3, 2);
+  return t;
+}
+#define AMP_TILED_INDEX1(idx) const amp_tiled_index1 idx = amp__tiled_index1()
+#define AMP_TILED_INDEX2(idx) const amp_tiled_index2 idx = amp__tiled_index2()
+#define AMP_TILED_INDEX3(idx) const amp_tiled_index3 idx = amp__tiled_index3()
+
+/* ---- tiles: tile_static memory and barriers ----------------------------------------------- */
+/* tile_static variables must be declared at kernel function scope (OpenCL C 1.2 §6.5.2). */
+#define tile_static __local
+
+/* Every thread of a tile must reach each barrier (uniform control flow), as in AMP. */
+#define amp_barrier_wait() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define amp_barrier_wait_with_all_memory_fence() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define amp_barrier_wait_with_global_memory_fence() barrier(CLK_GLOBAL_MEM_FENCE)
+#define amp_barrier_wait_with_tile_static_memory_fence() barrier(CLK_LOCAL_MEM_FENCE)
+
+/* ---- math: fast_math (native_*, float only, fast, precision up to the device) and
+ *      precise_math (the full-precision builtins) ------------------------------------------- */
+#define fast_math_exp native_exp
+#define fast_math_exp2 native_exp2
+#define fast_math_exp10 native_exp10
+#define fast_math_log native_log
+#define fast_math_log2 native_log2
+#define fast_math_log10 native_log10
+#define fast_math_sqrt native_sqrt
+#define fast_math_rsqrt native_rsqrt
+#define fast_math_recip native_recip
+#define fast_math_sin native_sin
+#define fast_math_cos native_cos
+#define fast_math_tan native_tan
+#define fast_math_powr native_powr
+#define fast_math_divide native_divide
+#define precise_math_exp exp
+#define precise_math_exp2 exp2
+#define precise_math_exp10 exp10
+#define precise_math_log log
+#define precise_math_log2 log2
+#define precise_math_log10 log10
+#define precise_math_sqrt sqrt
+#define precise_math_rsqrt rsqrt
+#define precise_math_sin sin
+#define precise_math_cos cos
+#define precise_math_tan tan
+#define precise_math_pow pow
+#define precise_math_powr powr
+
+#endif /* AMPCL_PRELUDE_H */

@@ -1,0 +1,59 @@
+/* runtime/accelerator.h: what the runtime knows about accelerators, views and futures. */
+#ifndef AMPCL_RUNTIME_ACCELERATOR_H
+#define AMPCL_RUNTIME_ACCELERATOR_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "ampcl/accelerator.h"
+#include "ampcl/stats.h"
+#include "error.h"
+#include "handle.h"
+
+struct amp_accelerator {
+  uint32_t magic;
+  size_t index; /* position in the list; also the slot of per-accelerator data in sources */
+  cl_platform_id platform;
+  cl_device_id device; /* NULL for the host "cpu" */
+  amp_accelerator_properties props;
+  char *strings; /* one allocation holding every string of props */
+
+  pthread_mutex_t lock;   /* guards context and default_view creation */
+  cl_context context;     /* created at first use */
+  amp_accelerator_view *default_view;
+
+  /* transfer counters (ampcl/stats.h) */
+  _Atomic uint64_t to_device_count, to_device_bytes;
+  _Atomic uint64_t to_host_count, to_host_bytes;
+  _Atomic uint64_t device_copy_count, device_copy_bytes;
+};
+
+struct amp_accelerator_view {
+  uint32_t magic;
+  _Atomic int refs;
+  int is_default; /* owned by its accelerator: release is a no-op */
+  amp_accelerator *acc;
+  amp_queuing_mode mode;
+  cl_command_queue queue;
+};
+
+struct amp_future {
+  uint32_t magic;
+  _Atomic int refs;
+  cl_event event;
+  int is_kernel; /* a kernel's event: profiling information is available */
+};
+
+/* Number of accelerators and the list (fails with the reason if enumeration failed). */
+amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
+
+/* The accelerator's OpenCL context, created at first call. Fails for "cpu". */
+amp_status amp__context(amp_accelerator *acc, cl_context *out);
+
+/* After an enqueue on the view: submit now in immediate mode. */
+void amp__view_enqueued(amp_accelerator_view *view);
+
+/* A future that owns `event` (the caller's reference passes to it). */
+amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
+
+#endif /* AMPCL_RUNTIME_ACCELERATOR_H */

@@ -1,0 +1,136 @@
+/* runtime/extent.c: extent, index and tiled extent arithmetic (AMP §4). */
+#include "ampcl/extent.h"
+
+static amp_extent mk_extent(int rank, int d0, int d1, int d2) {
+  amp_extent e = {rank, {d0, d1, d2}};
+  return e;
+}
+static amp_index mk_index(int rank, int i0, int i1, int i2) {
+  amp_index x = {rank, {i0, i1, i2}};
+  return x;
+}
+
+amp_extent amp_extent1(int d0) { return mk_extent(1, d0, 1, 1); }
+amp_extent amp_extent2(int d0, int d1) { return mk_extent(2, d0, d1, 1); }
+amp_extent amp_extent3(int d0, int d1, int d2) { return mk_extent(3, d0, d1, d2); }
+amp_index amp_index1(int i0) { return mk_index(1, i0, 0, 0); }
+amp_index amp_index2(int i0, int i1) { return mk_index(2, i0, i1, 0); }
+amp_index amp_index3(int i0, int i1, int i2) { return mk_index(3, i0, i1, i2); }
+
+bool amp_extent_is_valid(amp_extent e) {
+  if (e.rank < 1 || e.rank > AMP_MAX_RANK)
+    return false;
+  for (int d = 0; d < e.rank; d++)
+    if (e.dim[d] <= 0)
+      return false;
+  return true;
+}
+
+size_t amp_extent_size(amp_extent e) {
+  if (!amp_extent_is_valid(e))
+    return 0;
+  size_t n = 1;
+  for (int d = 0; d < e.rank; d++)
+    n *= (size_t)e.dim[d];
+  return n;
+}
+
+bool amp_extent_contains(amp_extent e, amp_index idx) {
+  if (!amp_extent_is_valid(e) || idx.rank != e.rank)
+    return false;
+  for (int d = 0; d < e.rank; d++)
+    if (idx.i[d] < 0 || idx.i[d] >= e.dim[d])
+      return false;
+  return true;
+}
+
+bool amp_extent_equal(amp_extent a, amp_extent b) {
+  if (a.rank != b.rank || a.rank < 1 || a.rank > AMP_MAX_RANK)
+    return false;
+  for (int d = 0; d < a.rank; d++)
+    if (a.dim[d] != b.dim[d])
+      return false;
+  return true;
+}
+
+amp_index amp_index_add(amp_index a, amp_index b) {
+  amp_index r = {0, {0, 0, 0}};
+  if (a.rank != b.rank || a.rank < 1 || a.rank > AMP_MAX_RANK)
+    return r;
+  r.rank = a.rank;
+  for (int d = 0; d < a.rank; d++)
+    r.i[d] = a.i[d] + b.i[d];
+  return r;
+}
+
+amp_index amp_index_sub(amp_index a, amp_index b) {
+  for (int d = 0; d < AMP_MAX_RANK; d++)
+    b.i[d] = -b.i[d];
+  return amp_index_add(a, b);
+}
+
+amp_extent amp_extent_add(amp_extent e, amp_index delta) {
+  amp_extent r = {0, {0, 0, 0}};
+  if (e.rank != delta.rank || e.rank < 1 || e.rank > AMP_MAX_RANK)
+    return r;
+  r = e;
+  for (int d = 0; d < e.rank; d++)
+    r.dim[d] += delta.i[d];
+  return r;
+}
+
+size_t amp_extent_linear(amp_extent e, amp_index idx) {
+  size_t lin = 0;
+  for (int d = 0; d < e.rank; d++)
+    lin = lin * (size_t)e.dim[d] + (size_t)idx.i[d];
+  return lin;
+}
+
+static amp_tiled_extent mk_tiled(amp_extent e, int rank, int t0, int t1, int t2) {
+  amp_tiled_extent te = {e, {t0, t1, t2}};
+  if (rank != e.rank)
+    te.extent.rank = -rank; /* remembered as a mismatch; every launch rejects it, naming both */
+  return te;
+}
+
+amp_tiled_extent amp_tile1(amp_extent e, int t0) { return mk_tiled(e, 1, t0, 1, 1); }
+amp_tiled_extent amp_tile2(amp_extent e, int t0, int t1) { return mk_tiled(e, 2, t0, t1, 1); }
+amp_tiled_extent amp_tile3(amp_extent e, int t0, int t1, int t2) {
+  return mk_tiled(e, 3, t0, t1, t2);
+}
+
+bool amp_tiled_extent_divides(amp_tiled_extent te) {
+  if (!amp_extent_is_valid(te.extent))
+    return false;
+  for (int d = 0; d < te.extent.rank; d++)
+    if (te.tile[d] <= 0 || te.extent.dim[d] % te.tile[d] != 0)
+      return false;
+  return true;
+}
+
+amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent te) {
+  if (!amp_extent_is_valid(te.extent))
+    return te;
+  for (int d = 0; d < te.extent.rank; d++)
+    if (te.tile[d] > 0)
+      te.extent.dim[d] = (te.extent.dim[d] + te.tile[d] - 1) / te.tile[d] * te.tile[d];
+  return te;
+}
+
+amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent te) {
+  if (!amp_extent_is_valid(te.extent))
+    return te;
+  for (int d = 0; d < te.extent.rank; d++)
+    if (te.tile[d] > 0)
+      te.extent.dim[d] = te.extent.dim[d] / te.tile[d] * te.tile[d];
+  return te;
+}
+
+size_t amp_tiled_extent_tile_count(amp_tiled_extent te) {
+  if (!amp_tiled_extent_divides(te))
+    return 0;
+  size_t n = 1;
+  for (int d = 0; d < te.extent.rank; d++)
+    n *= (size_t)(te.extent.dim[d] / te.tile[d]);
+  return n;
+}

@@ -1,0 +1,422 @@
+/* runtime/program.c: OpenCL C programs, the in-memory build cache, and kernel pools.
+ *
+ * Every program is built with ampcl's kernel prelude in front of it and "-cl-kernel-arg-info",
+ * so the launcher can check arguments against the parameters. A `#line 1` after the prelude makes
+ * the compiler count lines in the user's source. Built programs are cached for the life of the
+ * process, keyed by the full text, the options and the device.
+ *
+ * There is deliberately no on-disk cache in ampcl: the drivers already keep one (POCL under
+ * POCL_CACHE_DIR, NVIDIA under ~/.nv/ComputeCache), keyed on what only they know (compiler
+ * version, work-group size), and a second layer would have to get invalidation, atomic writes and
+ * concurrent processes right for a gain those caches already give. docs/KERNELS.md says more. */
+#include "program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- programs and kernels: the handles ---------------------------------------------------- */
+
+static amp_status new_program(const char *label, const char *source, const char *options,
+                              amp_program **out) {
+  amp_program *p = calloc(1, sizeof *p);
+  if (p) {
+    p->label = strdup(label);
+    p->source = strdup(source);
+    p->options = strdup(options ? options : "");
+  }
+  if (!p || !p->label || !p->source || !p->options) {
+    if (p) {
+      free(p->label);
+      free(p->source);
+      free(p->options);
+    }
+    free(p);
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a program");
+  }
+  p->magic = AMP__MAGIC_PROGRAM;
+  p->refs = 1;
+  *out = p;
+  return AMP_SUCCESS;
+}
+
+amp_status amp_program_create(const char *source, const char *options, amp_program **out) {
+  amp_status status = AMP_SUCCESS;
+  if (!source || !out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create: %s is NULL",
+              source ? "out" : "source");
+  AMP__TRY(new_program("<source>", source, options, out));
+fail:
+  return status;
+}
+
+amp_status amp_program_create_from_file(const char *path, const char *options,
+                                        amp_program **out) {
+  amp_status status = AMP_SUCCESS;
+  char *text = NULL;
+  FILE *f = NULL;
+  if (!path || !out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create_from_file: %s is NULL",
+              path ? "out" : "path");
+  f = fopen(path, "rb");
+  if (!f)
+    AMP__FAIL(AMP_ERROR_IO, "amp_program_create_from_file: cannot open \"%s\"", path);
+  if (fseek(f, 0, SEEK_END) != 0)
+    AMP__FAIL(AMP_ERROR_IO, "amp_program_create_from_file: cannot read \"%s\"", path);
+  long n = ftell(f);
+  if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
+    AMP__FAIL(AMP_ERROR_IO, "amp_program_create_from_file: cannot read \"%s\"", path);
+  text = malloc((size_t)n + 1);
+  if (!text)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_program_create_from_file: out of memory");
+  if (fread(text, 1, (size_t)n, f) != (size_t)n)
+    AMP__FAIL(AMP_ERROR_IO, "amp_program_create_from_file: short read of \"%s\"", path);
+  text[n] = '\0';
+  AMP__TRY(new_program(path, text, options, out));
+fail:
+  if (f)
+    fclose(f);
+  free(text);
+  return status;
+}
+
+amp_status amp_program_create_builtin(const char *name, const char *options, amp_program **out) {
+  amp_status status = AMP_SUCCESS;
+  if (!name || !out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create_builtin: %s is NULL",
+              name ? "out" : "name");
+  for (size_t i = 0; i < amp__embedded_count; i++) {
+    if (strcmp(amp__embedded_kernels[i].name, name) == 0 && strcmp(name, "ampcl_prelude") != 0) {
+      char label[160];
+      snprintf(label, sizeof label, "builtin:%s", name);
+      return new_program(label, amp__embedded_kernels[i].text, options, out);
+    }
+  }
+  char known[1024] = "";
+  for (size_t i = 0; i < amp__embedded_count; i++) {
+    if (strcmp(amp__embedded_kernels[i].name, "ampcl_prelude") == 0)
+      continue;
+    size_t len = strlen(known);
+    snprintf(known + len, sizeof known - len, "%s%s", len ? ", " : "",
+             amp__embedded_kernels[i].name);
+  }
+  AMP__FAIL(AMP_ERROR_NOT_FOUND, "amp_program_create_builtin: no kernel file \"%s\" in kernels_cl "
+            "(there are: %s)", name, known);
+fail:
+  return status;
+}
+
+amp_status amp_program_retain(amp_program *program) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
+  atomic_fetch_add(&program->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_program_release(amp_program *program) {
+  amp_status status = AMP_SUCCESS;
+  if (!program)
+    return AMP_SUCCESS;
+  AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
+  if (atomic_fetch_sub(&program->refs, 1) == 1) {
+    free(program->label);
+    free(program->source);
+    free(program->options);
+    amp__handle_retire(program);
+  }
+fail:
+  return status;
+}
+
+amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *k = NULL;
+  AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
+  if (!name || !out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_create: %s is NULL", name ? "out" : "name");
+  k = calloc(1, sizeof *k);
+  if (!k || !(k->name = strdup(name))) {
+    free(k);
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_create: out of memory");
+  }
+  atomic_fetch_add(&program->refs, 1);
+  k->program = program;
+  k->magic = AMP__MAGIC_KERNEL;
+  k->refs = 1;
+  *out = k;
+fail:
+  return status;
+}
+
+amp_status amp_kernel_retain(amp_kernel *kernel) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(kernel, AMP__MAGIC_KERNEL, "kernel");
+  atomic_fetch_add(&kernel->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_kernel_release(amp_kernel *kernel) {
+  amp_status status = AMP_SUCCESS;
+  if (!kernel)
+    return AMP_SUCCESS;
+  AMP__CHECK(kernel, AMP__MAGIC_KERNEL, "kernel");
+  if (atomic_fetch_sub(&kernel->refs, 1) == 1) {
+    amp_program *p = kernel->program;
+    free(kernel->name);
+    amp__handle_retire(kernel);
+    AMP__TRY(amp_program_release(p));
+  }
+fail:
+  return status;
+}
+
+/* ---- the build cache ---------------------------------------------------------------------- */
+
+typedef struct cache_entry {
+  uint64_t hash;
+  char *text;    /* prelude + user source */
+  char *options; /* as given to clBuildProgram */
+  size_t acc_index;
+  pthread_mutex_t lock; /* guards building and the pool list */
+  cl_program program;   /* NULL until built */
+  amp__kernel_pool *pools;
+  struct cache_entry *next;
+} cache_entry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry *cache_head;
+
+static uint64_t fnv1a(uint64_t h, const char *s) {
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static const char *prelude_text(void) {
+  for (size_t i = 0; i < amp__embedded_count; i++)
+    if (strcmp(amp__embedded_kernels[i].name, "ampcl_prelude") == 0)
+      return amp__embedded_kernels[i].text;
+  return "";
+}
+
+/* The cache entry for (program, accelerator), created if new. */
+static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
+                               cache_entry **out) {
+  amp_status status = AMP_SUCCESS;
+  const char *pre = prelude_text();
+  const char *line = "\n#line 1\n";
+  size_t n = strlen(pre) + strlen(line) + strlen(p->source) + 1;
+  char *text = malloc(n);
+  char *opts = malloc(strlen(p->options) + 32);
+  if (!text || !opts) {
+    free(text);
+    free(opts);
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
+  }
+  snprintf(text, n, "%s%s%s", pre, line, p->source);
+  snprintf(opts, strlen(p->options) + 32, "%s -cl-kernel-arg-info", p->options);
+  uint64_t h = fnv1a(fnv1a(14695981039346656037ull, text), opts) ^ acc->index;
+
+  pthread_mutex_lock(&cache_lock);
+  cache_entry *e = cache_head;
+  for (; e; e = e->next)
+    if (e->hash == h && e->acc_index == acc->index && strcmp(e->options, opts) == 0 &&
+        strcmp(e->text, text) == 0)
+      break;
+  if (!e) {
+    e = calloc(1, sizeof *e);
+    if (e) {
+      e->hash = h;
+      e->text = text;
+      e->options = opts;
+      e->acc_index = acc->index;
+      pthread_mutex_init(&e->lock, NULL);
+      e->next = cache_head;
+      cache_head = e;
+      text = opts = NULL;
+    } else {
+      status = amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
+    }
+  }
+  pthread_mutex_unlock(&cache_lock);
+  free(text);
+  free(opts);
+  *out = e;
+  return status;
+}
+
+/* Builds the entry's program; called with e->lock held. */
+static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *acc) {
+  amp_status status = AMP_SUCCESS;
+  cl_context ctx;
+  cl_program prog = NULL;
+  char *log = NULL;
+  AMP__TRY(amp__context(acc, &ctx));
+  cl_int err = CL_SUCCESS;
+  const char *src = e->text;
+  prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  AMP__CL(err, "clCreateProgramWithSource");
+  err = clBuildProgram(prog, 1, &acc->device, e->options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    size_t n = 0;
+    clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    log = calloc(n + 1, 1);
+    if (log)
+      clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+    status = amp__set_error(err == CL_BUILD_PROGRAM_FAILURE ? AMP_ERROR_BUILD_FAILED
+                                                            : amp__cl_status(err),
+                            "kernel source %s failed to build for %s (%s, options \"%s\"); "
+                            "build log:\n",
+                            p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)),
+                            p->options);
+    amp__append_error(log && *log ? log : "(the compiler gave no log)");
+    goto fail;
+  }
+  e->program = prog;
+  prog = NULL;
+fail:
+  if (prog)
+    clReleaseProgram(prog);
+  free(log);
+  return status;
+}
+
+amp_status amp_program_build(amp_program *program, amp_accelerator *acc) {
+  amp_status status = AMP_SUCCESS;
+  cache_entry *e;
+  AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
+  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
+  AMP__TRY(cache_lookup(program, acc, &e));
+  pthread_mutex_lock(&e->lock);
+  if (!e->program)
+    status = build(e, program, acc);
+  pthread_mutex_unlock(&e->lock);
+fail:
+  return status;
+}
+
+/* ---- kernel pools --------------------------------------------------------------------------- */
+
+static void strip_spaces(char *s) {
+  char *o = s;
+  for (; *s; s++)
+    if (*s != ' ')
+      *o++ = *s;
+  *o = '\0';
+}
+
+static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *acc,
+                           amp__kernel_pool **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_kernel k = NULL;
+  amp__kernel_pool *pool = calloc(1, sizeof *pool);
+  if (!pool || !(pool->name = strdup(name))) {
+    free(pool);
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  cl_int err = CL_SUCCESS;
+  k = clCreateKernel(e->program, name, &err);
+  if (err == CL_INVALID_KERNEL_NAME)
+    AMP__FAIL(AMP_CL_INVALID_KERNEL_NAME, "the program has no kernel function named \"%s\"", name);
+  AMP__CL(err, "clCreateKernel");
+  pthread_mutex_init(&pool->lock, NULL);
+  pool->program = e->program;
+  AMP__CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof pool->nparams, &pool->nparams, NULL),
+          "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+  AMP__CL(clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof pool->work_group_size, &pool->work_group_size, NULL),
+          "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+  pool->params = calloc(pool->nparams ? pool->nparams : 1, sizeof *pool->params);
+  if (!pool->params)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (cl_uint i = 0; i < pool->nparams; i++) {
+    amp__param *pa = &pool->params[i];
+    if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof pa->address, &pa->address,
+                           NULL) != CL_SUCCESS ||
+        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof pa->qualifier,
+                           &pa->qualifier, NULL) != CL_SUCCESS ||
+        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof pa->type, pa->type, NULL) !=
+            CL_SUCCESS) {
+      free(pool->params); /* no argument info from this driver: checks are skipped */
+      pool->params = NULL;
+      break;
+    }
+    if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_NAME, sizeof pa->name, pa->name, NULL) !=
+        CL_SUCCESS)
+      snprintf(pa->name, sizeof pa->name, "#%u", i);
+    strip_spaces(pa->type);
+  }
+  amp__kernel_give_back(pool, k);
+  *out = pool;
+  return AMP_SUCCESS;
+fail:
+  if (k)
+    clReleaseKernel(k);
+  free(pool->params);
+  free(pool->name);
+  free(pool);
+  return status;
+}
+
+amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out) {
+  amp_status status = AMP_SUCCESS;
+  cache_entry *e;
+  AMP__TRY(cache_lookup(kernel->program, acc, &e));
+  pthread_mutex_lock(&e->lock);
+  if (!e->program)
+    status = build(e, kernel->program, acc);
+  amp__kernel_pool *pool = NULL;
+  if (status == AMP_SUCCESS) {
+    for (pool = e->pools; pool; pool = pool->next)
+      if (strcmp(pool->name, kernel->name) == 0)
+        break;
+    if (!pool) {
+      status = new_pool(e, kernel->name, acc, &pool);
+      if (status == AMP_SUCCESS) {
+        pool->next = e->pools;
+        e->pools = pool;
+      }
+    }
+  }
+  pthread_mutex_unlock(&e->lock);
+  if (status == AMP_SUCCESS)
+    *out = pool;
+fail:
+  return status;
+}
+
+amp_status amp__kernel_take(amp__kernel_pool *pool, cl_kernel *out) {
+  amp_status status = AMP_SUCCESS;
+  pthread_mutex_lock(&pool->lock);
+  cl_kernel k = pool->nfree ? pool->free[--pool->nfree] : NULL;
+  pthread_mutex_unlock(&pool->lock);
+  if (!k) {
+    cl_int err = CL_SUCCESS;
+    k = clCreateKernel(pool->program, pool->name, &err);
+    AMP__CL(err, "clCreateKernel");
+  }
+  *out = k;
+fail:
+  return status;
+}
+
+void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k) {
+  pthread_mutex_lock(&pool->lock);
+  if (pool->nfree == pool->cap) {
+    size_t cap = pool->cap ? 2 * pool->cap : 4;
+    cl_kernel *p = realloc(pool->free, cap * sizeof *p);
+    if (!p) {
+      pthread_mutex_unlock(&pool->lock);
+      clReleaseKernel(k);
+      return;
+    }
+    pool->free = p;
+    pool->cap = cap;
+  }
+  pool->free[pool->nfree++] = k;
+  pthread_mutex_unlock(&pool->lock);
+}

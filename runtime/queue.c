@@ -1,0 +1,289 @@
+/* runtime/queue.c: accelerator views (in-order OpenCL queues) and completion futures (AMP §3.3).
+ */
+#include <stdlib.h>
+
+#include "accelerator.h"
+
+static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_default,
+                           amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_context ctx;
+  amp_accelerator_view *v = NULL;
+  AMP__TRY(amp__context(acc, &ctx));
+  v = calloc(1, sizeof *v);
+  if (!v)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an accelerator view");
+  cl_int err = CL_SUCCESS;
+  /* Profiling is on so that kernel futures can report device time. */
+  v->queue = clCreateCommandQueue(ctx, acc->device, CL_QUEUE_PROFILING_ENABLE, &err);
+  AMP__CL(err, "clCreateCommandQueue");
+  v->magic = AMP__MAGIC_VIEW;
+  v->refs = 1;
+  v->is_default = is_default;
+  v->acc = acc;
+  v->mode = mode;
+  *out = v;
+  return AMP_SUCCESS;
+fail:
+  free(v);
+  return status;
+}
+
+amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: out is NULL");
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue");
+  pthread_mutex_lock(&acc->lock);
+  amp_accelerator_view *v = acc->default_view;
+  pthread_mutex_unlock(&acc->lock);
+  if (!v) {
+    AMP__TRY(new_view(acc, AMP_QUEUING_MODE_AUTOMATIC, 1, &v));
+    pthread_mutex_lock(&acc->lock);
+    if (acc->default_view) { /* another thread won the race */
+      clReleaseCommandQueue(v->queue);
+      free(v);
+      v = acc->default_view;
+    } else {
+      acc->default_view = v;
+    }
+    pthread_mutex_unlock(&acc->lock);
+  }
+  *out = v;
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
+                                       amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_create_view: out is NULL");
+  if (mode != AMP_QUEUING_MODE_AUTOMATIC && mode != AMP_QUEUING_MODE_IMMEDIATE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_create_view: queuing mode %d is "
+              "neither AMP_QUEUING_MODE_AUTOMATIC nor AMP_QUEUING_MODE_IMMEDIATE", (int)mode);
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue");
+  AMP__TRY(new_view(acc, mode, 0, out));
+fail:
+  return status;
+}
+
+amp_status amp_default_view(amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator *acc;
+  AMP__TRY(amp_accelerator_get_default(&acc));
+  AMP__TRY(amp_accelerator_default_view(acc, out));
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_get_accelerator(const amp_accelerator_view *view,
+                                                amp_accelerator **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_accelerator: out is NULL");
+  *out = view->acc;
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view,
+                                                 amp_queuing_mode *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_queuing_mode: out is NULL");
+  *out = view->mode;
+fail:
+  return status;
+}
+
+void amp__view_enqueued(amp_accelerator_view *view) {
+  if (view->mode == AMP_QUEUING_MODE_IMMEDIATE)
+    clFlush(view->queue);
+}
+
+amp_status amp_accelerator_view_flush(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  AMP__CL(clFlush(view->queue), "clFlush");
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_wait(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  AMP__CL(clFinish(view->queue), "clFinish");
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_event ev = NULL;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_create_marker: out is NULL");
+  AMP__CL(clEnqueueMarkerWithWaitList(view->queue, 0, NULL, &ev), "clEnqueueMarkerWithWaitList");
+  AMP__CL(clFlush(view->queue), "clFlush");
+  AMP__TRY(amp__future_create(ev, 0, out));
+  return AMP_SUCCESS;
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  return status;
+}
+
+amp_status amp_accelerator_view_retain(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!view->is_default)
+    atomic_fetch_add(&view->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_release(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  if (!view)
+    return AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (view->is_default)
+    return AMP_SUCCESS;
+  if (atomic_fetch_sub(&view->refs, 1) == 1) {
+    cl_int err = clFinish(view->queue);
+    clReleaseCommandQueue(view->queue);
+    amp__handle_retire(view);
+    AMP__CL(err, "clFinish (releasing an accelerator view)");
+  }
+fail:
+  return status;
+}
+
+/* ---- futures ------------------------------------------------------------------------------ */
+
+amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out) {
+  amp_future *f = calloc(1, sizeof *f);
+  if (!f)
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a future");
+  f->magic = AMP__MAGIC_FUTURE;
+  f->refs = 1;
+  f->event = event;
+  f->is_kernel = is_kernel;
+  *out = f;
+  return AMP_SUCCESS;
+}
+
+/* A negative execution status is the error the command failed with. */
+static amp_status event_outcome(cl_event ev, const char *fn) {
+  cl_int st = CL_COMPLETE;
+  cl_int err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  if (err != CL_SUCCESS)
+    return amp__set_error(amp__cl_status(err), "%s: clGetEventInfo failed (%d)", fn, (int)err);
+  if (st < 0)
+    return amp__set_error(amp__cl_status(st), "%s: the work failed on the device: %s (%d)", fn,
+                          amp_status_name(amp__cl_status(st)), (int)st);
+  return AMP_SUCCESS;
+}
+
+amp_status amp_future_wait(amp_future *future) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  cl_int err = clWaitForEvents(1, &future->event);
+  if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    AMP__CL(err, "clWaitForEvents");
+  AMP__TRY(event_outcome(future->event, "amp_future_wait"));
+fail:
+  return status;
+}
+
+amp_status amp_future_is_ready(amp_future *future, bool *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_is_ready: out is NULL");
+  cl_int st = CL_QUEUED;
+  AMP__CL(clGetEventInfo(future->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
+          "clGetEventInfo");
+  *out = st == CL_COMPLETE || st < 0;
+fail:
+  return status;
+}
+
+typedef struct then_ctx {
+  amp_future_callback cb;
+  void *user;
+} then_ctx;
+
+static void CL_CALLBACK then_trampoline(cl_event ev, cl_int st, void *p) {
+  (void)ev;
+  then_ctx *c = p;
+  c->cb(st < 0 ? amp__cl_status(st) : AMP_SUCCESS, c->user);
+  free(c);
+}
+
+amp_status amp_future_then(amp_future *future, amp_future_callback callback, void *user_data) {
+  amp_status status = AMP_SUCCESS;
+  then_ctx *c = NULL;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (!callback)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_then: callback is NULL");
+  c = malloc(sizeof *c);
+  if (!c)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_future_then: out of memory");
+  c->cb = callback;
+  c->user = user_data;
+  AMP__CL(clSetEventCallback(future->event, CL_COMPLETE, then_trampoline, c), "clSetEventCallback");
+  return AMP_SUCCESS;
+fail:
+  free(c);
+  return status;
+}
+
+amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_elapsed_ns: out is NULL");
+  if (!future->is_kernel)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_future_elapsed_ns: only futures of kernel launches carry a device time");
+  AMP__TRY(amp_future_wait(future));
+  cl_ulong t0 = 0, t1 = 0;
+  AMP__CL(clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
+          "clGetEventProfilingInfo(START)");
+  AMP__CL(clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL),
+          "clGetEventProfilingInfo(END)");
+  *out = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
+fail:
+  return status;
+}
+
+amp_status amp_future_retain(amp_future *future) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  atomic_fetch_add(&future->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_future_release(amp_future *future) {
+  amp_status status = AMP_SUCCESS;
+  if (!future)
+    return AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (atomic_fetch_sub(&future->refs, 1) == 1) {
+    clReleaseEvent(future->event);
+    amp__handle_retire(future);
+  }
+fail:
+  return status;
+}

@@ -1,0 +1,465 @@
+/* runtime/source.c: the coherence protocol of data sources (AMP-MODEL.md §2, docs/COHERENCE.md).
+ *
+ * Every data source has one *location* for the host and one per accelerator. Each location keeps
+ * the set of byte ranges it holds the latest contents of ("valid"). Coherence is tracked per byte
+ * range, not per buffer, so disjoint parts of one source may be written at different locations
+ * and all of them survive.
+ *
+ * For any byte b and location L, b is in one of three states at L:
+ *
+ *              use on L (copy-in from a valid location, if any)
+ *     INVALID ------------------------------------------------> VALID
+ *        ^   <------------------------------------------------   |  \
+ *        |      write at another location M != L (kernel),       |   \ write at L: L becomes
+ *        |      refresh (L is an accelerator), discard_data       |   / the only VALID location
+ *        |                                                        v  /
+ *        +---------------------------------- (no location VALID: "discarded"; the next use
+ *                                              copies nothing and makes its location VALID)
+ *
+ * Events implement the order of commands on each accelerator: `last_write` is the last command
+ * that wrote the location's buffer (every write waits for the previous write and for the reads
+ * since it, so last_write implies them all), `reads` are the commands that read it since. A
+ * command that reads waits for last_write; a command that writes waits for last_write and reads.
+ * Data cross between accelerators through the host, with blocking reads, so no event ever
+ * crosses an OpenCL context. `host_readers` are copies that still read host memory: anything
+ * that writes host memory, or hands it to the caller, waits for them first.
+ *
+ * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
+#include "source.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- event lists -------------------------------------------------------------------------- */
+
+int amp__evlist_push(amp__evlist *l, cl_event e) {
+  if (!e)
+    return 0;
+  for (size_t i = 0; i < l->n; i++)
+    if (l->ev[i] == e)
+      return 0;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    cl_event *p = realloc(l->ev, cap * sizeof *p);
+    if (!p)
+      return -1;
+    l->ev = p;
+    l->cap = cap;
+  }
+  clRetainEvent(e);
+  l->ev[l->n++] = e;
+  return 0;
+}
+
+void amp__evlist_clear(amp__evlist *l) {
+  for (size_t i = 0; i < l->n; i++)
+    clReleaseEvent(l->ev[i]);
+  l->n = 0;
+}
+
+void amp__evlist_free(amp__evlist *l) {
+  amp__evlist_clear(l);
+  free(l->ev);
+  memset(l, 0, sizeof *l);
+}
+
+static void set_event(cl_event *slot, cl_event e) {
+  if (e)
+    clRetainEvent(e);
+  if (*slot)
+    clReleaseEvent(*slot);
+  *slot = e;
+}
+
+/* ---- the part of the source a view covers ------------------------------------------------ */
+
+/* Appends the view's byte ranges, in increasing order, to *out. */
+int amp__view_ranges(const amp_array_view *v, amp__rangeset *out) {
+  const size_t es = v->type.size;
+  const amp_extent e = v->extent;
+  size_t d0 = (size_t)e.dim[0];
+  size_t d1 = e.rank >= 2 ? (size_t)e.dim[1] : 1;
+  size_t d2 = e.rank >= 3 ? (size_t)e.dim[2] : 1;
+  size_t row = (e.rank == 1 ? d0 : e.rank == 2 ? d1 : d2) * es; /* contiguous innermost run */
+  if (e.rank == 1)
+    return amp__rangeset_append(out, v->offset * es, v->offset * es + row);
+  for (size_t i = 0; i < d0; i++) {
+    for (size_t j = 0; j < (e.rank == 3 ? d1 : 1); j++) {
+      size_t first = v->offset + i * v->stride[0] + (e.rank == 3 ? j * v->stride[1] : 0);
+      if (amp__rangeset_append(out, first * es, first * es + row))
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- locations, buffers and copies -------------------------------------------------------- */
+
+static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
+  amp_status status = AMP_SUCCESS;
+  amp__location *L = &s->loc[acc->index];
+  if (L->buf)
+    return AMP_SUCCESS;
+  cl_context ctx;
+  AMP__TRY(amp__context(acc, &ctx));
+  cl_ulong max_alloc = 0;
+  clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+  if (max_alloc && s->bytes > max_alloc)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "the data (%zu bytes) exceed the largest buffer %s can allocate (%llu bytes)",
+              s->bytes, acc->props.device_path, (unsigned long long)max_alloc);
+  cl_int err = CL_SUCCESS;
+  L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
+  if (err != CL_SUCCESS) {
+    L->buf = NULL;
+    AMP__FAIL(amp__cl_status(err), "allocating %zu bytes on %s failed: %s (%d)", s->bytes,
+              acc->props.device_path, amp_status_name(amp__cl_status(err)), (int)err);
+  }
+fail:
+  return status;
+}
+
+static void wait_host_readers(amp__source *s) {
+  if (s->host_readers.n)
+    clWaitForEvents((cl_uint)s->host_readers.n, s->host_readers.ev);
+  amp__evlist_clear(&s->host_readers);
+}
+
+/* Blocking copy of [lo,hi) from accelerator `acc`'s buffer into host memory. */
+static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, size_t hi) {
+  amp_status status = AMP_SUCCESS;
+  amp__location *L = &s->loc[acc->index];
+  amp_accelerator_view *dv;
+  AMP__TRY(amp_accelerator_default_view(acc, &dv));
+  wait_host_readers(s); /* nothing may still be reading the bytes we overwrite */
+  cl_uint nw = L->last_write ? 1 : 0;
+  AMP__CL(clEnqueueReadBuffer(dv->queue, L->buf, CL_TRUE, lo, hi - lo, s->host + lo, nw,
+                              nw ? &L->last_write : NULL, NULL),
+          "clEnqueueReadBuffer (device to host)");
+  atomic_fetch_add(&acc->to_host_count, 1);
+  atomic_fetch_add(&acc->to_host_bytes, hi - lo);
+  if (amp__rangeset_add(&s->host_valid, lo, hi))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
+fail:
+  return status;
+}
+
+/* Makes host memory hold the latest contents of every range in `want`, copying from the
+ * accelerators that hold them. Ranges valid nowhere (discarded) are left as they are. */
+static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want) {
+  amp_status status = AMP_SUCCESS;
+  amp__rangeset miss = {0}, part = {0};
+  amp_accelerator **list = NULL;
+  size_t nacc = 0;
+  AMP__TRY(amp__accelerators(&list, &nacc));
+  for (size_t i = 0; i < want->n; i++)
+    if (amp__rangeset_missing(&s->host_valid, want->r[i].lo, want->r[i].hi, &miss))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
+  for (size_t a = 0; a < s->nloc && miss.n; a++) {
+    amp__location *L = &s->loc[a];
+    if (!L->buf || !L->valid.n)
+      continue;
+    amp__rangeset_clear(&part);
+    for (size_t i = 0; i < miss.n; i++)
+      if (amp__rangeset_covered(&L->valid, miss.r[i].lo, miss.r[i].hi, &part))
+        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+    for (size_t i = 0; i < part.n; i++) {
+      AMP__TRY(copy_to_host(s, list[a], part.r[i].lo, part.r[i].hi));
+      amp__rangeset_remove(&miss, part.r[i].lo, part.r[i].hi);
+    }
+  }
+fail:
+  amp__rangeset_free(&miss);
+  amp__rangeset_free(&part);
+  return status;
+}
+
+/* Makes accelerator q->acc hold the latest contents of `want` in its buffer (rule 2). */
+static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__rangeset *want) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator *acc = q->acc;
+  amp__location *L = &s->loc[acc->index];
+  amp__rangeset miss = {0}, from_host = {0};
+  AMP__TRY(ensure_buffer(s, acc));
+  for (size_t i = 0; i < want->n; i++)
+    if (amp__rangeset_missing(&L->valid, want->r[i].lo, want->r[i].hi, &miss))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (!miss.n)
+    goto fail; /* cached: nothing to copy */
+  /* Parts that only other accelerators hold come to the host first. */
+  AMP__TRY(fetch_to_host(s, &miss));
+  for (size_t i = 0; i < miss.n; i++)
+    if (amp__rangeset_covered(&s->host_valid, miss.r[i].lo, miss.r[i].hi, &from_host))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  for (size_t i = 0; i < from_host.n; i++) {
+    size_t lo = from_host.r[i].lo, hi = from_host.r[i].hi;
+    amp__evlist deps = {0};
+    if (amp__evlist_push(&deps, L->last_write))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (size_t k = 0; k < L->reads.n; k++)
+      if (amp__evlist_push(&deps, L->reads.ev[k])) {
+        amp__evlist_free(&deps);
+        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+      }
+    cl_event ev = NULL;
+    cl_int err = clEnqueueWriteBuffer(q->queue, L->buf, CL_FALSE, lo, hi - lo, s->host + lo,
+                                      (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev);
+    amp__evlist_free(&deps);
+    AMP__CL(err, "clEnqueueWriteBuffer (host to device)");
+    atomic_fetch_add(&acc->to_device_count, 1);
+    atomic_fetch_add(&acc->to_device_bytes, hi - lo);
+    set_event(&L->last_write, ev);
+    amp__evlist_clear(&L->reads);
+    int oom = amp__evlist_push(&s->host_readers, ev);
+    clReleaseEvent(ev);
+    if (oom) {
+      clWaitForEvents(1, &L->last_write);
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+  }
+  /* Everything wanted is valid here now; parts valid nowhere had been discarded. */
+  for (size_t i = 0; i < want->n; i++)
+    if (amp__rangeset_add(&L->valid, want->r[i].lo, want->r[i].hi))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+fail:
+  amp__rangeset_free(&miss);
+  amp__rangeset_free(&from_host);
+  return status;
+}
+
+/* ---- commands using views ----------------------------------------------------------------- */
+
+static int cmp_ptr(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The distinct sources of the uses, sorted by address (the lock order). */
+static size_t distinct_sources(amp__use *uses, size_t n, amp__source **out) {
+  for (size_t i = 0; i < n; i++)
+    out[i] = uses[i].view->src;
+  qsort(out, n, sizeof *out, cmp_ptr);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (m == 0 || out[m - 1] != out[i])
+      out[m++] = out[i];
+  return m;
+}
+
+static void unlock_all(amp__source **srcs, size_t m) {
+  for (size_t i = 0; i < m; i++)
+    pthread_mutex_unlock(&srcs[i]->lock);
+}
+
+amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, amp__evlist *wait) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *stack_srcs[16];
+  amp__source **srcs = n <= 16 ? stack_srcs : malloc(n * sizeof *srcs);
+  amp__rangeset want = {0};
+  size_t m = 0;
+  if (!srcs)
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  m = distinct_sources(uses, n, srcs);
+  for (size_t i = 0; i < m; i++)
+    pthread_mutex_lock(&srcs[i]->lock);
+  for (size_t i = 0; i < n; i++) {
+    amp_array_view *v = uses[i].view;
+    amp__source *s = v->src;
+    amp__location *L = &s->loc[q->acc->index];
+    amp__rangeset_clear(&want);
+    if (amp__view_ranges(v, &want))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+    AMP__TRY(copy_in(s, q, &want));
+    if (amp__evlist_push(wait, L->last_write))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (uses[i].write)
+      for (size_t k = 0; k < L->reads.n; k++)
+        if (amp__evlist_push(wait, L->reads.ev[k]))
+          AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  amp__rangeset_free(&want);
+  if (srcs != stack_srcs)
+    free(srcs);
+  return AMP_SUCCESS;
+fail:
+  amp__rangeset_free(&want);
+  unlock_all(srcs, m);
+  if (srcs != stack_srcs)
+    free(srcs);
+  return status;
+}
+
+void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_event done) {
+  amp__source *stack_srcs[16];
+  amp__source **srcs = n <= 16 ? stack_srcs : malloc(n * sizeof *srcs);
+  amp__rangeset want = {0};
+  size_t a = q->acc->index;
+  for (size_t i = 0; done && i < n; i++) {
+    amp_array_view *v = uses[i].view;
+    amp__source *s = v->src;
+    amp__location *L = &s->loc[a];
+    if (uses[i].write) {
+      set_event(&L->last_write, done);
+      amp__evlist_clear(&L->reads);
+      /* Rule 5: the written part is now valid only here. */
+      amp__rangeset_clear(&want);
+      amp__view_ranges(v, &want);
+      for (size_t r = 0; r < want.n; r++) {
+        amp__rangeset_remove(&s->host_valid, want.r[r].lo, want.r[r].hi);
+        for (size_t o = 0; o < s->nloc; o++)
+          if (o != a)
+            amp__rangeset_remove(&s->loc[o].valid, want.r[r].lo, want.r[r].hi);
+      }
+    } else if (L->last_write != done) {
+      amp__evlist_push(&L->reads, done);
+    }
+  }
+  amp__rangeset_free(&want);
+  if (srcs) {
+    size_t m = distinct_sources(uses, n, srcs);
+    unlock_all(srcs, m);
+    if (srcs != stack_srcs)
+      free(srcs);
+  } else { /* out of memory for the list: unlock one by one, once each */
+    for (size_t i = 0; i < n; i++) {
+      int seen = 0;
+      for (size_t k = 0; k < i; k++)
+        seen |= uses[k].view->src == uses[i].view->src;
+      if (!seen)
+        pthread_mutex_unlock(&uses[i].view->src->lock);
+    }
+  }
+}
+
+cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc) {
+  return view->src->loc[acc->index].buf;
+}
+
+/* ---- host-side operations ----------------------------------------------------------------- */
+
+/* Waits for every command that touches the source. Called with the lock held. */
+static void wait_all(amp__source *s) {
+  wait_host_readers(s);
+  for (size_t a = 0; a < s->nloc; a++) {
+    amp__location *L = &s->loc[a];
+    if (L->last_write)
+      clWaitForEvents(1, &L->last_write);
+    if (L->reads.n)
+      clWaitForEvents((cl_uint)L->reads.n, L->reads.ev);
+    amp__evlist_clear(&L->reads);
+  }
+}
+
+amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__source **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t nacc = 0;
+  AMP__TRY(amp__accelerators(&list, &nacc));
+  amp__source *s = calloc(1, sizeof *s);
+  amp__location *loc = calloc(nacc, sizeof *loc);
+  if (!s || !loc) {
+    free(s);
+    free(loc);
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an array view");
+  }
+  pthread_mutex_init(&s->lock, NULL);
+  s->views = 1;
+  s->host = host;
+  s->host_readonly = readonly;
+  s->bytes = bytes;
+  s->nloc = nacc;
+  s->loc = loc;
+  if (amp__rangeset_add(&s->host_valid, 0, bytes)) {
+    free(s);
+    free(loc);
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an array view");
+  }
+  *out = s;
+fail:
+  return status;
+}
+
+/* Rule 7: the last view of a source is going; newer data elsewhere comes home. */
+amp_status amp__source_release(amp__source *s) {
+  amp_status status = AMP_SUCCESS;
+  if (atomic_fetch_sub(&s->views, 1) != 1)
+    return AMP_SUCCESS;
+  pthread_mutex_lock(&s->lock);
+  if (!s->host_readonly) {
+    amp__rangeset all = {0};
+    if (amp__rangeset_append(&all, 0, s->bytes) == 0)
+      status = fetch_to_host(s, &all);
+    amp__rangeset_free(&all);
+  }
+  wait_all(s);
+  for (size_t a = 0; a < s->nloc; a++) {
+    amp__location *L = &s->loc[a];
+    set_event(&L->last_write, NULL);
+    amp__evlist_free(&L->reads);
+    amp__rangeset_free(&L->valid);
+    if (L->buf)
+      clReleaseMemObject(L->buf);
+  }
+  amp__evlist_free(&s->host_readers);
+  amp__rangeset_free(&s->host_valid);
+  pthread_mutex_unlock(&s->lock);
+  pthread_mutex_destroy(&s->lock);
+  free(s->loc);
+  free(s);
+  return status;
+}
+
+/* Host access to the view's part: `exclusive` (read-write) also invalidates accelerator copies. */
+amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  amp__rangeset want = {0};
+  pthread_mutex_lock(&s->lock);
+  if (amp__view_ranges(v, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  AMP__TRY(fetch_to_host(s, &want));
+  for (size_t i = 0; i < want.n; i++)
+    amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi);
+  if (exclusive) {
+    wait_host_readers(s); /* the caller may now write what copies are still reading */
+    for (size_t i = 0; i < want.n; i++)
+      for (size_t a = 0; a < s->nloc; a++)
+        amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
+  }
+fail:
+  pthread_mutex_unlock(&s->lock);
+  amp__rangeset_free(&want);
+  return status;
+}
+
+/* discard_data (discard = 1: no location keeps a valid copy) and refresh (discard = 0: the host
+ * becomes the only valid copy). */
+amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  amp__rangeset want = {0};
+  pthread_mutex_lock(&s->lock);
+  if (amp__view_ranges(v, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (!discard)
+    wait_host_readers(s);
+  for (size_t i = 0; i < want.n; i++) {
+    for (size_t a = 0; a < s->nloc; a++)
+      amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
+    if (discard)
+      amp__rangeset_remove(&s->host_valid, want.r[i].lo, want.r[i].hi);
+    else
+      amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi);
+  }
+fail:
+  pthread_mutex_unlock(&s->lock);
+  amp__rangeset_free(&want);
+  return status;
+}
+
+amp_status amp__source_wait(amp__source *s) {
+  pthread_mutex_lock(&s->lock);
+  wait_all(s);
+  pthread_mutex_unlock(&s->lock);
+  return AMP_SUCCESS;
+}

@@ -1,0 +1,88 @@
+/* runtime/source.h: data sources, array views, and what a command needs from them.
+ *
+ * A data source is the memory a top-level view was created over, plus the copies ampcl made of it
+ * on accelerators. Every view of one source shares the source's coherence record (source.c has
+ * the protocol). Commands that use views (kernel launches, library calls such as GEMM) go through
+ * amp__uses_acquire / amp__uses_finish, which copy in what is missing, give the events the
+ * command must wait for, and record afterwards what the command read and wrote. */
+#ifndef AMPCL_RUNTIME_SOURCE_H
+#define AMPCL_RUNTIME_SOURCE_H
+
+#include "accelerator.h"
+#include "ampcl/array_view.h"
+#include "rangeset.h"
+
+/* A growable list of retained events. */
+typedef struct amp__evlist {
+  cl_event *ev;
+  size_t n, cap;
+} amp__evlist;
+
+int amp__evlist_push(amp__evlist *l, cl_event e); /* retains e; 0 ok, -1 out of memory */
+void amp__evlist_clear(amp__evlist *l);          /* releases every event */
+void amp__evlist_free(amp__evlist *l);
+
+/* One accelerator's copy of a source. */
+typedef struct amp__location {
+  cl_mem buf;            /* the whole source's bytes, allocated at first use there */
+  amp__rangeset valid;   /* bytes this copy holds the latest contents of */
+  cl_event last_write;   /* the last command that wrote buf; it implies every earlier write */
+  amp__evlist reads;     /* commands that read buf since last_write */
+} amp__location;
+
+typedef struct amp__source {
+  pthread_mutex_t lock;
+  _Atomic int views; /* live views of this source */
+  unsigned char *host;
+  int host_readonly; /* created from const memory: never written */
+  size_t bytes;
+  amp__rangeset host_valid;
+  amp__evlist host_readers; /* copies that read host memory and may not have finished */
+  size_t nloc;
+  amp__location *loc; /* indexed by accelerator index */
+} amp__source;
+
+struct amp_array_view {
+  uint32_t magic;
+  _Atomic int refs;
+  amp__source *src;
+  amp_elem_type type;
+  amp_extent extent;
+  size_t offset;                  /* elements from the start of the source to element 0 */
+  size_t stride[AMP_MAX_RANK];    /* elements between neighbours in each dimension; last is 1 */
+  int read_only;
+};
+
+/* One view used by a command, and whether the command writes through it. */
+typedef struct amp__use {
+  amp_array_view *view;
+  int write;
+} amp__use;
+
+/* Locks the sources of `uses` (each once, in address order), makes every view's part valid on the
+ * view's accelerator (copying in what is missing), and appends to *wait the events the command
+ * must wait for. On success the sources stay locked until amp__uses_finish. On failure they are
+ * unlocked and nothing the caller owns has changed. */
+amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, amp__evlist *wait);
+
+/* Records the command's event (`done`, NULL if enqueueing failed) as a read or a write of each
+ * use, marks written parts as valid only on q's accelerator, and unlocks. */
+void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_event done);
+
+/* A source over `bytes` bytes of host memory (valid at the host), with one view. */
+amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__source **out);
+/* Drops one view; the last copies newer data home, waits, and frees the source. */
+amp_status amp__source_release(amp__source *s);
+/* Host access to the view's part (synchronize / data); `exclusive` invalidates device copies. */
+amp_status amp__source_to_host(const amp_array_view *v, int exclusive);
+/* discard_data (discard = 1) or refresh (discard = 0) of the view's part. */
+amp_status amp__source_invalidate(const amp_array_view *v, int discard);
+/* Waits for every command using the source. */
+amp_status amp__source_wait(amp__source *s);
+/* Appends the view's byte ranges in the source to *out. */
+int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
+
+/* The device buffer of a view on an accelerator (valid between acquire and finish). */
+cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc);
+
+#endif /* AMPCL_RUNTIME_SOURCE_H */

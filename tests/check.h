@@ -1,0 +1,94 @@
+/* tests/check.h: the tests' tiny harness.
+ *
+ * CHECK(cond) and CHECK_OK(call) print the failing expression with both sides and ampcl's reason,
+ * count the failure, and go on; CHECK_STATUS(call, expected) checks a specific error. A test ends
+ * with `return check_done();`, which prints "N passed, M failed" and returns 0 or 1. A test that
+ * cannot run here (say, it needs two devices) returns SKIP (77), which ctest reports as skipped. */
+#ifndef AMPCL_TESTS_CHECK_H
+#define AMPCL_TESTS_CHECK_H
+
+#include <ampcl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SKIP 77
+
+static int check_passed_, check_failed_;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) {                                                                \
+      check_passed_++;                                                         \
+    } else {                                                                   \
+      check_failed_++;                                                         \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                                    \
+  do {                                                                                        \
+    long long a_ = (long long)(a), b_ = (long long)(b);                                       \
+    if (a_ == b_) {                                                                           \
+      check_passed_++;                                                                        \
+    } else {                                                                                  \
+      check_failed_++;                                                                        \
+      fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__, #a, #b, a_, \
+              b_);                                                                            \
+    }                                                                                         \
+  } while (0)
+
+#define CHECK_STATUS(call, expected)                                                         \
+  do {                                                                                       \
+    amp_status got_ = (call);                                                                \
+    if (got_ == (expected)) {                                                                \
+      check_passed_++;                                                                       \
+    } else {                                                                                 \
+      check_failed_++;                                                                       \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s\n  reason: %s\n", __FILE__, __LINE__, \
+              #call, amp_status_name(got_), amp_status_name(expected), amp_last_error());   \
+    }                                                                                        \
+  } while (0)
+
+#define CHECK_OK(call) CHECK_STATUS(call, AMP_SUCCESS)
+
+/* The message of the last failure mentions `needle`. */
+#define CHECK_MSG(needle)                                                                      \
+  do {                                                                                         \
+    if (strstr(amp_last_error(), (needle))) {                                                  \
+      check_passed_++;                                                                         \
+    } else {                                                                                   \
+      check_failed_++;                                                                         \
+      fprintf(stderr, "%s:%d: last error does not mention \"%s\":\n  %s\n", __FILE__, __LINE__, \
+              (needle), amp_last_error());                                                     \
+    }                                                                                          \
+  } while (0)
+
+/* Stops the test at once when a precondition fails (the rest would only cascade). */
+#define REQUIRE_OK(call)                                                                      \
+  do {                                                                                        \
+    amp_status got_ = (call);                                                                 \
+    if (got_ != AMP_SUCCESS) {                                                                \
+      fprintf(stderr, "%s:%d: %s failed: %s\n  reason: %s\n", __FILE__, __LINE__, #call,      \
+              amp_status_name(got_), amp_last_error());                                      \
+      return 1;                                                                               \
+    }                                                                                         \
+  } while (0)
+
+static inline int check_done(void) {
+  printf("%d passed, %d failed\n", check_passed_, check_failed_);
+  return check_failed_ ? 1 : 0;
+}
+
+/* The default accelerator's default view, or NULL with the reason printed. */
+static inline amp_accelerator_view *test_view(void) {
+  amp_accelerator_view *v = NULL;
+  if (amp_default_view(&v) != AMP_SUCCESS) {
+    fprintf(stderr, "no default view: %s\n", amp_last_error());
+    return NULL;
+  }
+  return v;
+}
+
+#endif /* AMPCL_TESTS_CHECK_H */
