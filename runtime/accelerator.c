@@ -17,9 +17,9 @@ static struct {
   amp_accelerator **list;
   size_t count;
 
-  pthread_mutex_t lock;     /* guards the default */
-  amp_accelerator *chosen;  /* the default, once used */
-  amp_accelerator *preset;  /* set by amp_accelerator_set_default before first use */
+  pthread_mutex_t lock;    /* guards the default */
+  amp_accelerator *chosen; /* the default, once used */
+  amp_accelerator *preset; /* set by amp_accelerator_set_default before first use */
 } g = {PTHREAD_ONCE_INIT, AMP_SUCCESS, "", NULL, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL};
 
 /* ---- reading device information --------------------------------------------------------- */
@@ -75,8 +75,8 @@ static int pack_strings(amp_accelerator *a, const char *path, const char *desc, 
   if (!a->strings)
     return 0;
   char *p = a->strings;
-  const char **dst[7] = {&a->props.device_path, &a->props.description, &a->props.vendor,
-                         &a->props.name,        &a->props.driver_version, &a->props.version,
+  const char **dst[7] = {&a->props.device_path,  &a->props.description,    &a->props.vendor,
+                         &a->props.name,         &a->props.driver_version, &a->props.version,
                          &a->props.platform_name};
   for (int i = 0; i < 7; i++) {
     size_t n = strlen(src[i]) + 1;
@@ -303,7 +303,8 @@ static amp_status lookup(const char *path, const char *fn, amp_accelerator **out
   char known[1024] = "";
   for (size_t i = 0; i < n; i++) {
     size_t len = strlen(known);
-    snprintf(known + len, sizeof known - len, "%s\"%s\"", i ? ", " : "", list[i]->props.device_path);
+    snprintf(known + len, sizeof known - len, "%s\"%s\"", i ? ", " : "",
+             list[i]->props.device_path);
   }
   AMP__FAIL(AMP_ERROR_NOT_FOUND, "%s: no accelerator has the device path \"%s\" (known: %s)", fn,
             path, known);
@@ -452,9 +453,9 @@ amp_status amp__context(amp_accelerator *acc, cl_context *out) {
     acc->context = clCreateContext(cp, 1, &acc->device, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
       acc->context = NULL;
-      status = amp__set_error(amp__cl_status(err), "clCreateContext for %s failed: %s (%d)",
-                              acc->props.device_path, amp_status_name(amp__cl_status(err)),
-                              (int)err);
+      status =
+          amp__set_error(amp__cl_status(err), "clCreateContext for %s failed: %s (%d)",
+                         acc->props.device_path, amp_status_name(amp__cl_status(err)), (int)err);
     }
   }
   *out = acc->context;

@@ -18,8 +18,8 @@ struct amp_accelerator {
   amp_accelerator_properties props;
   char *strings; /* one allocation holding every string of props */
 
-  pthread_mutex_t lock;   /* guards context and default_view creation */
-  cl_context context;     /* created at first use */
+  pthread_mutex_t lock; /* guards context and default_view creation */
+  cl_context context;   /* created at first use */
   amp_accelerator_view *default_view;
 
   /* transfer counters (ampcl/stats.h) */

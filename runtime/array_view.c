@@ -24,7 +24,8 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
               "%s: extent of rank %d with dimensions %d x %d x %d is not valid (rank 1..3, every "
-              "dimension > 0)", fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
+              "dimension > 0)",
+              fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
   AMP__TRY(check_type(type, fn));
   size_t n = amp_extent_size(extent);
   if (n > SIZE_MAX / type.size || n > (size_t)INT32_MAX)

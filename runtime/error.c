@@ -8,8 +8,8 @@
 
 const char *amp_status_name(amp_status status) {
   switch (status) {
-#define AMP_STATUS_NAME_(name, value, msg) \
-  case name:                               \
+#define AMP_STATUS_NAME_(name, value, msg)                                                         \
+  case name:                                                                                       \
     return #name;
     AMP_STATUS_TABLE(AMP_STATUS_NAME_)
 #undef AMP_STATUS_NAME_
@@ -19,8 +19,8 @@ const char *amp_status_name(amp_status status) {
 
 const char *amp_strerror(amp_status status) {
   switch (status) {
-#define AMP_STATUS_MSG_(name, value, msg) \
-  case name:                              \
+#define AMP_STATUS_MSG_(name, value, msg)                                                          \
+  case name:                                                                                       \
     return msg;
     AMP_STATUS_TABLE(AMP_STATUS_MSG_)
 #undef AMP_STATUS_MSG_
@@ -89,4 +89,6 @@ void amp__append_error(const char *text) {
   }
 }
 
-const char *amp_last_error(void) { return tl_msg ? tl_msg : ""; }
+const char *amp_last_error(void) {
+  return tl_msg ? tl_msg : "";
+}

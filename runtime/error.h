@@ -40,25 +40,25 @@ amp_status amp__cl_status(cl_int err);
 /* True when AMP_DEBUG is set to something other than "0". */
 int amp__debug_enabled(void);
 
-#define AMP__FAIL(st, ...)                    \
-  do {                                        \
-    status = amp__set_error((st), __VA_ARGS__); \
-    goto fail;                                \
+#define AMP__FAIL(st, ...)                                                                         \
+  do {                                                                                             \
+    status = amp__set_error((st), __VA_ARGS__);                                                    \
+    goto fail;                                                                                     \
   } while (0)
 
-#define AMP__TRY(expr)           \
-  do {                           \
-    status = (expr);             \
-    if (status != AMP_SUCCESS)   \
-      goto fail;                 \
+#define AMP__TRY(expr)                                                                             \
+  do {                                                                                             \
+    status = (expr);                                                                               \
+    if (status != AMP_SUCCESS)                                                                     \
+      goto fail;                                                                                   \
   } while (0)
 
-#define AMP__CL(call, what)                                                                   \
-  do {                                                                                        \
-    cl_int amp__e = (call);                                                                   \
-    if (amp__e != CL_SUCCESS)                                                                 \
-      AMP__FAIL(amp__cl_status(amp__e), "%s failed: %s (%d)", (what),                         \
-                amp_status_name(amp__cl_status(amp__e)), (int)amp__e);                        \
+#define AMP__CL(call, what)                                                                        \
+  do {                                                                                             \
+    cl_int amp__e = (call);                                                                        \
+    if (amp__e != CL_SUCCESS)                                                                      \
+      AMP__FAIL(amp__cl_status(amp__e), "%s failed: %s (%d)", (what),                              \
+                amp_status_name(amp__cl_status(amp__e)), (int)amp__e);                             \
   } while (0)
 
 #endif /* AMPCL_RUNTIME_ERROR_H */

@@ -10,12 +10,24 @@ static amp_index mk_index(int rank, int i0, int i1, int i2) {
   return x;
 }
 
-amp_extent amp_extent1(int d0) { return mk_extent(1, d0, 1, 1); }
-amp_extent amp_extent2(int d0, int d1) { return mk_extent(2, d0, d1, 1); }
-amp_extent amp_extent3(int d0, int d1, int d2) { return mk_extent(3, d0, d1, d2); }
-amp_index amp_index1(int i0) { return mk_index(1, i0, 0, 0); }
-amp_index amp_index2(int i0, int i1) { return mk_index(2, i0, i1, 0); }
-amp_index amp_index3(int i0, int i1, int i2) { return mk_index(3, i0, i1, i2); }
+amp_extent amp_extent1(int d0) {
+  return mk_extent(1, d0, 1, 1);
+}
+amp_extent amp_extent2(int d0, int d1) {
+  return mk_extent(2, d0, d1, 1);
+}
+amp_extent amp_extent3(int d0, int d1, int d2) {
+  return mk_extent(3, d0, d1, d2);
+}
+amp_index amp_index1(int i0) {
+  return mk_index(1, i0, 0, 0);
+}
+amp_index amp_index2(int i0, int i1) {
+  return mk_index(2, i0, i1, 0);
+}
+amp_index amp_index3(int i0, int i1, int i2) {
+  return mk_index(3, i0, i1, i2);
+}
 
 bool amp_extent_is_valid(amp_extent e) {
   if (e.rank < 1 || e.rank > AMP_MAX_RANK)
@@ -93,8 +105,12 @@ static amp_tiled_extent mk_tiled(amp_extent e, int rank, int t0, int t1, int t2)
   return te;
 }
 
-amp_tiled_extent amp_tile1(amp_extent e, int t0) { return mk_tiled(e, 1, t0, 1, 1); }
-amp_tiled_extent amp_tile2(amp_extent e, int t0, int t1) { return mk_tiled(e, 2, t0, t1, 1); }
+amp_tiled_extent amp_tile1(amp_extent e, int t0) {
+  return mk_tiled(e, 1, t0, 1, 1);
+}
+amp_tiled_extent amp_tile2(amp_extent e, int t0, int t1) {
+  return mk_tiled(e, 2, t0, t1, 1);
+}
 amp_tiled_extent amp_tile3(amp_extent e, int t0, int t1, int t2) {
   return mk_tiled(e, 3, t0, t1, t2);
 }

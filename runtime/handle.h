@@ -15,12 +15,12 @@
 #include "error.h"
 
 #define AMP__MAGIC_ACCELERATOR 0x41434331u /* "ACC1" */
-#define AMP__MAGIC_VIEW 0x41565731u        /* "AVW1": accelerator view */
-#define AMP__MAGIC_FUTURE 0x46555431u      /* "FUT1" */
-#define AMP__MAGIC_ARRAY_VIEW 0x41525631u  /* "ARV1" */
-#define AMP__MAGIC_PROGRAM 0x50524731u     /* "PRG1" */
-#define AMP__MAGIC_KERNEL 0x4b524e31u      /* "KRN1" */
-#define AMP__MAGIC_DEAD 0xdeadbeefu
+#define AMP__MAGIC_VIEW        0x41565731u /* "AVW1": accelerator view */
+#define AMP__MAGIC_FUTURE      0x46555431u /* "FUT1" */
+#define AMP__MAGIC_ARRAY_VIEW  0x41525631u /* "ARV1" */
+#define AMP__MAGIC_PROGRAM     0x50524731u /* "PRG1" */
+#define AMP__MAGIC_KERNEL      0x4b524e31u /* "KRN1" */
+#define AMP__MAGIC_DEAD        0xdeadbeefu
 
 #define AMP__QUARANTINE 4096
 

@@ -75,11 +75,13 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
   if (l->tiled && e.rank < 0)
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
               "parallel_for_each(%s): a rank-%d tile was given for an extent of another rank; use "
-              "amp_tile%d for rank %d", kname, -e.rank, -e.rank, -e.rank);
+              "amp_tile%d for rank %d",
+              kname, -e.rank, -e.rank, -e.rank);
   if (!amp_extent_is_valid(e))
     AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
               "parallel_for_each(%s): the extent (rank %d, %d x %d x %d) is not valid: rank 1..3 "
-              "and every dimension > 0", kname, e.rank, e.dim[0], e.dim[1], e.dim[2]);
+              "and every dimension > 0",
+              kname, e.rank, e.dim[0], e.dim[1], e.dim[2]);
   size_t threads = 1;
   for (int d = 0; d < e.rank; d++) {
     global[e.rank - 1 - d] = (size_t)e.dim[d];
@@ -93,19 +95,22 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
       AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                 "parallel_for_each(%s): tile size %d does not divide the extent's dimension %d "
                 "(%d); pad the tiled extent (amp_tiled_extent_pad) and check bounds in the kernel, "
-                "or truncate it", kname, t, d, e.dim[d]);
+                "or truncate it",
+                kname, t, d, e.dim[d]);
     size_t lim = acc->props.max_tile_extent[AMP_MAX_RANK - e.rank + d];
     if ((size_t)t > lim)
       AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
                 "parallel_for_each(%s): tile size %d in dimension %d exceeds %s's limit of %zu "
-                "threads in that dimension", kname, t, d, acc->props.device_path, lim);
+                "threads in that dimension",
+                kname, t, d, acc->props.device_path, lim);
     local[e.rank - 1 - d] = (size_t)t;
     threads *= (size_t)t;
   }
   if (l->tiled && threads > acc->props.max_tile_size)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): a tile of %zu threads exceeds %s's limit of %zu threads per "
-              "tile", kname, threads, acc->props.device_path, acc->props.max_tile_size);
+              "tile",
+              kname, threads, acc->props.device_path, acc->props.max_tile_size);
   if (l->tiled && threads > pool->work_group_size)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit of %zu "
@@ -130,7 +135,8 @@ static amp_status check_args(const amp_launch *l, const amp_accelerator *acc,
     if (p + width > pool->nparams)
       AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                 "parallel_for_each(%s): %zu arguments need more parameters than the kernel's %u "
-                "(a view fills two: AMP_VIEW(T, name))", kname, l->nargs, pool->nparams);
+                "(a view fills two: AMP_VIEW(T, name))",
+                kname, l->nargs, pool->nparams);
     switch (a->kind) {
     case AMP_ARG_VIEW: {
       amp_array_view *v = a->u.view;
@@ -145,18 +151,19 @@ static amp_status check_args(const amp_launch *l, const amp_accelerator *acc,
         if (P[p].address != CL_KERNEL_ARG_ADDRESS_GLOBAL || strcmp(P[p + 1].type, "int8") != 0)
           AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                     "parallel_for_each(%s): argument %zu is a view, but parameter '%s' is not one; "
-                    "declare it with AMP_VIEW(T, name) or AMP_CONST_VIEW(T, name)", kname, i,
-                    P[p].name);
+                    "declare it with AMP_VIEW(T, name) or AMP_CONST_VIEW(T, name)",
+                    kname, i, P[p].name);
         if (want && !same_type(P[p].type, ptr))
           AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                     "parallel_for_each(%s): argument %zu is a view of %s, but parameter '%s' is "
-                    "%s", kname, i, want, P[p].name, P[p].type);
+                    "%s",
+                    kname, i, want, P[p].name, P[p].type);
         param_const = (P[p].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
         if (v->read_only && !param_const)
           AMP__FAIL(AMP_ERROR_ACCESS_DENIED,
                     "parallel_for_each(%s): argument %zu is a read-only view, but parameter '%s' "
-                    "is writable; declare it AMP_CONST_VIEW or pass a read-write view", kname, i,
-                    P[p].name);
+                    "is writable; declare it AMP_CONST_VIEW or pass a read-write view",
+                    kname, i, P[p].name);
       }
       if (v->type.kind == AMP_ELEM_DOUBLE)
         need_fp64 = 1;
@@ -191,27 +198,33 @@ static amp_status check_args(const amp_launch *l, const amp_accelerator *acc,
       if (P && P[p].address != CL_KERNEL_ARG_ADDRESS_LOCAL)
         AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                   "parallel_for_each(%s): argument %zu is a __local buffer, but parameter '%s' is "
-                  "not __local", kname, i, P[p].name);
+                  "not __local",
+                  kname, i, P[p].name);
       if (a->u.local_size > acc->props.local_memory)
         AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
                   "parallel_for_each(%s): argument %zu asks for %zu bytes of tile_static memory; "
-                  "%s has %llu", kname, i, a->u.local_size, acc->props.device_path,
+                  "%s has %llu",
+                  kname, i, a->u.local_size, acc->props.device_path,
                   (unsigned long long)acc->props.local_memory);
       break;
     default:
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "parallel_for_each(%s): argument %zu has kind %d, "
-                "which is not an amp_arg_kind", kname, i, (int)a->kind);
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+                "parallel_for_each(%s): argument %zu has kind %d, "
+                "which is not an amp_arg_kind",
+                kname, i, (int)a->kind);
     }
     p += width;
   }
   if (p != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the arguments fill %u parameters but the kernel has %u (a "
-              "view fills two)", kname, p, pool->nparams);
+              "view fills two)",
+              kname, p, pool->nparams);
   if (need_fp64 && !acc->props.supports_double_precision)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "parallel_for_each(%s): double-precision data or arguments, but %s does not support "
-              "double precision", kname, acc->props.device_path);
+              "double precision",
+              kname, acc->props.device_path);
   *nuses = nu;
 fail:
   return status;
@@ -271,7 +284,8 @@ static amp_status set_scalar_args(const amp_launch *l, cl_kernel k, const amp_ac
       used > acc->props.local_memory)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): the kernel needs %llu bytes of tile_static memory per tile; "
-              "%s has %llu", kname, (unsigned long long)used, acc->props.device_path,
+              "%s has %llu",
+              kname, (unsigned long long)used, acc->props.device_path,
               (unsigned long long)acc->props.local_memory);
 fail:
   return status;
@@ -351,13 +365,13 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
 
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_extent domain,
                                        amp_kernel *kernel, const amp_arg *args, size_t nargs) {
-  amp_launch l = {domain.extent, 1, {domain.tile[0], domain.tile[1], domain.tile[2]},
-                  kernel, args, nargs};
+  amp_launch l = {domain.extent, 1,    {domain.tile[0], domain.tile[1], domain.tile[2]},
+                  kernel,        args, nargs};
   return amp_parallel_for_each_ex(view, &l, NULL);
 }
 
-amp_status amp_parallel_for_each_default(amp_extent domain, amp_kernel *kernel,
-                                         const amp_arg *args, size_t nargs) {
+amp_status amp_parallel_for_each_default(amp_extent domain, amp_kernel *kernel, const amp_arg *args,
+                                         size_t nargs) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator_view *view;
   AMP__TRY(amp_default_view(&view));

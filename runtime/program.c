@@ -50,8 +50,7 @@ fail:
   return status;
 }
 
-amp_status amp_program_create_from_file(const char *path, const char *options,
-                                        amp_program **out) {
+amp_status amp_program_create_from_file(const char *path, const char *options, amp_program **out) {
   amp_status status = AMP_SUCCESS;
   char *text = NULL;
   FILE *f = NULL;
@@ -100,8 +99,10 @@ amp_status amp_program_create_builtin(const char *name, const char *options, amp
     snprintf(known + len, sizeof known - len, "%s%s", len ? ", " : "",
              amp__embedded_kernels[i].name);
   }
-  AMP__FAIL(AMP_ERROR_NOT_FOUND, "amp_program_create_builtin: no kernel file \"%s\" in kernels_cl "
-            "(there are: %s)", name, known);
+  AMP__FAIL(AMP_ERROR_NOT_FOUND,
+            "amp_program_create_builtin: no kernel file \"%s\" in kernels_cl "
+            "(there are: %s)",
+            name, known);
 fail:
   return status;
 }
@@ -267,12 +268,11 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
     log = calloc(n + 1, 1);
     if (log)
       clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
-    status = amp__set_error(err == CL_BUILD_PROGRAM_FAILURE ? AMP_ERROR_BUILD_FAILED
-                                                            : amp__cl_status(err),
-                            "kernel source %s failed to build for %s (%s, options \"%s\"); "
-                            "build log:\n",
-                            p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)),
-                            p->options);
+    status = amp__set_error(
+        err == CL_BUILD_PROGRAM_FAILURE ? AMP_ERROR_BUILD_FAILED : amp__cl_status(err),
+        "kernel source %s failed to build for %s (%s, options \"%s\"); "
+        "build log:\n",
+        p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)), p->options);
     amp__append_error(log && *log ? log : "(the compiler gave no log)");
     goto fail;
   }
@@ -337,16 +337,15 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
     amp__param *pa = &pool->params[i];
     if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof pa->address, &pa->address,
                            NULL) != CL_SUCCESS ||
-        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof pa->qualifier,
-                           &pa->qualifier, NULL) != CL_SUCCESS ||
+        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof pa->qualifier, &pa->qualifier,
+                           NULL) != CL_SUCCESS ||
         clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof pa->type, pa->type, NULL) !=
             CL_SUCCESS) {
       free(pool->params); /* no argument info from this driver: checks are skipped */
       pool->params = NULL;
       break;
     }
-    if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_NAME, sizeof pa->name, pa->name, NULL) !=
-        CL_SUCCESS)
+    if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_NAME, sizeof pa->name, pa->name, NULL) != CL_SUCCESS)
       snprintf(pa->name, sizeof pa->name, "#%u", i);
     strip_spaces(pa->type);
   }

@@ -40,7 +40,7 @@ struct amp__kernel_pool {
   cl_kernel *free;
   size_t nfree, cap;
   cl_uint nparams;
-  amp__param *params; /* NULL when the driver gives no argument info */
+  amp__param *params;     /* NULL when the driver gives no argument info */
   size_t work_group_size; /* CL_KERNEL_WORK_GROUP_SIZE on this device */
   amp__kernel_pool *next;
 };

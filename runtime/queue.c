@@ -64,8 +64,10 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_create_view: out is NULL");
   if (mode != AMP_QUEUING_MODE_AUTOMATIC && mode != AMP_QUEUING_MODE_IMMEDIATE)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_create_view: queuing mode %d is "
-              "neither AMP_QUEUING_MODE_AUTOMATIC nor AMP_QUEUING_MODE_IMMEDIATE", (int)mode);
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "amp_accelerator_create_view: queuing mode %d is "
+              "neither AMP_QUEUING_MODE_AUTOMATIC nor AMP_QUEUING_MODE_IMMEDIATE",
+              (int)mode);
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue");

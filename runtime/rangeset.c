@@ -68,8 +68,12 @@ static int rebuild(amp__rangeset *s, size_t lo, size_t hi, int add) {
   return 0;
 }
 
-int amp__rangeset_add(amp__rangeset *s, size_t lo, size_t hi) { return rebuild(s, lo, hi, 1); }
-int amp__rangeset_remove(amp__rangeset *s, size_t lo, size_t hi) { return rebuild(s, lo, hi, 0); }
+int amp__rangeset_add(amp__rangeset *s, size_t lo, size_t hi) {
+  return rebuild(s, lo, hi, 1);
+}
+int amp__rangeset_remove(amp__rangeset *s, size_t lo, size_t hi) {
+  return rebuild(s, lo, hi, 0);
+}
 
 int amp__rangeset_missing(const amp__rangeset *s, size_t lo, size_t hi, amp__rangeset *out) {
   size_t at = lo;
@@ -101,7 +105,9 @@ int amp__rangeset_covered(const amp__rangeset *s, size_t lo, size_t hi, amp__ran
   return 0;
 }
 
-void amp__rangeset_clear(amp__rangeset *s) { s->n = 0; }
+void amp__rangeset_clear(amp__rangeset *s) {
+  s->n = 0;
+}
 
 void amp__rangeset_free(amp__rangeset *s) {
   free(s->r);

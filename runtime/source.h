@@ -19,15 +19,15 @@ typedef struct amp__evlist {
 } amp__evlist;
 
 int amp__evlist_push(amp__evlist *l, cl_event e); /* retains e; 0 ok, -1 out of memory */
-void amp__evlist_clear(amp__evlist *l);          /* releases every event */
+void amp__evlist_clear(amp__evlist *l);           /* releases every event */
 void amp__evlist_free(amp__evlist *l);
 
 /* One accelerator's copy of a source. */
 typedef struct amp__location {
-  cl_mem buf;            /* the whole source's bytes, allocated at first use there */
-  amp__rangeset valid;   /* bytes this copy holds the latest contents of */
-  cl_event last_write;   /* the last command that wrote buf; it implies every earlier write */
-  amp__evlist reads;     /* commands that read buf since last_write */
+  cl_mem buf;          /* the whole source's bytes, allocated at first use there */
+  amp__rangeset valid; /* bytes this copy holds the latest contents of */
+  cl_event last_write; /* the last command that wrote buf; it implies every earlier write */
+  amp__evlist reads;   /* commands that read buf since last_write */
 } amp__location;
 
 typedef struct amp__source {
@@ -48,8 +48,8 @@ struct amp_array_view {
   amp__source *src;
   amp_elem_type type;
   amp_extent extent;
-  size_t offset;                  /* elements from the start of the source to element 0 */
-  size_t stride[AMP_MAX_RANK];    /* elements between neighbours in each dimension; last is 1 */
+  size_t offset;               /* elements from the start of the source to element 0 */
+  size_t stride[AMP_MAX_RANK]; /* elements between neighbours in each dimension; last is 1 */
   int read_only;
 };
 

@@ -17,63 +17,63 @@
 
 static int check_passed_, check_failed_;
 
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      check_passed_++;                                                         \
-    } else {                                                                   \
-      check_failed_++;                                                         \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (cond) {                                                                                    \
+      check_passed_++;                                                                             \
+    } else {                                                                                       \
+      check_failed_++;                                                                             \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                     \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                                    \
-  do {                                                                                        \
-    long long a_ = (long long)(a), b_ = (long long)(b);                                       \
-    if (a_ == b_) {                                                                           \
-      check_passed_++;                                                                        \
-    } else {                                                                                  \
-      check_failed_++;                                                                        \
-      fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__, #a, #b, a_, \
-              b_);                                                                            \
-    }                                                                                         \
+#define CHECK_EQ_INT(a, b)                                                                         \
+  do {                                                                                             \
+    long long a_ = (long long)(a), b_ = (long long)(b);                                            \
+    if (a_ == b_) {                                                                                \
+      check_passed_++;                                                                             \
+    } else {                                                                                       \
+      check_failed_++;                                                                             \
+      fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__, #a, #b, a_,    \
+              b_);                                                                                 \
+    }                                                                                              \
   } while (0)
 
-#define CHECK_STATUS(call, expected)                                                         \
-  do {                                                                                       \
-    amp_status got_ = (call);                                                                \
-    if (got_ == (expected)) {                                                                \
-      check_passed_++;                                                                       \
-    } else {                                                                                 \
-      check_failed_++;                                                                       \
-      fprintf(stderr, "%s:%d: %s returned %s, expected %s\n  reason: %s\n", __FILE__, __LINE__, \
-              #call, amp_status_name(got_), amp_status_name(expected), amp_last_error());   \
-    }                                                                                        \
+#define CHECK_STATUS(call, expected)                                                               \
+  do {                                                                                             \
+    amp_status got_ = (call);                                                                      \
+    if (got_ == (expected)) {                                                                      \
+      check_passed_++;                                                                             \
+    } else {                                                                                       \
+      check_failed_++;                                                                             \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s\n  reason: %s\n", __FILE__, __LINE__,    \
+              #call, amp_status_name(got_), amp_status_name(expected), amp_last_error());          \
+    }                                                                                              \
   } while (0)
 
 #define CHECK_OK(call) CHECK_STATUS(call, AMP_SUCCESS)
 
 /* The message of the last failure mentions `needle`. */
-#define CHECK_MSG(needle)                                                                      \
-  do {                                                                                         \
-    if (strstr(amp_last_error(), (needle))) {                                                  \
-      check_passed_++;                                                                         \
-    } else {                                                                                   \
-      check_failed_++;                                                                         \
-      fprintf(stderr, "%s:%d: last error does not mention \"%s\":\n  %s\n", __FILE__, __LINE__, \
-              (needle), amp_last_error());                                                     \
-    }                                                                                          \
+#define CHECK_MSG(needle)                                                                          \
+  do {                                                                                             \
+    if (strstr(amp_last_error(), (needle))) {                                                      \
+      check_passed_++;                                                                             \
+    } else {                                                                                       \
+      check_failed_++;                                                                             \
+      fprintf(stderr, "%s:%d: last error does not mention \"%s\":\n  %s\n", __FILE__, __LINE__,    \
+              (needle), amp_last_error());                                                         \
+    }                                                                                              \
   } while (0)
 
 /* Stops the test at once when a precondition fails (the rest would only cascade). */
-#define REQUIRE_OK(call)                                                                      \
-  do {                                                                                        \
-    amp_status got_ = (call);                                                                 \
-    if (got_ != AMP_SUCCESS) {                                                                \
-      fprintf(stderr, "%s:%d: %s failed: %s\n  reason: %s\n", __FILE__, __LINE__, #call,      \
-              amp_status_name(got_), amp_last_error());                                      \
-      return 1;                                                                               \
-    }                                                                                         \
+#define REQUIRE_OK(call)                                                                           \
+  do {                                                                                             \
+    amp_status got_ = (call);                                                                      \
+    if (got_ != AMP_SUCCESS) {                                                                     \
+      fprintf(stderr, "%s:%d: %s failed: %s\n  reason: %s\n", __FILE__, __LINE__, #call,           \
+              amp_status_name(got_), amp_last_error());                                            \
+      return 1;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 static inline int check_done(void) {

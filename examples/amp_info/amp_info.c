@@ -63,9 +63,10 @@ int main(int argc, char **argv) {
     printf("  %-34s %s\n", "supports double precision", p.supports_double_precision ? "yes" : "no");
     printf("  %-34s %s\n", "supports limited double precision",
            p.supports_limited_double_precision ? "yes" : "no");
-    printf("  %-34s %s\n", "supports cpu shared memory", p.supports_cpu_shared_memory ? "yes" : "no");
-    printf("  %-34s %zu threads (per dimension %zu x %zu x %zu)\n", "max tile size", p.max_tile_size,
-           p.max_tile_extent[0], p.max_tile_extent[1], p.max_tile_extent[2]);
+    printf("  %-34s %s\n", "supports cpu shared memory",
+           p.supports_cpu_shared_memory ? "yes" : "no");
+    printf("  %-34s %zu threads (per dimension %zu x %zu x %zu)\n", "max tile size",
+           p.max_tile_size, p.max_tile_extent[0], p.max_tile_extent[1], p.max_tile_extent[2]);
     print_size("tile_static memory per tile", (unsigned long long)p.local_memory);
     printf("  %-34s %u at %u MHz\n", "compute units", p.compute_units, p.max_clock_mhz);
     printf("\n");

@@ -47,19 +47,19 @@ typedef struct amp_future amp_future;
 /* Properties of an accelerator (AMP §3.2.3), read from OpenCL once at enumeration. The strings
  * belong to ampcl and stay valid for the life of the process. */
 typedef struct amp_accelerator_properties {
-  const char *device_path;    /* stable path, see the top of this header */
-  const char *description;    /* "<vendor> <name> (driver <version>)" */
-  const char *vendor;         /* CL_DEVICE_VENDOR; "host" for cpu */
-  const char *name;           /* CL_DEVICE_NAME */
-  const char *driver_version; /* CL_DRIVER_VERSION */
-  const char *version;        /* CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA" */
-  const char *platform_name;  /* CL_PLATFORM_NAME; "" for cpu */
-  uint64_t dedicated_memory;  /* bytes of global memory (AMP reports KB: divide by 1024) */
-  bool is_host;               /* true only for "cpu", the host location; not a kernel target */
-  bool is_emulated;           /* a CPU device (POCL and the like): ampcl's WARP */
-  bool is_debug;              /* always false: OpenCL has no debug layer to report */
-  bool has_display;           /* always false: ampcl does not ask */
-  bool supports_double_precision;         /* full IEEE fp64 as OpenCL 1.2 requires it */
+  const char *device_path;        /* stable path, see the top of this header */
+  const char *description;        /* "<vendor> <name> (driver <version>)" */
+  const char *vendor;             /* CL_DEVICE_VENDOR; "host" for cpu */
+  const char *name;               /* CL_DEVICE_NAME */
+  const char *driver_version;     /* CL_DRIVER_VERSION */
+  const char *version;            /* CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA" */
+  const char *platform_name;      /* CL_PLATFORM_NAME; "" for cpu */
+  uint64_t dedicated_memory;      /* bytes of global memory (AMP reports KB: divide by 1024) */
+  bool is_host;                   /* true only for "cpu", the host location; not a kernel target */
+  bool is_emulated;               /* a CPU device (POCL and the like): ampcl's WARP */
+  bool is_debug;                  /* always false: OpenCL has no debug layer to report */
+  bool has_display;               /* always false: ampcl does not ask */
+  bool supports_double_precision; /* full IEEE fp64 as OpenCL 1.2 requires it */
   bool supports_limited_double_precision; /* some fp64 support (true whenever the above is) */
   bool supports_cpu_shared_memory;        /* host and device share memory (unified memory) */
   size_t max_tile_size;                   /* CL_DEVICE_MAX_WORK_GROUP_SIZE: threads per tile */

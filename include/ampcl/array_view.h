@@ -49,10 +49,10 @@ typedef struct amp_elem_type {
   size_t size;
 } amp_elem_type;
 
-#define AMP_INT32 ((amp_elem_type){AMP_ELEM_INT32, 4})
-#define AMP_UINT32 ((amp_elem_type){AMP_ELEM_UINT32, 4})
-#define AMP_FLOAT ((amp_elem_type){AMP_ELEM_FLOAT, 4})
-#define AMP_DOUBLE ((amp_elem_type){AMP_ELEM_DOUBLE, 8})
+#define AMP_INT32     ((amp_elem_type){AMP_ELEM_INT32, 4})
+#define AMP_UINT32    ((amp_elem_type){AMP_ELEM_UINT32, 4})
+#define AMP_FLOAT     ((amp_elem_type){AMP_ELEM_FLOAT, 4})
+#define AMP_DOUBLE    ((amp_elem_type){AMP_ELEM_DOUBLE, 8})
 #define AMP_STRUCT(T) ((amp_elem_type){AMP_ELEM_STRUCT, sizeof(T)})
 
 /* An array view (array_view<T,N> or array_view<const T,N> in AMP). Reference counted. */

@@ -3,9 +3,9 @@
  * C has no restrict(amp) lambdas, so a kernel body is an OpenCL C kernel function. ampcl prepends
  * its kernel prelude (kernels_cl/ampcl_prelude.h, documented in docs/KERNELS.md) to every source,
  * which gives kernels AMP's vocabulary: AMP_INDEX / AMP_TILED_INDEX for idx, idx.global_id,
- * idx.local_id and idx.tile; tile_static; amp_barrier_wait() and its fence variants; fast_math_* and
- * precise_math_*; and AMP_VIEW / AMP_CONST_VIEW parameters whose extent is known inside the kernel,
- * read with amp_at(view, i, j).
+ * idx.local_id and idx.tile; tile_static; amp_barrier_wait() and its fence variants; fast_math_*
+ * and precise_math_*; and AMP_VIEW / AMP_CONST_VIEW parameters whose extent is known inside the
+ * kernel, read with amp_at(view, i, j).
  *
  * A program is built once per device, at its first launch there (or at amp_program_build), and
  * cached in memory for the life of the process, keyed by source, options and device. A source
@@ -115,9 +115,9 @@ AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent 
 
 /* The same over a tiled extent (AMP's parallel_for_each(av, tiled_extent, lambda)): threads run in
  * tiles that share tile_static memory and barriers. The tile must divide the extent
- * (AMP_ERROR_INVALID_COMPUTE_DOMAIN otherwise; see amp_tiled_extent_pad), and fit the device and the
- * kernel (AMP_ERROR_LIMIT_EXCEEDED names the limit: threads per tile, per dimension, or tile_static
- * bytes). */
+ * (AMP_ERROR_INVALID_COMPUTE_DOMAIN otherwise; see amp_tiled_extent_pad), and fit the device and
+ * the kernel (AMP_ERROR_LIMIT_EXCEEDED names the limit: threads per tile, per dimension, or
+ * tile_static bytes). */
 AMP_API amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_extent domain,
                                                amp_kernel *kernel, const amp_arg *args,
                                                size_t nargs);

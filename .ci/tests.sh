@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Quick start, second command: install what is missing, then build and run the whole test suite
+# through ctest, twice: warnings as errors, then under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Also checks the formatting of every C file against .clang-format.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/deps.sh
+jobs=$(nproc)
+
+echo "== format check"
+git ls-files '*.c' '*.h' | grep -v '^kernels_cl/' | xargs clang-format --dry-run --Werror
+
+echo "== build (warnings are errors) and test"
+cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON
+cmake --build build-ci -j"$jobs"
+ctest --test-dir build-ci --output-on-failure -j"$jobs"
+
+echo "== build with ASan + UBSan and test"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DAMP_WERROR=ON -DAMP_SANITIZE=ON
+cmake --build build-asan -j"$jobs"
+ctest --test-dir build-asan --output-on-failure -j"$jobs"
