@@ -5,14 +5,18 @@
  *   ampcl/accelerator.h  accelerators, accelerator views, completion futures  (AMP §3)
  *   ampcl/extent.h       extent, index, tiled extent                          (AMP §4)
  *   ampcl/array_view.h   array_view over host memory                          (AMP §5)
+ *   ampcl/array.h        device arrays, copies, pinned host memory            (AMP §5.1, §5.3)
  *   ampcl/kernel.h       OpenCL C kernels and parallel_for_each               (AMP §7)
+ *   ampcl/blas.h         GEMM on array views through CLBlast
  *   ampcl/stats.h        transfer counters
  */
 #ifndef AMPCL_H
 #define AMPCL_H
 
 #include "ampcl/accelerator.h"
+#include "ampcl/array.h"
 #include "ampcl/array_view.h"
+#include "ampcl/blas.h"
 #include "ampcl/export.h"
 #include "ampcl/extent.h"
 #include "ampcl/kernel.h"

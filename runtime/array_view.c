@@ -1,6 +1,7 @@
 /* runtime/array_view.c: the public array_view calls (AMP §5.2). The protocol is in source.c. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "source.h"
 
@@ -19,8 +20,11 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
   amp_array_view *v = NULL;
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-  if (!data)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
+  if (!data && strcmp(fn, "amp_array_view_create_empty") != 0)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: data is NULL (for a view with no data source, use "
+              "amp_array_view_create_empty)",
+              fn);
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
               "%s: extent of rank %d with dimensions %d x %d x %d is not valid (rank 1..3, every "
@@ -78,8 +82,12 @@ amp_status amp_array_view_release(amp_array_view *view) {
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (atomic_fetch_sub(&view->refs, 1) == 1) {
     amp__source *s = view->src;
+    /* A view of a device array returns what it wrote elsewhere to the array (rule 7). */
+    amp_status home =
+        s->home >= 0 && !view->read_only ? amp__source_sync_home(view, NULL) : AMP_SUCCESS;
     amp__handle_retire(view);
     AMP__TRY(amp__source_release(s));
+    status = home;
   }
 fail:
   return status;
@@ -129,7 +137,47 @@ fail:
 amp_status amp_array_view_synchronize(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  AMP__TRY(amp__source_to_host(view, 0));
+  AMP__TRY(amp__source_sync_home(view, NULL));
+fail:
+  return status;
+}
+
+amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_type access) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (access != AMP_ACCESS_READ && access != AMP_ACCESS_WRITE && access != AMP_ACCESS_READ_WRITE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "amp_array_view_synchronize_access: access %d is not an amp_access_type",
+              (int)access);
+  if (access != AMP_ACCESS_READ && view->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED,
+              "amp_array_view_synchronize_access: the view is read-only; only AMP_ACCESS_READ is "
+              "allowed");
+  if (access == AMP_ACCESS_READ)
+    AMP__TRY(amp__source_sync_home(view, NULL));
+  else if (access == AMP_ACCESS_READ_WRITE)
+    AMP__TRY(amp__source_to_host(view, 1));
+  else
+    AMP__TRY(amp__source_claim_host(view));
+fail:
+  return status;
+}
+
+amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_async: out is NULL");
+  AMP__TRY(amp__source_sync_home(view, out));
+fail:
+  return status;
+}
+
+amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *target) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  AMP__CHECK(target, AMP__MAGIC_VIEW, "accelerator view");
+  AMP__TRY(amp__source_push(view, target));
 fail:
   return status;
 }
@@ -157,6 +205,153 @@ amp_status amp_array_view_wait(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_wait(view->src));
+fail:
+  return status;
+}
+
+/* ---- views without a source, and views of views ----------------------------------------- */
+
+amp_status amp_array_view_create_empty(amp_extent extent, amp_elem_type type,
+                                       amp_array_view **out) {
+  return create(extent, type, NULL, 0, "amp_array_view_create_empty", out);
+}
+
+/* A new handle over the same source; the caller fills in the geometry. */
+static amp_status derive(amp_array_view *from, amp_array_view **out, const char *fn) {
+  amp_array_view *v = calloc(1, sizeof *v);
+  if (!v)
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  *v = *from;
+  v->refs = 1;
+  amp__source_add_view(from->src);
+  *out = v;
+  return AMP_SUCCESS;
+}
+
+static int contiguous(const amp_array_view *v) {
+  size_t expect = 1;
+  for (int d = v->extent.rank - 1; d >= 0; d--) {
+    if (v->stride[d] != expect)
+      return 0;
+    expect *= (size_t)v->extent.dim[d];
+  }
+  return 1;
+}
+
+amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_extent extent,
+                                  amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_array_view_section";
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  const amp_extent e = view->extent;
+  if (origin.rank != e.rank || extent.rank != e.rank)
+    AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
+              "%s: the view has rank %d but the origin has rank %d and the extent rank %d", fn,
+              e.rank, origin.rank, extent.rank);
+  if (!amp_extent_is_valid(extent))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the section's extent has a dimension <= 0", fn);
+  for (int d = 0; d < e.rank; d++)
+    if (origin.i[d] < 0 || origin.i[d] + extent.dim[d] > e.dim[d])
+      AMP__FAIL(AMP_ERROR_OUT_OF_RANGE,
+                "%s: in dimension %d the section [%d, %d) is outside the view's [0, %d)", fn, d,
+                origin.i[d], origin.i[d] + extent.dim[d], e.dim[d]);
+  AMP__TRY(derive(view, out, fn));
+  size_t off = view->offset;
+  for (int d = 0; d < e.rank; d++)
+    off += (size_t)origin.i[d] * view->stride[d];
+  (*out)->offset = off;
+  (*out)->extent = extent;
+fail:
+  return status;
+}
+
+amp_status amp_array_view_project(amp_array_view *view, int i, amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_array_view_project";
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  const amp_extent e = view->extent;
+  if (e.rank < 2)
+    AMP__FAIL(AMP_ERROR_RANK_MISMATCH, "%s: a rank-1 view has no projection (it needs rank 2 or 3)",
+              fn);
+  if (i < 0 || i >= e.dim[0])
+    AMP__FAIL(AMP_ERROR_OUT_OF_RANGE, "%s: index %d is outside [0, %d)", fn, i, e.dim[0]);
+  AMP__TRY(derive(view, out, fn));
+  amp_array_view *v = *out;
+  v->offset = view->offset + (size_t)i * view->stride[0];
+  v->extent.rank = e.rank - 1;
+  for (int d = 0; d < AMP_MAX_RANK - 1; d++) {
+    v->extent.dim[d] = e.dim[d + 1];
+    v->stride[d] = view->stride[d + 1];
+  }
+  v->extent.dim[AMP_MAX_RANK - 1] = 1;
+  v->stride[AMP_MAX_RANK - 1] = 1;
+fail:
+  return status;
+}
+
+amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_array_view_view_as";
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  if (!contiguous(view))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: the view's elements are not contiguous (a section of a wider view); reshape a "
+              "rank-1 or whole view",
+              fn);
+  if (!amp_extent_is_valid(extent))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the new extent is not valid", fn);
+  if (amp_extent_size(extent) != amp_extent_size(view->extent))
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the view has %zu elements but the new extent %zu", fn,
+              amp_extent_size(view->extent), amp_extent_size(extent));
+  AMP__TRY(derive(view, out, fn));
+  amp_array_view *v = *out;
+  v->extent = extent;
+  v->stride[extent.rank - 1] = 1;
+  for (int d = extent.rank - 2; d >= 0; d--)
+    v->stride[d] = v->stride[d + 1] * (size_t)extent.dim[d + 1];
+fail:
+  return status;
+}
+
+amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type type,
+                                         amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_array_view_reinterpret_as";
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(check_type(type, fn));
+  if (!contiguous(view))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the view's elements are not contiguous", fn);
+  size_t bytes = amp_extent_size(view->extent) * view->type.size;
+  size_t first = view->offset * view->type.size;
+  if (bytes % type.size != 0 || first % type.size != 0)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: %zu bytes starting at byte %zu do not divide into elements of %zu bytes", fn,
+              bytes, first, type.size);
+  AMP__TRY(derive(view, out, fn));
+  amp_array_view *v = *out;
+  v->type = type;
+  v->offset = first / type.size;
+  v->extent = amp_extent1((int)(bytes / type.size));
+  v->stride[0] = 1;
+fail:
+  return status;
+}
+
+amp_status amp_array_view_as_const(amp_array_view *view, amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_as_const: out is NULL");
+  AMP__TRY(derive(view, out, "amp_array_view_as_const"));
+  (*out)->read_only = 1;
 fail:
   return status;
 }

@@ -119,23 +119,66 @@ fail:
   return status;
 }
 
-static void wait_host_readers(amp__source *s) {
-  if (s->host_readers.n)
-    clWaitForEvents((cl_uint)s->host_readers.n, s->host_readers.ev);
-  amp__evlist_clear(&s->host_readers);
+amp_status amp__queue_of(size_t index, amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  AMP__TRY(amp__accelerators(&list, &n));
+  AMP__TRY(amp_accelerator_default_view(list[index], out));
+fail:
+  return status;
 }
 
-/* Blocking copy of [lo,hi) from accelerator `acc`'s buffer into host memory. */
-static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, size_t hi) {
+/* Host storage for a source created without any (views of an extent, device arrays). */
+static amp_status ensure_host(amp__source *s) {
+  if (s->host)
+    return AMP_SUCCESS;
+  s->host = malloc(s->bytes);
+  if (!s->host)
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory: %zu bytes of host storage",
+                          s->bytes);
+  s->owns_host = 1;
+  return AMP_SUCCESS;
+}
+
+static void wait_list(amp__evlist *l) {
+  if (l->n)
+    clWaitForEvents((cl_uint)l->n, l->ev);
+  amp__evlist_clear(l);
+}
+
+/* Before host memory is overwritten or handed to the caller: no copy may still use it. */
+static void wait_host_idle(amp__source *s) {
+  wait_list(&s->host_readers);
+  wait_list(&s->host_writers);
+}
+
+/* Copy of [lo,hi) from accelerator `acc`'s buffer into host memory: blocking, or with `async`
+ * left running and recorded in host_readers (and in *async). */
+static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, size_t hi,
+                               amp__evlist *async) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
   amp_accelerator_view *dv;
+  cl_event ev = NULL;
   AMP__TRY(amp_accelerator_default_view(acc, &dv));
-  wait_host_readers(s); /* nothing may still be reading the bytes we overwrite */
+  AMP__TRY(ensure_host(s));
+  if (async)
+    wait_list(&s->host_readers); /* no copy may still read the bytes we overwrite */
+  else
+    wait_host_idle(s);
   cl_uint nw = L->last_write ? 1 : 0;
-  AMP__CL(clEnqueueReadBuffer(dv->queue, L->buf, CL_TRUE, lo, hi - lo, s->host + lo, nw,
-                              nw ? &L->last_write : NULL, NULL),
+  AMP__CL(clEnqueueReadBuffer(dv->queue, L->buf, async ? CL_FALSE : CL_TRUE, lo, hi - lo,
+                              s->host + lo, nw, nw ? &L->last_write : NULL, async ? &ev : NULL),
           "clEnqueueReadBuffer (device to host)");
+  if (ev) {
+    clFlush(dv->queue);
+    int oom = amp__evlist_push(&s->host_writers, ev) || amp__evlist_push(async, ev) ||
+              amp__evlist_push(&L->reads, ev);
+    clReleaseEvent(ev);
+    if (oom)
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
   atomic_fetch_add(&acc->to_host_count, 1);
   atomic_fetch_add(&acc->to_host_bytes, hi - lo);
   if (amp__rangeset_add(&s->host_valid, lo, hi))
@@ -146,7 +189,7 @@ fail:
 
 /* Makes host memory hold the latest contents of every range in `want`, copying from the
  * accelerators that hold them. Ranges valid nowhere (discarded) are left as they are. */
-static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want) {
+static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want, amp__evlist *async) {
   amp_status status = AMP_SUCCESS;
   amp__rangeset miss = {0}, part = {0};
   amp_accelerator **list = NULL;
@@ -164,7 +207,7 @@ static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want) {
       if (amp__rangeset_covered(&L->valid, miss.r[i].lo, miss.r[i].hi, &part))
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
     for (size_t i = 0; i < part.n; i++) {
-      AMP__TRY(copy_to_host(s, list[a], part.r[i].lo, part.r[i].hi));
+      AMP__TRY(copy_to_host(s, list[a], part.r[i].lo, part.r[i].hi, async));
       amp__rangeset_remove(&miss, part.r[i].lo, part.r[i].hi);
     }
   }
@@ -187,10 +230,12 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
   if (!miss.n)
     goto fail; /* cached: nothing to copy */
   /* Parts that only other accelerators hold come to the host first. */
-  AMP__TRY(fetch_to_host(s, &miss));
+  AMP__TRY(fetch_to_host(s, &miss, NULL));
   for (size_t i = 0; i < miss.n; i++)
     if (amp__rangeset_covered(&s->host_valid, miss.r[i].lo, miss.r[i].hi, &from_host))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (from_host.n)
+    wait_list(&s->host_writers); /* asynchronous copies back must have landed */
   for (size_t i = 0; i < from_host.n; i++) {
     size_t lo = from_host.r[i].lo, hi = from_host.r[i].hi;
     amp__evlist deps = {0};
@@ -339,14 +384,12 @@ cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc) 
 
 /* Waits for every command that touches the source. Called with the lock held. */
 static void wait_all(amp__source *s) {
-  wait_host_readers(s);
+  wait_host_idle(s);
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
     if (L->last_write)
       clWaitForEvents(1, &L->last_write);
-    if (L->reads.n)
-      clWaitForEvents((cl_uint)L->reads.n, L->reads.ev);
-    amp__evlist_clear(&L->reads);
+    wait_list(&L->reads);
   }
 }
 
@@ -357,7 +400,7 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   AMP__TRY(amp__accelerators(&list, &nacc));
   amp__source *s = calloc(1, sizeof *s);
   amp__location *loc = calloc(nacc, sizeof *loc);
-  if (!s || !loc) {
+  if (!s || !loc || (host && amp__rangeset_add(&s->host_valid, 0, bytes))) {
     free(s);
     free(loc);
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an array view");
@@ -366,29 +409,41 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->views = 1;
   s->host = host;
   s->host_readonly = readonly;
+  s->home = -1;
   s->bytes = bytes;
   s->nloc = nacc;
   s->loc = loc;
-  if (amp__rangeset_add(&s->host_valid, 0, bytes)) {
-    free(s);
-    free(loc);
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an array view");
-  }
   *out = s;
 fail:
   return status;
 }
 
-/* Rule 7: the last view of a source is going; newer data elsewhere comes home. */
+void amp__source_add_view(amp__source *s) {
+  atomic_fetch_add(&s->views, 1);
+}
+
+/* Makes `want` valid at the home location: the host, or the accelerator of a device array. */
+static amp_status to_home(amp__source *s, const amp__rangeset *want, amp__evlist *async) {
+  amp_status status = AMP_SUCCESS;
+  if (s->home < 0)
+    return fetch_to_host(s, want, async);
+  amp_accelerator_view *q;
+  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  AMP__TRY(copy_in(s, q, want));
+fail:
+  return status;
+}
+
+/* Rule 7: the last view of a source is going; newer data elsewhere come home. */
 amp_status amp__source_release(amp__source *s) {
   amp_status status = AMP_SUCCESS;
   if (atomic_fetch_sub(&s->views, 1) != 1)
     return AMP_SUCCESS;
   pthread_mutex_lock(&s->lock);
-  if (!s->host_readonly) {
+  if (!s->host_readonly && s->home < 0 && !s->owns_host) {
     amp__rangeset all = {0};
     if (amp__rangeset_append(&all, 0, s->bytes) == 0)
-      status = fetch_to_host(s, &all);
+      status = fetch_to_host(s, &all, NULL);
     amp__rangeset_free(&all);
   }
   wait_all(s);
@@ -401,7 +456,10 @@ amp_status amp__source_release(amp__source *s) {
       clReleaseMemObject(L->buf);
   }
   amp__evlist_free(&s->host_readers);
+  amp__evlist_free(&s->host_writers);
   amp__rangeset_free(&s->host_valid);
+  if (s->owns_host)
+    free(s->host);
   pthread_mutex_unlock(&s->lock);
   pthread_mutex_destroy(&s->lock);
   free(s->loc);
@@ -409,7 +467,8 @@ amp_status amp__source_release(amp__source *s) {
   return status;
 }
 
-/* Host access to the view's part: `exclusive` (read-write) also invalidates accelerator copies. */
+/* Host access to the view's part (synchronize read, data()): `exclusive` (read-write) also drops
+ * the accelerators' copies, since the caller may now write the memory. */
 amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   amp_status status = AMP_SUCCESS;
   amp__source *s = v->src;
@@ -417,14 +476,144 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   pthread_mutex_lock(&s->lock);
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  AMP__TRY(fetch_to_host(s, &want));
+  AMP__TRY(fetch_to_host(s, &want, NULL));
+  AMP__TRY(ensure_host(s));
+  wait_host_idle(s);
   for (size_t i = 0; i < want.n; i++)
-    amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi);
-  if (exclusive) {
-    wait_host_readers(s); /* the caller may now write what copies are still reading */
+    if (amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (exclusive)
     for (size_t i = 0; i < want.n; i++)
       for (size_t a = 0; a < s->nloc; a++)
         amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
+fail:
+  pthread_mutex_unlock(&s->lock);
+  amp__rangeset_free(&want);
+  return status;
+}
+
+/* Completes a user event once every event of a list has completed. */
+typedef struct join_ctx {
+  _Atomic int left;
+  _Atomic int failed;
+  cl_event user;
+} join_ctx;
+
+static void CL_CALLBACK join_one(cl_event e, cl_int st, void *p) {
+  (void)e;
+  join_ctx *j = p;
+  if (st < 0)
+    atomic_store(&j->failed, st);
+  if (atomic_fetch_sub(&j->left, 1) == 1) {
+    int f = atomic_load(&j->failed);
+    clSetUserEventStatus(j->user, f < 0 ? f : CL_COMPLETE);
+    clReleaseEvent(j->user);
+    free(j);
+  }
+}
+
+/* A future that is ready when every event in `l` is (and at once when l is empty). */
+static amp_status join_future(const amp__evlist *l, amp_accelerator *any, amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_context ctx;
+  join_ctx *j = NULL;
+  AMP__TRY(amp__context(any, &ctx));
+  cl_int err = CL_SUCCESS;
+  cl_event user = clCreateUserEvent(ctx, &err);
+  AMP__CL(err, "clCreateUserEvent");
+  if (l->n == 0) {
+    clSetUserEventStatus(user, CL_COMPLETE);
+  } else {
+    j = malloc(sizeof *j);
+    if (!j) {
+      clSetUserEventStatus(user, CL_COMPLETE);
+      clReleaseEvent(user);
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    atomic_init(&j->left, (int)l->n);
+    atomic_init(&j->failed, 0);
+    clRetainEvent(user);
+    j->user = user;
+    for (size_t i = 0; i < l->n; i++)
+      clSetEventCallback(l->ev[i], CL_COMPLETE, join_one, j);
+  }
+  status = amp__future_create(user, 0, out);
+  if (status != AMP_SUCCESS)
+    clReleaseEvent(user);
+fail:
+  return status;
+}
+
+amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  amp__rangeset want = {0};
+  amp__evlist pending = {0};
+  pthread_mutex_lock(&s->lock);
+  if (amp__view_ranges(v, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  AMP__TRY(to_home(s, &want, async_out ? &pending : NULL));
+  if (s->home < 0) {
+    AMP__TRY(ensure_host(s));
+    for (size_t i = 0; i < want.n; i++)
+      if (amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
+        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  }
+  if (async_out) {
+    amp_accelerator *any = NULL;
+    amp_accelerator **list = NULL;
+    size_t n = 0;
+    AMP__TRY(amp__accelerators(&list, &n));
+    if (s->home >= 0)
+      any = list[s->home];
+    else
+      for (size_t a = 0; a < n && !any; a++)
+        if (!list[a]->props.is_host && (s->loc[a].buf || a + 2 == n))
+          any = list[a];
+    if (!any)
+      any = list[0];
+    if (s->home >= 0 && s->loc[s->home].last_write)
+      amp__evlist_push(&pending, s->loc[s->home].last_write);
+    AMP__TRY(join_future(&pending, any, async_out));
+  } else if (s->home < 0) {
+    wait_host_idle(s);
+  }
+fail:
+  pthread_mutex_unlock(&s->lock);
+  amp__rangeset_free(&want);
+  amp__evlist_free(&pending);
+  return status;
+}
+
+amp_status amp__source_push(const amp_array_view *v, amp_accelerator_view *q) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  amp__rangeset want = {0};
+  pthread_mutex_lock(&s->lock);
+  if (amp__view_ranges(v, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  AMP__TRY(copy_in(s, q, &want));
+  amp__view_enqueued(q);
+fail:
+  pthread_mutex_unlock(&s->lock);
+  amp__rangeset_free(&want);
+  return status;
+}
+
+amp_status amp__source_claim_host(const amp_array_view *v) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  amp__rangeset want = {0};
+  pthread_mutex_lock(&s->lock);
+  if (amp__view_ranges(v, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  AMP__TRY(ensure_host(s));
+  wait_all(s); /* kernels still writing this part must not land on top of the caller's data */
+  for (size_t i = 0; i < want.n; i++) {
+    if (amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+    for (size_t a = 0; a < s->nloc; a++)
+      amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
   }
 fail:
   pthread_mutex_unlock(&s->lock);
@@ -442,14 +631,14 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!discard)
-    wait_host_readers(s);
+    wait_host_idle(s);
   for (size_t i = 0; i < want.n; i++) {
     for (size_t a = 0; a < s->nloc; a++)
       amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
     if (discard)
       amp__rangeset_remove(&s->host_valid, want.r[i].lo, want.r[i].hi);
-    else
-      amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi);
+    else if (s->host && amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   }
 fail:
   pthread_mutex_unlock(&s->lock);
@@ -462,4 +651,134 @@ amp_status amp__source_wait(amp__source *s) {
   wait_all(s);
   pthread_mutex_unlock(&s->lock);
   return AMP_SUCCESS;
+}
+
+/* ---- device arrays ----------------------------------------------------------------------------
+ */
+
+amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(ensure_buffer(s, acc));
+  s->home = (long)acc->index;
+  if (amp__rangeset_add(&s->loc[acc->index].valid, 0, s->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+fail:
+  return status;
+}
+
+amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_view *q;
+  amp__evlist deps = {0};
+  cl_event ev = NULL;
+  pthread_mutex_lock(&s->lock);
+  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  amp__location *L = &s->loc[s->home];
+  if (amp__evlist_push(&deps, L->last_write))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (size_t k = 0; k < L->reads.n; k++)
+    if (amp__evlist_push(&deps, L->reads.ev[k]))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  AMP__CL(clEnqueueWriteBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, src,
+                               (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
+          "clEnqueueWriteBuffer (host to array)");
+  atomic_fetch_add(&q->acc->to_device_count, 1);
+  atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
+  set_event(&L->last_write, ev);
+  amp__evlist_clear(&L->reads);
+  /* The whole array is now valid only at home. */
+  amp__rangeset_clear(&s->host_valid);
+  for (size_t a = 0; a < s->nloc; a++)
+    if ((long)a != s->home)
+      amp__rangeset_clear(&s->loc[a].valid);
+  if (amp__rangeset_add(&L->valid, 0, s->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (async_out) {
+    clFlush(q->queue);
+    AMP__TRY(amp__future_create(ev, 0, async_out));
+    ev = NULL;
+  }
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__evlist_free(&deps);
+  pthread_mutex_unlock(&s->lock);
+  return status;
+}
+
+amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_view *q;
+  amp__rangeset all = {0};
+  cl_event ev = NULL;
+  pthread_mutex_lock(&s->lock);
+  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  if (amp__rangeset_append(&all, 0, s->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  AMP__TRY(to_home(s, &all, NULL)); /* newer data written elsewhere through views come first */
+  amp__location *L = &s->loc[s->home];
+  cl_uint nw = L->last_write ? 1 : 0;
+  AMP__CL(clEnqueueReadBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
+                              nw, nw ? &L->last_write : NULL, &ev),
+          "clEnqueueReadBuffer (array to host)");
+  atomic_fetch_add(&q->acc->to_host_count, 1);
+  atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
+  if (amp__evlist_push(&L->reads, ev))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  if (async_out) {
+    clFlush(q->queue);
+    AMP__TRY(amp__future_create(ev, 0, async_out));
+    ev = NULL;
+  }
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__rangeset_free(&all);
+  pthread_mutex_unlock(&s->lock);
+  return status;
+}
+
+/* Same-accelerator array to array copy, in device memory. Locks both (in address order). */
+amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_view *q;
+  amp__rangeset all = {0};
+  amp__evlist deps = {0};
+  cl_event ev = NULL;
+  amp__source *first = src < dst ? src : dst, *second = src < dst ? dst : src;
+  pthread_mutex_lock(&first->lock);
+  pthread_mutex_lock(&second->lock);
+  AMP__TRY(amp__queue_of((size_t)src->home, &q));
+  if (amp__rangeset_append(&all, 0, src->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  AMP__TRY(to_home(src, &all, NULL));
+  amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
+  if (amp__evlist_push(&deps, S->last_write) || amp__evlist_push(&deps, D->last_write))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  for (size_t k = 0; k < D->reads.n; k++)
+    if (amp__evlist_push(&deps, D->reads.ev[k]))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
+                              deps.n ? deps.ev : NULL, &ev),
+          "clEnqueueCopyBuffer (array to array)");
+  atomic_fetch_add(&q->acc->device_copy_count, 1);
+  atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
+  amp__view_enqueued(q);
+  amp__evlist_push(&S->reads, ev);
+  set_event(&D->last_write, ev);
+  amp__evlist_clear(&D->reads);
+  amp__rangeset_clear(&dst->host_valid);
+  for (size_t a = 0; a < dst->nloc; a++)
+    if ((long)a != dst->home)
+      amp__rangeset_clear(&dst->loc[a].valid);
+  if (amp__rangeset_add(&D->valid, 0, dst->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__evlist_free(&deps);
+  amp__rangeset_free(&all);
+  pthread_mutex_unlock(&second->lock);
+  pthread_mutex_unlock(&first->lock);
+  return status;
 }

@@ -32,12 +32,16 @@ typedef struct amp__location {
 
 typedef struct amp__source {
   pthread_mutex_t lock;
-  _Atomic int views; /* live views of this source */
-  unsigned char *host;
+  _Atomic int views;   /* live views of this source */
+  unsigned char *host; /* the caller's memory; or ampcl's (owns_host), or NULL until needed */
+  int owns_host;
   int host_readonly; /* created from const memory: never written */
+  long home;         /* -1: host memory is the source; else the accelerator index of a device
+                        array, whose copy there is what synchronize brings data back to */
   size_t bytes;
   amp__rangeset host_valid;
-  amp__evlist host_readers; /* copies that read host memory and may not have finished */
+  amp__evlist host_readers; /* host-to-device copies that may still read host memory */
+  amp__evlist host_writers; /* device-to-host copies (asynchronous) that may still write it */
   size_t nloc;
   amp__location *loc; /* indexed by accelerator index */
 } amp__source;
@@ -59,6 +63,9 @@ typedef struct amp__use {
   int write;
 } amp__use;
 
+/* The default view of the accelerator at `index` (for copies that need some queue there). */
+amp_status amp__queue_of(size_t index, amp_accelerator_view **out);
+
 /* Locks the sources of `uses` (each once, in address order), makes every view's part valid on the
  * view's accelerator (copying in what is missing), and appends to *wait the events the command
  * must wait for. On success the sources stay locked until amp__uses_finish. On failure they are
@@ -69,8 +76,18 @@ amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, 
  * use, marks written parts as valid only on q's accelerator, and unlocks. */
 void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_event done);
 
-/* A source over `bytes` bytes of host memory (valid at the host), with one view. */
+/* A source over `bytes` bytes of host memory (valid at the host), with one view. host may be
+ * NULL: a source with no data (valid nowhere) whose host storage ampcl allocates when needed. */
 amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__source **out);
+/* Adds a view to the source (sections, projections, arrays' views). */
+void amp__source_add_view(amp__source *s);
+/* Makes the view's part valid at the home location (host or the array's accelerator). With
+ * `async`, the copies are left running and *out gets a future for them (may be NULL). */
+amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out);
+/* Makes the view's part valid on q's accelerator now (synchronize_to). */
+amp_status amp__source_push(const amp_array_view *v, amp_accelerator_view *q);
+/* Drops every copy of the view's part except the host's, without fetching (write access). */
+amp_status amp__source_claim_host(const amp_array_view *v);
 /* Drops one view; the last copies newer data home, waits, and frees the source. */
 amp_status amp__source_release(amp__source *s);
 /* Host access to the view's part (synchronize / data); `exclusive` invalidates device copies. */
@@ -79,6 +96,13 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive);
 amp_status amp__source_invalidate(const amp_array_view *v, int discard);
 /* Waits for every command using the source. */
 amp_status amp__source_wait(amp__source *s);
+/* Device arrays: the source's home becomes acc, where its whole contents are valid. */
+amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc);
+/* Whole-source copies between caller memory and the home copy of an array-backed source. */
+amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **async_out);
+amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_out);
+/* Whole copy between two arrays on the same accelerator, in device memory. */
+amp_status amp__source_copy_device(amp__source *src, amp__source *dst);
 /* Appends the view's byte ranges in the source to *out. */
 int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
 

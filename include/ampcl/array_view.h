@@ -104,6 +104,58 @@ AMP_API amp_status amp_array_view_refresh(amp_array_view *view);
 /* Blocks until every kernel and copy that uses the view's data has finished. */
 AMP_API amp_status amp_array_view_wait(amp_array_view *view);
 
+/* ---- views without a data source, and views of views (AMP §5.2.2 - §5.2.5) ---------------- */
+
+/* A read-write view with no data source (AMP's array_view(extent)): storage appears where the view
+ * is first used, on an accelerator or, for host access, in memory ampcl owns and frees with the
+ * last view. Its initial contents are undefined. */
+AMP_API amp_status amp_array_view_create_empty(amp_extent extent, amp_elem_type type,
+                                               amp_array_view **out);
+
+/* A view of the part of `view` that starts at `origin` and has `extent` (AMP's section()). Both
+ * must have the view's rank and lie inside it (AMP_ERROR_OUT_OF_RANGE otherwise). The section
+ * aliases the same data: writes through either are seen by both, also within one kernel. */
+AMP_API amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_extent extent,
+                                          amp_array_view **out);
+
+/* Row i of a rank-2 view (a rank-1 view) or plane i of a rank-3 view (a rank-2 view): AMP's
+ * projection v[i]. */
+AMP_API amp_status amp_array_view_project(amp_array_view *view, int i, amp_array_view **out);
+
+/* A rank-1 view (of contiguous data) seen with another extent of the same size (AMP's view_as()).
+ * AMP_ERROR_EXTENT_MISMATCH when the sizes differ. */
+AMP_API amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent,
+                                          amp_array_view **out);
+
+/* A rank-1 view (of contiguous data) seen as elements of another type (AMP's reinterpret_as()):
+ * the byte size must divide into whole elements of the new type (AMP_ERROR_INVALID_ARGUMENT). */
+AMP_API amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type type,
+                                                 amp_array_view **out);
+
+/* A read-only view of the same data (array_view<const T> made from array_view<T>). */
+AMP_API amp_status amp_array_view_as_const(amp_array_view *view, amp_array_view **out);
+
+/* ---- synchronisation with access types (AMP §5.2.6) --------------------------------------- */
+
+/* What the host intends to do with the data after a synchronize. */
+typedef enum amp_access_type {
+  AMP_ACCESS_READ = 1,      /* read: accelerator copies stay valid */
+  AMP_ACCESS_WRITE = 2,     /* overwrite all: nothing is fetched, accelerator copies are dropped */
+  AMP_ACCESS_READ_WRITE = 3 /* read and write: fetched, accelerator copies are dropped */
+} amp_access_type;
+
+/* amp_array_view_synchronize with an access type. Writing access needs a read-write view. */
+AMP_API amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_type access);
+
+/* Starts the copy back and returns at once with a future that is ready when the host memory holds
+ * the latest contents (AMP's synchronize_async). Release the future with amp_future_release. */
+AMP_API amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **out);
+
+/* Copies the view's data to the accelerator of `target` now, ahead of the kernels that will use
+ * it there (AMP's synchronize_to). Nothing is copied if that accelerator already holds them. */
+AMP_API amp_status amp_array_view_synchronize_to(amp_array_view *view,
+                                                 amp_accelerator_view *target);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,76 @@
+/* ampcl/array.h: device arrays, explicit copies, and pinned host memory (C++ AMP §5.1, §5.3).
+ *
+ * An array is storage on one accelerator view's accelerator, bound to it for life (AMP's
+ * array<T,N>). Its contents never move by themselves: they move only through amp_copy, or through
+ * a view over the array used on another accelerator. A view over an array (amp_array_view_of) is
+ * a view whose data source is the array instead of host memory. */
+#ifndef AMPCL_ARRAY_H
+#define AMPCL_ARRAY_H
+
+#include <stddef.h>
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "export.h"
+#include "extent.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct amp_array amp_array;
+
+/* An array of `extent` elements of `type` on the view's accelerator; contents undefined. */
+AMP_API amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent,
+                                    amp_elem_type type, amp_array **out);
+
+/* The same, filled from host memory holding amp_extent_size(extent) elements (blocking copy). */
+AMP_API amp_status amp_array_create_from(amp_accelerator_view *view, amp_extent extent,
+                                         amp_elem_type type, const void *src, amp_array **out);
+
+AMP_API amp_status amp_array_get_extent(const amp_array *array, amp_extent *out);
+AMP_API amp_status amp_array_get_accelerator_view(const amp_array *array,
+                                                  amp_accelerator_view **out);
+
+/* A read-write view whose data source is the array (AMP's array_view(array)). Kernels on the
+ * array's accelerator use it in place; the array stays alive while views of it exist. */
+AMP_API amp_status amp_array_view_of(amp_array *array, amp_array_view **out);
+
+/* Releasing the last reference frees the device memory once the work using it is done. */
+AMP_API amp_status amp_array_retain(amp_array *array);
+AMP_API amp_status amp_array_release(amp_array *array);
+
+/* ---- explicit copies (AMP's copy and copy_async) ------------------------------------------- */
+
+/* Host memory to an array and back: `bytes` must equal the array's size in bytes. Blocking. */
+AMP_API amp_status amp_copy_to_array(const void *src, size_t bytes, amp_array *dst);
+AMP_API amp_status amp_copy_from_array(amp_array *src, void *dst, size_t bytes);
+
+/* Between two arrays of equal extent and element size, on the same or different accelerators. */
+AMP_API amp_status amp_copy_array(amp_array *src, amp_array *dst);
+
+/* View to view of equal extents and element size (AMP's copy(view, view)): the source view's
+ * latest contents are written into the destination view's data, which counts as written. */
+AMP_API amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst);
+
+/* Asynchronous forms: the copy runs in the background; the future is ready when it is done.
+ * Host memory passed to them must stay untouched until then. */
+AMP_API amp_status amp_copy_to_array_async(const void *src, size_t bytes, amp_array *dst,
+                                           amp_future **out);
+AMP_API amp_status amp_copy_from_array_async(amp_array *src, void *dst, size_t bytes,
+                                             amp_future **out);
+
+/* ---- pinned host memory ---------------------------------------------------------------------- */
+
+/* Host memory that transfers at full speed to and from `acc` (page-locked through
+ * CL_MEM_ALLOC_HOST_PTR and mapped). Use it like malloc'd memory, under views or with amp_copy;
+ * free it with amp_host_free. Views over it use it for copies directly. */
+AMP_API amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out);
+AMP_API amp_status amp_host_free(void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPCL_ARRAY_H */

@@ -1,0 +1,38 @@
+/* ampcl/blas.h: library calls that join the data model: GEMM on array views, through CLBlast.
+ *
+ * A BLAS call is a command like a kernel launch: its operands are synchronised the same way
+ * (lazy copy-in of what is missing, A and B read, C written), so users mix their own kernels and
+ * CLBlast on the same views with no manual copies. Views are row-major matrices (rank 2); sections
+ * are allowed when their rows are contiguous in memory with a constant stride (any section of a
+ * rank-2 view is). */
+#ifndef AMPCL_BLAS_H
+#define AMPCL_BLAS_H
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "export.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
+
+/* C = alpha * op(A) * op(B) + beta * C on the view's accelerator, where op(X) is X or its
+ * transpose. All three views have the same element type, AMP_FLOAT or AMP_DOUBLE; op(A) is m x k,
+ * op(B) is k x n and C is m x n (AMP_ERROR_EXTENT_MISMATCH names the sizes otherwise). C must be
+ * read-write. C's old contents are copied in like any operand (discard_data C first to skip that
+ * when beta is 0). Returns
+ * AMP_ERROR_UNSUPPORTED_FEATURE when ampcl was built without CLBlast. With done != NULL, returns
+ * a future for the GEMM's completion whose amp_future_elapsed_ns gives its device time. */
+AMP_API amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a,
+                                 amp_transpose trans_b, double alpha, amp_array_view *a,
+                                 amp_array_view *b, double beta, amp_array_view *c,
+                                 amp_future **done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPCL_BLAS_H */

@@ -1,0 +1,317 @@
+/* runtime/array.c: device arrays, explicit copies, and pinned host memory (AMP §5.1, §5.3).
+ *
+ * An array is a data source whose home is one accelerator (source.c: `home`). It keeps one view
+ * of its whole extent, `whole`, which holds the source alive; views made with amp_array_view_of
+ * are derived from it, so they share the array's coherence record. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ampcl/array.h"
+#include "source.h"
+
+struct amp_array {
+  uint32_t magic;
+  _Atomic int refs;
+  amp_accelerator_view *view;
+  amp_array_view *whole;
+};
+
+#define AMP__MAGIC_ARRAY 0x41525231u /* "ARR1" */
+
+amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
+                            amp_array **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_array *a = NULL;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL");
+  a = calloc(1, sizeof *a);
+  if (!a)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_array_create: out of memory");
+  AMP__TRY(amp_array_view_create_empty(extent, type, &a->whole));
+  AMP__TRY(amp__source_make_array(a->whole->src, view->acc));
+  amp_accelerator_view_retain(view);
+  a->view = view;
+  a->magic = AMP__MAGIC_ARRAY;
+  a->refs = 1;
+  *out = a;
+  return AMP_SUCCESS;
+fail:
+  if (a)
+    amp_array_view_release(a->whole);
+  free(a);
+  return status;
+}
+
+amp_status amp_array_create_from(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
+                                 const void *src, amp_array **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_array *a = NULL;
+  if (!src)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create_from: src is NULL");
+  AMP__TRY(amp_array_create(view, extent, type, &a));
+  status = amp__source_write_home(a->whole->src, src, NULL);
+  if (status != AMP_SUCCESS) {
+    amp_array_release(a);
+    goto fail;
+  }
+  *out = a;
+fail:
+  return status;
+}
+
+amp_status amp_array_get_extent(const amp_array *array, amp_extent *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_get_extent: out is NULL");
+  *out = array->whole->extent;
+fail:
+  return status;
+}
+
+amp_status amp_array_get_accelerator_view(const amp_array *array, amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_get_accelerator_view: out is NULL");
+  *out = array->view;
+fail:
+  return status;
+}
+
+amp_status amp_array_view_of(amp_array *array, amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_of: out is NULL");
+  amp_index origin = {array->whole->extent.rank, {0, 0, 0}};
+  AMP__TRY(amp_array_view_section(array->whole, origin, array->whole->extent, out));
+fail:
+  return status;
+}
+
+amp_status amp_array_retain(amp_array *array) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
+  atomic_fetch_add(&array->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_array_release(amp_array *array) {
+  amp_status status = AMP_SUCCESS;
+  if (!array)
+    return AMP_SUCCESS;
+  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
+  if (atomic_fetch_sub(&array->refs, 1) == 1) {
+    amp_array_view *whole = array->whole;
+    amp_accelerator_view *view = array->view;
+    amp__handle_retire(array);
+    status = amp_array_view_release(whole);
+    amp_accelerator_view_release(view);
+  }
+fail:
+  return status;
+}
+
+/* ---- explicit copies ------------------------------------------------------------------------ */
+
+static amp_status check_bytes(const amp_array *a, size_t bytes, const char *fn) {
+  size_t have = a->whole->src->bytes;
+  if (bytes != have)
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: %zu bytes given, but the array holds %zu bytes", fn, bytes, have);
+  return AMP_SUCCESS;
+}
+
+static amp_status copy_in(const void *src, size_t bytes, amp_array *dst, amp_future **fut,
+                          const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(dst, AMP__MAGIC_ARRAY, "array");
+  if (!src)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
+  AMP__TRY(check_bytes(dst, bytes, fn));
+  AMP__TRY(amp__source_write_home(dst->whole->src, src, fut));
+fail:
+  return status;
+}
+
+static amp_status copy_out(amp_array *src, void *dst, size_t bytes, amp_future **fut,
+                           const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(src, AMP__MAGIC_ARRAY, "array");
+  if (!dst)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: dst is NULL", fn);
+  AMP__TRY(check_bytes(src, bytes, fn));
+  AMP__TRY(amp__source_read_home(src->whole->src, dst, fut));
+fail:
+  return status;
+}
+
+amp_status amp_copy_to_array(const void *src, size_t bytes, amp_array *dst) {
+  return copy_in(src, bytes, dst, NULL, "amp_copy_to_array");
+}
+amp_status amp_copy_from_array(amp_array *src, void *dst, size_t bytes) {
+  return copy_out(src, dst, bytes, NULL, "amp_copy_from_array");
+}
+
+amp_status amp_copy_to_array_async(const void *src, size_t bytes, amp_array *dst,
+                                   amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_to_array_async: out is NULL");
+  AMP__TRY(copy_in(src, bytes, dst, out, "amp_copy_to_array_async"));
+fail:
+  return status;
+}
+
+amp_status amp_copy_from_array_async(amp_array *src, void *dst, size_t bytes, amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_from_array_async: out is NULL");
+  AMP__TRY(copy_out(src, dst, bytes, out, "amp_copy_from_array_async"));
+fail:
+  return status;
+}
+
+amp_status amp_copy_array(amp_array *src, amp_array *dst) {
+  amp_status status = AMP_SUCCESS;
+  void *tmp = NULL;
+  AMP__CHECK(src, AMP__MAGIC_ARRAY, "array");
+  AMP__CHECK(dst, AMP__MAGIC_ARRAY, "array");
+  amp__source *s = src->whole->src, *d = dst->whole->src;
+  if (!amp_extent_equal(src->whole->extent, dst->whole->extent) ||
+      src->whole->type.size != dst->whole->type.size)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "amp_copy_array: the arrays differ in extent or element size (%zu and %zu bytes)",
+              s->bytes, d->bytes);
+  if (s == d)
+    return AMP_SUCCESS;
+  if (s->home == d->home) {
+    AMP__TRY(amp__source_copy_device(s, d));
+  } else { /* different accelerators: through the host */
+    tmp = malloc(s->bytes);
+    if (!tmp)
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_array: out of memory for %zu bytes", s->bytes);
+    AMP__TRY(amp__source_read_home(s, tmp, NULL));
+    AMP__TRY(amp__source_write_home(d, tmp, NULL));
+  }
+fail:
+  free(tmp);
+  return status;
+}
+
+/* Copies each contiguous row of `from`'s part in host memory to the same row of `to`'s part. */
+static void copy_rows(const amp_array_view *from, amp_array_view *to) {
+  const amp_extent e = from->extent;
+  size_t es = from->type.size;
+  int rows0 = e.rank >= 2 ? e.dim[0] : 1, rows1 = e.rank == 3 ? e.dim[1] : 1;
+  size_t row = (size_t)e.dim[e.rank - 1] * es;
+  for (int i = 0; i < rows0; i++)
+    for (int j = 0; j < rows1; j++) {
+      size_t fs = from->offset, ts = to->offset;
+      if (e.rank >= 2) {
+        fs += (size_t)i * from->stride[0];
+        ts += (size_t)i * to->stride[0];
+      }
+      if (e.rank == 3) {
+        fs += (size_t)j * from->stride[1];
+        ts += (size_t)j * to->stride[1];
+      }
+      memmove(to->src->host + ts * es, from->src->host + fs * es, row);
+    }
+}
+
+amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(src, AMP__MAGIC_ARRAY_VIEW, "array view");
+  AMP__CHECK(dst, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!amp_extent_equal(src->extent, dst->extent) || src->type.size != dst->type.size)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "amp_copy_view: the views differ in extent (ranks %d and %d) or element size (%zu "
+              "and %zu bytes)",
+              src->extent.rank, dst->extent.rank, src->type.size, dst->type.size);
+  if (dst->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "amp_copy_view: the destination view is read-only");
+  /* Latest source contents to the host, then the destination's part becomes host-owned and is
+   * overwritten there; the next use elsewhere copies it in (rule 2). */
+  AMP__TRY(amp__source_to_host(src, 0));
+  AMP__TRY(amp__source_claim_host(dst));
+  copy_rows(src, dst);
+fail:
+  return status;
+}
+
+/* ---- pinned host memory -----------------------------------------------------------------------
+ */
+
+typedef struct pinned {
+  void *ptr;
+  cl_mem buf;
+  cl_command_queue queue;
+  struct pinned *next;
+} pinned;
+
+static pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER;
+static pinned *pinned_head;
+
+amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_context ctx;
+  amp_accelerator_view *q;
+  pinned *p = NULL;
+  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
+  if (!out || !bytes)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_host_alloc: %s", out ? "bytes is 0" : "out is NULL");
+  AMP__TRY(amp__context(acc, &ctx));
+  AMP__TRY(amp_accelerator_default_view(acc, &q));
+  p = calloc(1, sizeof *p);
+  if (!p)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_host_alloc: out of memory");
+  cl_int err = CL_SUCCESS;
+  p->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+  AMP__CL(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+  p->queue = q->queue;
+  p->ptr = clEnqueueMapBuffer(q->queue, p->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                              NULL, NULL, &err);
+  AMP__CL(err, "clEnqueueMapBuffer (pinned host memory)");
+  pthread_mutex_lock(&pinned_lock);
+  p->next = pinned_head;
+  pinned_head = p;
+  pthread_mutex_unlock(&pinned_lock);
+  *out = p->ptr;
+  return AMP_SUCCESS;
+fail:
+  if (p && p->buf)
+    clReleaseMemObject(p->buf);
+  free(p);
+  return status;
+}
+
+amp_status amp_host_free(void *ptr) {
+  amp_status status = AMP_SUCCESS;
+  if (!ptr)
+    return AMP_SUCCESS;
+  pthread_mutex_lock(&pinned_lock);
+  pinned **pp = &pinned_head;
+  while (*pp && (*pp)->ptr != ptr)
+    pp = &(*pp)->next;
+  pinned *p = *pp;
+  if (p)
+    *pp = p->next;
+  pthread_mutex_unlock(&pinned_lock);
+  if (!p)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "amp_host_free: %p was not allocated by amp_host_alloc (or was freed already)", ptr);
+  cl_event ev = NULL;
+  clEnqueueUnmapMemObject(p->queue, p->buf, p->ptr, 0, NULL, &ev);
+  if (ev) {
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+  }
+  clReleaseMemObject(p->buf);
+  free(p);
+fail:
+  return status;
+}

@@ -1,0 +1,103 @@
+/* runtime/blas.c: GEMM on array views through CLBlast, joined to the data model.
+ *
+ * The operands go through the same path as a kernel launch (source.c: amp__uses_acquire and
+ * amp__uses_finish): what is missing is copied in, the events the GEMM must wait for are waited
+ * for (CLBlast's C API takes no wait list, so a marker with that wait list goes first on the
+ * in-order queue), and afterwards C counts as written on this accelerator. */
+#include <stdio.h>
+
+#include "ampcl/blas.h"
+#include "source.h"
+
+#ifdef AMP_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+
+static amp_status check_matrix(const amp_array_view *v, const char *name, amp_elem_kind kind,
+                               const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  if (v->extent.rank != 2)
+    AMP__FAIL(AMP_ERROR_RANK_MISMATCH, "%s: %s has rank %d; a matrix has rank 2", fn, name,
+              v->extent.rank);
+  if (v->type.kind != kind)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds another element type than A", fn, name);
+fail:
+  return status;
+}
+
+amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_transpose trans_b,
+                         double alpha, amp_array_view *a, amp_array_view *b, double beta,
+                         amp_array_view *c, amp_future **done) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_blas_gemm";
+  amp__evlist wait = {0};
+  cl_event ev = NULL;
+  int acquired = 0;
+  amp__use uses[3] = {{a, 0}, {b, 0}, {c, 1}};
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  if (a->type.kind != AMP_ELEM_FLOAT && a->type.kind != AMP_ELEM_DOUBLE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: GEMM takes AMP_FLOAT or AMP_DOUBLE views", fn);
+  AMP__TRY(check_matrix(a, "A", a->type.kind, fn));
+  AMP__TRY(check_matrix(b, "B", a->type.kind, fn));
+  AMP__TRY(check_matrix(c, "C", a->type.kind, fn));
+  if (c->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: C is a read-only view", fn);
+  size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+  size_t am = (size_t)a->extent.dim[trans_a ? 1 : 0], k = (size_t)a->extent.dim[trans_a ? 0 : 1];
+  size_t bk = (size_t)b->extent.dim[trans_b ? 1 : 0], bn = (size_t)b->extent.dim[trans_b ? 0 : 1];
+  if (am != m || bk != k || bn != n)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: op(A) is %zu x %zu, op(B) is %zu x %zu and C is %zu x %zu; they must be "
+              "m x k, k x n and m x n",
+              fn, am, k, bk, bn, m, n);
+  if (a->type.kind == AMP_ELEM_DOUBLE && !view->acc->props.supports_double_precision)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: %s does not support double precision", fn,
+              view->acc->props.device_path);
+#ifndef AMP_HAVE_CLBLAST
+  (void)alpha;
+  (void)beta;
+  (void)done;
+  AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: ampcl was built without CLBlast (AMP_WITH_CLBLAST)",
+            fn);
+#else
+  AMP__TRY(amp__uses_acquire(view, uses, 3, &wait));
+  acquired = 1;
+  if (wait.n)
+    AMP__CL(clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.ev, NULL),
+            "clEnqueueMarkerWithWaitList (before GEMM)");
+  cl_mem A = amp__view_buffer(a, view->acc), B = amp__view_buffer(b, view->acc),
+         C = amp__view_buffer(c, view->acc);
+  CLBlastTranspose ta = trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
+  CLBlastTranspose tb = trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
+  CLBlastStatusCode st;
+  if (a->type.kind == AMP_ELEM_FLOAT)
+    st = CLBlastSgemm(CLBlastLayoutRowMajor, ta, tb, m, n, k, (float)alpha, A, a->offset,
+                      a->stride[0], B, b->offset, b->stride[0], (float)beta, C, c->offset,
+                      c->stride[0], &view->queue, &ev);
+  else
+    st = CLBlastDgemm(CLBlastLayoutRowMajor, ta, tb, m, n, k, alpha, A, a->offset, a->stride[0], B,
+                      b->offset, b->stride[0], beta, C, c->offset, c->stride[0], &view->queue, &ev);
+  if (st != CLBlastSuccess) {
+    ev = NULL;
+    AMP__FAIL(st < 0 && st > -100 ? amp__cl_status(st) : AMP_ERROR_OPENCL,
+              "%s: CLBlast%cgemm failed with CLBlast status %d (see clblast_c.h)", fn,
+              a->type.kind == AMP_ELEM_FLOAT ? 'S' : 'D', (int)st);
+  }
+  amp__uses_finish(view, uses, 3, ev);
+  acquired = 0;
+  amp__view_enqueued(view);
+  if (done) {
+    AMP__TRY(amp__future_create(ev, 1, done));
+    ev = NULL;
+  }
+#endif
+fail:
+  if (acquired)
+    amp__uses_finish(view, uses, 3, NULL);
+  if (ev)
+    clReleaseEvent(ev);
+  amp__evlist_free(&wait);
+  return status;
+}
