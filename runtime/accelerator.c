@@ -135,7 +135,15 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
   clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, NULL);
   clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-  clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL);
+  /* The answer has one entry per dimension the device reports (at least 3, possibly more): ask
+   * with room for all of them, or OpenCL refuses the query and the sizes stay unknown. */
+  cl_uint dims = 0;
+  clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
+  size_t *all = dims >= 3 ? calloc(dims, sizeof *all) : NULL;
+  if (all && clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof *all, all, NULL) ==
+                 CL_SUCCESS)
+    memcpy(items, all, sizeof items);
+  free(all);
   if (clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) != CL_SUCCESS)
     fp64 = 0;
   clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);

@@ -1,6 +1,7 @@
 /* runtime/error.c: the status table's names and messages, and the per-thread reason. */
 #include "error.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +37,14 @@ amp_status amp__cl_status(cl_int err) {
   return (amp_status)err;
 }
 
-/* One growable message per thread. Freed by a thread-exit destructor would need pthread keys;
- * a thread-local buffer that the thread's last failure leaves behind is reachable until exit. */
+/* One growable message per thread. A pthread key with `free` as its destructor releases the buffer
+ * when the thread exits (driver threads running future callbacks fail calls too). */
 static _Thread_local char *tl_msg;
 static _Thread_local size_t tl_cap;
+static pthread_key_t tl_key;
+static pthread_once_t tl_key_once = PTHREAD_ONCE_INIT;
+
+static void make_key(void) { pthread_key_create(&tl_key, free); }
 
 static void ensure_cap(size_t need) {
   if (need <= tl_cap)
@@ -52,6 +57,8 @@ static void ensure_cap(size_t need) {
     return; /* keep the old message: better truncated than lost */
   tl_msg = p;
   tl_cap = cap;
+  pthread_once(&tl_key_once, make_key);
+  pthread_setspecific(tl_key, p);
 }
 
 int amp__debug_enabled(void) {

@@ -1,0 +1,192 @@
+/* default_accelerator: how the default accelerator is chosen, once per process.
+ *
+ * The choice is made at first use and then fixed, so each scenario needs a fresh process: ctest
+ * runs this program once per scenario (argv[1]) with its own environment.
+ *
+ *   auto         no AMP_DEFAULT_ACCELERATOR: the rule of ampcl/accelerator.h (non-emulated with
+ *                the most memory, else emulated: POCL here), and set_default is refused after it
+ *   env          AMP_DEFAULT_ACCELERATOR names a device path: exactly that one is chosen
+ *   env-unknown  AMP_DEFAULT_ACCELERATOR names no accelerator: AMP_ERROR_NOT_FOUND, every time,
+ *                never a fallback
+ *   env-cpu      AMP_DEFAULT_ACCELERATOR=cpu: refused, the host is not a kernel target
+ *   set          amp_accelerator_set_default before first use: refuses "cpu", unknown paths and
+ *                NULL, accepts a device path, then refuses a change after first use
+ *   two-env      POCL_DEVICES="pthread pthread": two POCL accelerators, and the environment
+ *                variable picks the second
+ *   two-set      the same two, and set_default picks the second
+ * The two-* scenarios skip (77) when POCL does not expose two devices here. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "check.h"
+
+static const char *POCL0 = "ocl/portable-computing-language/0";
+static const char *POCL1 = "ocl/portable-computing-language/1";
+
+static const char *path_of(const amp_accelerator *acc) {
+  amp_accelerator_properties p;
+  if (!acc || amp_accelerator_get_properties(acc, &p) != AMP_SUCCESS)
+    return "(none)";
+  return p.device_path;
+}
+
+/* The accelerator at `path`, or NULL with the reason printed. */
+static amp_accelerator *find(const char *path) {
+  amp_accelerator *acc = NULL;
+  if (amp_accelerator_find(path, &acc) != AMP_SUCCESS)
+    fprintf(stderr, "find(\"%s\"): %s\n", path, amp_last_error());
+  return acc;
+}
+
+/* The default is `want`, through every way of asking for it, and is fixed from now on. */
+static void check_default_is(const char *want) {
+  amp_accelerator *def = NULL, *viaf = NULL, *viav = NULL;
+  amp_accelerator_view *view = NULL;
+  CHECK_OK(amp_accelerator_get_default(&def));
+  printf("default: %s (expected %s)\n", path_of(def), want);
+  CHECK(strcmp(path_of(def), want) == 0);
+  CHECK_OK(amp_accelerator_find("default", &viaf));
+  CHECK(viaf == def);
+  CHECK_OK(amp_default_view(&view));
+  CHECK_OK(amp_accelerator_view_get_accelerator(view, &viav));
+  CHECK(viav == def);
+
+  /* Too late to change it now, even to the same accelerator; the message names the choice. */
+  CHECK_STATUS(amp_accelerator_set_default(want), AMP_ERROR_DEFAULT_ALREADY_USED);
+  char quoted[200];
+  snprintf(quoted, sizeof quoted, "\"%s\"", want);
+  CHECK_MSG(quoted);
+  CHECK_STATUS(amp_accelerator_set_default("cpu"), AMP_ERROR_INVALID_ARGUMENT);
+  amp_accelerator *again = NULL;
+  CHECK_OK(amp_accelerator_get_default(&again));
+  CHECK(again == def);
+}
+
+/* What the rule picks, computed from OpenCL alone: the non-CPU device with the most global
+ * memory, else the CPU device with the most. Devices are counted across platforms in OpenCL's
+ * order, which is the accelerator list's order (the accelerators test proves that). */
+static void expected_auto(char *out, size_t cap) {
+  snprintf(out, cap, "(no OpenCL device)");
+  cl_platform_id plats[16];
+  cl_uint np = 0;
+  if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS)
+    return;
+  long best = -1;
+  int best_cpu = 1;
+  cl_ulong best_mem = 0;
+  size_t index = 0;
+  for (cl_uint pi = 0; pi < np && pi < 16; pi++) {
+    cl_device_id devs[64];
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS)
+      continue;
+    for (cl_uint di = 0; di < nd && di < 64; di++, index++) {
+      cl_device_type type = 0;
+      cl_ulong mem = 0;
+      clGetDeviceInfo(devs[di], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      clGetDeviceInfo(devs[di], CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
+      int cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+      if (best < 0 || cpu < best_cpu || (cpu == best_cpu && mem > best_mem)) {
+        best = (long)index;
+        best_cpu = cpu;
+        best_mem = mem;
+      }
+    }
+  }
+  amp_accelerator *acc;
+  if (best >= 0 && amp_accelerator_get((size_t)best, &acc) == AMP_SUCCESS)
+    snprintf(out, cap, "%s", path_of(acc));
+}
+
+/* Skips unless POCL exposes exactly the two devices POCL_DEVICES="pthread pthread" asks for. */
+static int have_two_pocl(void) {
+  size_t count = 0;
+  if (amp_accelerator_count(&count) != AMP_SUCCESS)
+    return 0;
+  int pocl = 0;
+  for (size_t i = 0; i < count; i++) {
+    amp_accelerator *acc;
+    if (amp_accelerator_get(i, &acc) == AMP_SUCCESS &&
+        strncmp(path_of(acc), "ocl/portable-computing-language/", 32) == 0)
+      pocl++;
+  }
+  return pocl == 2;
+}
+
+int main(int argc, char **argv) {
+  const char *scenario = argc > 1 ? argv[1] : "auto";
+  const char *env = getenv("AMP_DEFAULT_ACCELERATOR");
+  printf("scenario %s, AMP_DEFAULT_ACCELERATOR=%s\n", scenario, env ? env : "(unset)");
+
+  if (strcmp(scenario, "auto") == 0 || strcmp(scenario, "set") == 0 ||
+      strcmp(scenario, "two-set") == 0) {
+    /* These scenarios are about the absence of the variable: the caller's shell may have it. */
+    unsetenv("AMP_DEFAULT_ACCELERATOR");
+  } else if (!env) {
+    fprintf(stderr, "scenario %s needs AMP_DEFAULT_ACCELERATOR in the environment\n", scenario);
+    return 1;
+  }
+
+  if (strcmp(scenario, "auto") == 0) {
+    char want[200];
+    expected_auto(want, sizeof want);
+    check_default_is(want);
+    amp_accelerator_properties p;
+    amp_accelerator *def = find("default");
+    if (def && amp_accelerator_get_properties(def, &p) == AMP_SUCCESS)
+      CHECK(!p.is_host);
+  } else if (strcmp(scenario, "env") == 0) {
+    CHECK(find(env) != NULL); /* the test is configured with a path that exists */
+    check_default_is(env);
+  } else if (strcmp(scenario, "env-unknown") == 0) {
+    amp_accelerator *def = NULL;
+    amp_accelerator_view *view = NULL;
+    CHECK_STATUS(amp_accelerator_get_default(&def), AMP_ERROR_NOT_FOUND);
+    CHECK_MSG("AMP_DEFAULT_ACCELERATOR");
+    CHECK_MSG(env);
+    CHECK_MSG(POCL0); /* the message lists what does exist */
+    CHECK(def == NULL);
+    /* No silent fallback later either, whichever way the default is asked for. */
+    CHECK_STATUS(amp_accelerator_get_default(&def), AMP_ERROR_NOT_FOUND);
+    CHECK_STATUS(amp_accelerator_find("default", &def), AMP_ERROR_NOT_FOUND);
+    CHECK_STATUS(amp_default_view(&view), AMP_ERROR_NOT_FOUND);
+    CHECK(def == NULL && view == NULL);
+    /* Other accelerators stay usable by path. */
+    CHECK(find(POCL0) != NULL);
+  } else if (strcmp(scenario, "env-cpu") == 0) {
+    amp_accelerator *def = NULL;
+    CHECK_STATUS(amp_accelerator_get_default(&def), AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG("\"cpu\"");
+    CHECK(def == NULL);
+  } else if (strcmp(scenario, "set") == 0) {
+    CHECK_STATUS(amp_accelerator_set_default("cpu"), AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG("host");
+    CHECK_STATUS(amp_accelerator_set_default("ocl/no-such-platform/3"), AMP_ERROR_NOT_FOUND);
+    CHECK_MSG("ocl/no-such-platform/3");
+    CHECK_STATUS(amp_accelerator_set_default(NULL), AMP_ERROR_INVALID_ARGUMENT);
+    /* None of those refusals used the default up: setting it still works. */
+    CHECK_OK(amp_accelerator_set_default(POCL0));
+    check_default_is(POCL0);
+  } else if (strcmp(scenario, "two-env") == 0 || strcmp(scenario, "two-set") == 0) {
+    if (!have_two_pocl()) {
+      fprintf(stderr, "skip: POCL does not expose two devices (is POCL_DEVICES=\"pthread "
+                      "pthread\" set and honoured?)\n");
+      return SKIP;
+    }
+    amp_accelerator *a0 = find(POCL0), *a1 = find(POCL1);
+    CHECK(a0 != NULL && a1 != NULL && a0 != a1);
+    if (strcmp(scenario, "two-set") == 0) {
+      CHECK_OK(amp_accelerator_set_default(POCL0)); /* may change its mind before first use */
+      CHECK_OK(amp_accelerator_set_default(POCL1));
+    } else {
+      CHECK(strcmp(env, POCL1) == 0);
+    }
+    check_default_is(POCL1);
+    amp_accelerator *def = find("default");
+    CHECK(def == a1);
+  } else {
+    fprintf(stderr, "unknown scenario \"%s\"\n", scenario);
+    return 1;
+  }
+  return check_done();
+}
