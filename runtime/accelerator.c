@@ -515,3 +515,38 @@ amp_status amp_transfer_stats_reset(void) {
 fail:
   return status;
 }
+
+/* ---- interop (ampcl/opencl.h) ------------------------------------------------------------- */
+
+static amp_status check_device(const amp_accelerator *acc, const void *out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(acc, AMP__MAGIC_ACCELERATOR, "accelerator", fn));
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: \"cpu\" is the host: it has no OpenCL device",
+              fn);
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_get_cl_device(const amp_accelerator *acc, cl_device_id *out) {
+  amp_status status = check_device(acc, out, __func__);
+  if (status == AMP_SUCCESS)
+    *out = acc->device;
+  return status;
+}
+
+amp_status amp_accelerator_get_cl_platform(const amp_accelerator *acc, cl_platform_id *out) {
+  amp_status status = check_device(acc, out, __func__);
+  if (status == AMP_SUCCESS)
+    *out = acc->platform;
+  return status;
+}
+
+amp_status amp_accelerator_get_cl_context(amp_accelerator *acc, cl_context *out) {
+  amp_status status = check_device(acc, out, __func__);
+  if (status == AMP_SUCCESS)
+    status = amp__context(acc, out);
+  return status;
+}

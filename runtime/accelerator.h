@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "ampcl/accelerator.h"
+#include "ampcl/opencl.h"
 #include "ampcl/stats.h"
 #include "error.h"
 #include "handle.h"

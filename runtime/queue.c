@@ -289,3 +289,16 @@ amp_status amp_future_release(amp_future *future) {
 fail:
   return status;
 }
+
+/* ---- interop (ampcl/opencl.h) ------------------------------------------------------------- */
+
+amp_status amp_accelerator_view_get_cl_queue(const amp_accelerator_view *view,
+                                             cl_command_queue *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_cl_queue: out is NULL");
+  *out = view->queue;
+fail:
+  return status;
+}
