@@ -44,7 +44,9 @@ static _Thread_local size_t tl_cap;
 static pthread_key_t tl_key;
 static pthread_once_t tl_key_once = PTHREAD_ONCE_INIT;
 
-static void make_key(void) { pthread_key_create(&tl_key, free); }
+static void make_key(void) {
+  pthread_key_create(&tl_key, free);
+}
 
 static void ensure_cap(size_t need) {
   if (need <= tl_cap)

@@ -99,10 +99,12 @@ size_t amp_extent_linear(amp_extent e, amp_index idx) {
 }
 
 static amp_tiled_extent mk_tiled(amp_extent e, int rank, int t0, int t1, int t2) {
-  amp_tiled_extent te = {e, {t0, t1, t2}};
-  if (rank != e.rank)
-    te.extent.rank = -rank; /* remembered as a mismatch; every launch rejects it, naming both */
+  amp_tiled_extent te = {e, {t0, t1, t2}, rank}; /* a rank mismatch is rejected at launch */
   return te;
+}
+
+static bool ranks_match(amp_tiled_extent te) {
+  return te.tile_rank == 0 || te.tile_rank == te.extent.rank;
 }
 
 amp_tiled_extent amp_tile1(amp_extent e, int t0) {
@@ -116,7 +118,7 @@ amp_tiled_extent amp_tile3(amp_extent e, int t0, int t1, int t2) {
 }
 
 bool amp_tiled_extent_divides(amp_tiled_extent te) {
-  if (!amp_extent_is_valid(te.extent))
+  if (!amp_extent_is_valid(te.extent) || !ranks_match(te))
     return false;
   for (int d = 0; d < te.extent.rank; d++)
     if (te.tile[d] <= 0 || te.extent.dim[d] % te.tile[d] != 0)
@@ -125,7 +127,7 @@ bool amp_tiled_extent_divides(amp_tiled_extent te) {
 }
 
 amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent te) {
-  if (!amp_extent_is_valid(te.extent))
+  if (!amp_extent_is_valid(te.extent) || !ranks_match(te))
     return te;
   for (int d = 0; d < te.extent.rank; d++)
     if (te.tile[d] > 0)
@@ -134,7 +136,7 @@ amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent te) {
 }
 
 amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent te) {
-  if (!amp_extent_is_valid(te.extent))
+  if (!amp_extent_is_valid(te.extent) || !ranks_match(te))
     return te;
   for (int d = 0; d < te.extent.rank; d++)
     if (te.tile[d] > 0)

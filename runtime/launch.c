@@ -55,6 +55,17 @@ static const char *elem_cl_name(amp_elem_kind k) {
   }
 }
 
+/* A view parameter's name as the user wrote it: AMP_VIEW(T, v) names the buffer "v_data". */
+static const char *view_name(const char *param, char *buf, size_t cap) {
+  size_t n = strlen(param);
+  if (n > 5 && strcmp(param + n - 5, "_data") == 0 && n - 5 < cap) {
+    memcpy(buf, param, n - 5);
+    buf[n - 5] = '\0';
+    return buf;
+  }
+  return param;
+}
+
 static int same_type(const char *param, const char *want) {
   if (strcmp(param, want) == 0)
     return 1;
@@ -72,11 +83,6 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
   amp_status status = AMP_SUCCESS;
   const amp_extent e = l->domain;
   const char *kname = pool->name;
-  if (l->tiled && e.rank < 0)
-    AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
-              "parallel_for_each(%s): a rank-%d tile was given for an extent of another rank; use "
-              "amp_tile%d for rank %d",
-              kname, -e.rank, -e.rank, -e.rank);
   if (!amp_extent_is_valid(e))
     AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
               "parallel_for_each(%s): the extent (rank %d, %d x %d x %d) is not valid: rank 1..3 "
@@ -146,24 +152,25 @@ static amp_status check_args(const amp_launch *l, const amp_accelerator *acc,
       int param_const = 0;
       if (P) {
         const char *want = elem_cl_name(v->type.kind);
-        char ptr[72];
+        char ptr[72], nbuf[64];
         snprintf(ptr, sizeof ptr, "%s*", want ? want : "");
+        const char *pname = view_name(P[p].name, nbuf, sizeof nbuf);
         if (P[p].address != CL_KERNEL_ARG_ADDRESS_GLOBAL || strcmp(P[p + 1].type, "int8") != 0)
           AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                     "parallel_for_each(%s): argument %zu is a view, but parameter '%s' is not one; "
                     "declare it with AMP_VIEW(T, name) or AMP_CONST_VIEW(T, name)",
-                    kname, i, P[p].name);
+                    kname, i, pname);
         if (want && !same_type(P[p].type, ptr))
           AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                     "parallel_for_each(%s): argument %zu is a view of %s, but parameter '%s' is "
                     "%s",
-                    kname, i, want, P[p].name, P[p].type);
+                    kname, i, want, pname, P[p].type);
         param_const = (P[p].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
         if (v->read_only && !param_const)
           AMP__FAIL(AMP_ERROR_ACCESS_DENIED,
                     "parallel_for_each(%s): argument %zu is a read-only view, but parameter '%s' "
                     "is writable; declare it AMP_CONST_VIEW or pass a read-write view",
-                    kname, i, P[p].name);
+                    kname, i, pname);
       }
       if (v->type.kind == AMP_ELEM_DOUBLE)
         need_fp64 = 1;
@@ -365,6 +372,15 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
 
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_extent domain,
                                        amp_kernel *kernel, const amp_arg *args, size_t nargs) {
+  if (domain.tile_rank != 0 && domain.tile_rank != domain.extent.rank)
+    return amp__set_error(AMP_ERROR_RANK_MISMATCH,
+                          "parallel_for_each(%s): a rank-%d tile was given for a rank-%d extent; "
+                          "use amp_tile%d",
+                          amp__check_handle(kernel, AMP__MAGIC_KERNEL, "kernel", __func__) ==
+                                  AMP_SUCCESS
+                              ? kernel->name
+                              : "?",
+                          domain.tile_rank, domain.extent.rank, domain.extent.rank);
   amp_launch l = {domain.extent, 1,    {domain.tile[0], domain.tile[1], domain.tile[2]},
                   kernel,        args, nargs};
   return amp_parallel_for_each_ex(view, &l, NULL);

@@ -27,6 +27,7 @@
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
 #include "source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,6 +394,47 @@ static void wait_all(amp__source *s) {
   }
 }
 
+/* Rule 10: two top-level views over the same host memory are not coherent with each other. With
+ * AMP_DEBUG set, ampcl keeps a list of the host memory under live sources and warns when a new
+ * top-level view overlaps one (a likely bug: take a section of the first view instead). */
+typedef struct host_span {
+  const unsigned char *lo, *hi;
+  struct host_span *next;
+} host_span;
+static pthread_mutex_t spans_lock = PTHREAD_MUTEX_INITIALIZER;
+static host_span *spans;
+
+static void spans_add(const unsigned char *host, size_t bytes) {
+  host_span *n = malloc(sizeof *n);
+  if (!n)
+    return;
+  n->lo = host;
+  n->hi = host + bytes;
+  pthread_mutex_lock(&spans_lock);
+  for (host_span *h = spans; h; h = h->next)
+    if (n->lo < h->hi && h->lo < n->hi)
+      fprintf(stderr,
+              "[ampcl] warning: a new array view covers host memory [%p, %p) that another live "
+              "view's data source already covers; the two are not coherent with each other (AMP "
+              "rule 10): make one view and take sections of it\n",
+              (const void *)n->lo, (const void *)n->hi);
+  n->next = spans;
+  spans = n;
+  pthread_mutex_unlock(&spans_lock);
+}
+
+static void spans_remove(const unsigned char *host) {
+  pthread_mutex_lock(&spans_lock);
+  for (host_span **pp = &spans; *pp; pp = &(*pp)->next)
+    if ((*pp)->lo == host) {
+      host_span *dead = *pp;
+      *pp = dead->next;
+      free(dead);
+      break;
+    }
+  pthread_mutex_unlock(&spans_lock);
+}
+
 amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__source **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
@@ -413,6 +455,9 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->bytes = bytes;
   s->nloc = nacc;
   s->loc = loc;
+  s->debug_span = host && amp__debug_enabled();
+  if (s->debug_span)
+    spans_add(host, bytes);
   *out = s;
 fail:
   return status;
@@ -458,6 +503,8 @@ amp_status amp__source_release(amp__source *s) {
   amp__evlist_free(&s->host_readers);
   amp__evlist_free(&s->host_writers);
   amp__rangeset_free(&s->host_valid);
+  if (s->debug_span)
+    spans_remove(s->host);
   if (s->owns_host)
     free(s->host);
   pthread_mutex_unlock(&s->lock);

@@ -36,6 +36,7 @@ typedef struct amp__source {
   unsigned char *host; /* the caller's memory; or ampcl's (owns_host), or NULL until needed */
   int owns_host;
   int host_readonly; /* created from const memory: never written */
+  int debug_span;    /* registered for the AMP_DEBUG overlap warning (rule 10) */
   long home;         /* -1: host memory is the source; else the accelerator index of a device
                         array, whose copy there is what synchronize brings data back to */
   size_t bytes;

@@ -39,6 +39,7 @@ typedef struct amp_index {
 typedef struct amp_tiled_extent {
   amp_extent extent;
   int tile[AMP_MAX_RANK];
+  int tile_rank; /* how many tile sizes were given (amp_tileN); 0 means the extent's rank */
 } amp_tiled_extent;
 
 AMP_API amp_extent amp_extent1(int d0);

@@ -1,0 +1,58 @@
+/* debug_overlap: with AMP_DEBUG set, a second top-level view over host memory that a live view
+ * already covers is reported on stderr (AMP rule 10: the two would not be coherent), and views
+ * over disjoint memory, or a section of the first view, are not. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+
+/* Runs `body` with stderr captured into a temporary file; returns what was written. */
+static char captured[4096];
+static const char *capture_stderr(void (*body)(void)) {
+  char path[] = "/tmp/ampcl-debug-XXXXXX";
+  int fd = mkstemp(path);
+  int saved = dup(STDERR_FILENO);
+  fflush(stderr);
+  dup2(fd, STDERR_FILENO);
+  body();
+  fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  lseek(fd, 0, SEEK_SET);
+  ssize_t n = read(fd, captured, sizeof captured - 1);
+  captured[n > 0 ? n : 0] = '\0';
+  close(fd);
+  unlink(path);
+  return captured;
+}
+
+static float data[64];
+
+static void overlapping(void) {
+  amp_array_view *a, *b;
+  amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a);
+  amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 16, &b); /* overlaps a */
+  amp_array_view_release(b);
+  amp_array_view_release(a);
+}
+
+static void disjoint_and_sections(void) {
+  amp_array_view *a, *b, *sec;
+  amp_array_view_create(amp_extent1(32), AMP_FLOAT, data, &a);
+  amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 32, &b); /* disjoint */
+  amp_array_view_section(a, amp_index1(8), amp_extent1(8), &sec);   /* same source */
+  amp_array_view_release(sec);
+  amp_array_view_release(b);
+  amp_array_view_release(a);
+  amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a); /* after release: fine */
+  amp_array_view_release(a);
+}
+
+int main(void) {
+  setenv("AMP_DEBUG", "1", 1);
+  size_t n;
+  REQUIRE_OK(amp_accelerator_count(&n));
+  CHECK(strstr(capture_stderr(overlapping), "not coherent") != NULL);
+  CHECK(strstr(capture_stderr(disjoint_and_sections), "warning") == NULL);
+  return check_done();
+}
