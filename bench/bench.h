@@ -1,0 +1,120 @@
+/* bench/bench.h: amp-bench's internal header: options, result cells, workloads.
+ *
+ * One cell is one (workload, implementation, element type, size): its repeated timings, the
+ * verdict of its correctness check, and the metric derived from them. amp_bench.c fills the grid
+ * of cells by calling the workload's run function, bench_report.c prints and plots it. */
+#ifndef AMPCL_BENCH_H
+#define AMPCL_BENCH_H
+
+#include <ampcl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_MAX_REPEATS 100
+#define BENCH_MAX_ACCS    16
+
+typedef enum bench_type { BENCH_FLOAT = 0, BENCH_DOUBLE = 1 } bench_type;
+
+typedef enum bench_state {
+  BENCH_NOT_RUN = 0, /* not in the grid (e.g. double for a float-only workload) */
+  BENCH_OK,          /* timed and verified */
+  BENCH_SKIPPED,     /* deliberately not run: printed "-" (seq above --seq-max, no fp64, ...) */
+  BENCH_FAILED,      /* ran, but the result differs from the reference */
+  BENCH_ERROR        /* an ampcl or OpenCL call failed; the reason is in note */
+} bench_state;
+
+/* Everything the options set, plus the accelerators they chose. */
+typedef struct bench_ctx {
+  const char *workload;
+  int repeats, warmup;
+  long seq_max; /* seq only for sizes <= this */
+  int steps;    /* nbody: steps per timed run */
+  int verbose;
+  amp_accelerator *acc; /* --accelerator */
+  amp_accelerator_view *av;
+  amp_accelerator_properties props;
+  size_t nmulti; /* accelerators used by multi and clblast-multi */
+  amp_accelerator_view *multi[BENCH_MAX_ACCS];
+  const char *multi_paths[BENCH_MAX_ACCS];
+} bench_ctx;
+
+/* One measured cell. Times are in milliseconds. */
+typedef struct bench_cell {
+  const char *impl;
+  bench_type type;
+  long size;
+  bench_state state;
+  char note[256];
+  int n;                               /* timed repeats recorded */
+  double kernel_ms[BENCH_MAX_REPEATS]; /* device time from OpenCL events (host impls: wall) */
+  double sync_ms[BENCH_MAX_REPEATS];   /* wall time launch -> ready, data already resident */
+  double e2e_ms[BENCH_MAX_REPEATS];    /* wall time: views, copy in, launch, copy back */
+  double max_err;                      /* the check's worst error, in units of its tolerance */
+  const char *baseline;                /* filled by the report */
+  double speedup, speedup_e2e;         /* baseline median / this median; 0 when none */
+} bench_cell;
+
+/* A workload: its implementations and how to run one cell. */
+typedef struct bench_workload {
+  const char *name;
+  const char *const *impls; /* NULL-terminated, in table order */
+  const char *metric;       /* "GFLOP/s", "GB/s", "Ginteractions/s" */
+  const char *size_label;   /* first column of the tables */
+  int float_only;
+  /* Units of the metric (times 1e9) that one timed run does for this size. */
+  double (*work)(const bench_ctx *ctx, long size);
+  /* Default sizes for a GPU or a CPU device, 0-terminated. */
+  const long *gpu_sizes, *cpu_sizes;
+  long seq_max_default;
+  const char *fallback_baseline; /* used where the baseline was skipped (NULL: none) */
+  /* Runs and checks one cell; fills cell->state, times and note. */
+  void (*run)(bench_ctx *ctx, bench_cell *cell);
+  /* Frees cached host data (references) between sizes; may be NULL. */
+  void (*release_cache)(void);
+} bench_workload;
+
+extern const bench_workload bench_matmul, bench_addexp, bench_nbody;
+
+/* ---- bench_util.c ---- */
+/* --inject-error: the checks corrupt one element of every result before comparing, to prove that
+ * they catch a wrong result (a test expects every cell to FAIL then). */
+extern int bench_inject_error;
+double bench_now_ms(void);
+/* Sorted copy statistics of v[0..n-1]. */
+typedef struct bench_stats {
+  double median, min, max, q1, q3;
+} bench_stats;
+bench_stats bench_stats_of(const double *v, int n);
+/* Records an ampcl failure in the cell (state ERROR, note with the status and amp_last_error()).
+ * Returns 1 when status is a failure, so callers write `if (bench_fail(...)) goto done;`. */
+int bench_fail(bench_cell *cell, amp_status status, const char *what);
+/* Deterministic pseudo-random values in [-1, 1]. */
+void bench_fill_float(float *p, size_t n, uint64_t seed);
+void bench_fill_double(double *p, size_t n, uint64_t seed);
+const char *bench_type_name(bench_type t);
+/* Waits for a future and adds its device time (ms) to *kernel_ms (max over several when max != 0).
+ * Futures without a device time add nothing. Releases the future. */
+amp_status bench_future_done(amp_future *f, double *kernel_ms, int max);
+void *bench_alloc(size_t bytes); /* aligned, exits on failure (the harness, not the library) */
+
+/* ---- bench_overhead.c ---- */
+int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
+
+/* ---- bench_report.c ---- */
+typedef struct bench_grid {
+  const bench_workload *w;
+  const char *const *impls;
+  int nimpl;
+  const long *sizes;
+  int nsize;
+  int types[2];      /* which of float, double are in the grid */
+  bench_cell *cells; /* [type][size][impl] */
+  const char *baseline;
+} bench_grid;
+bench_cell *bench_grid_cell(const bench_grid *g, int type, int size, int impl);
+void bench_compute_speedups(bench_grid *g);
+void bench_print_tables(const bench_grid *g, const bench_ctx *ctx);
+int bench_write_csv(const bench_grid *g, const bench_ctx *ctx, const char *path);
+int bench_write_plots(const bench_grid *g, const bench_ctx *ctx, const char *dir);
+
+#endif /* AMPCL_BENCH_H */

@@ -1,0 +1,407 @@
+/* bench/bench_matmul.c: the matmul workload, C (n x n) = A (n x n) * B (n x n), in the columns of
+ * the thesis's appendix A: a sequential C loop, OpenBLAS (its CBLAS), the three ampcl kernels of
+ * kernels_cl/, a row-block split over several accelerators (its MultiGPU), CLBlast through
+ * amp_blas_gemm (its CUBLAS) and CLBlast on the same split (its CUBLAS-XT).
+ *
+ * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
+ * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
+ * rounding error well below k * eps; the check allows 4 * k * eps per element (and no NaN). A
+ * kernel that skips work, or returns zeros, misses by about sqrt(k) / 3: far above that. */
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const char *const impls[] = {"seq",   "openblas", "naive",         "tiled", "fast",
+                                    "multi", "clblast",  "clblast-multi", NULL};
+
+/* Host matrices of the current type and size, with OpenBLAS's product as the reference. */
+static struct {
+  bench_type type;
+  long n;
+  void *a, *b, *ref, *c;
+} cache;
+
+static void release_cache(void) {
+  free(cache.a);
+  free(cache.b);
+  free(cache.ref);
+  free(cache.c);
+  memset(&cache, 0, sizeof cache);
+}
+
+static size_t esize(bench_type t) {
+  return t == BENCH_DOUBLE ? sizeof(double) : sizeof(float);
+}
+
+static void blas_gemm(bench_type t, int n, const void *a, const void *b, void *c) {
+  if (t == BENCH_DOUBLE)
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
+  else
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+}
+
+static void ensure_data(bench_type t, long n) {
+  if (cache.a && cache.type == t && cache.n == n)
+    return;
+  release_cache();
+  size_t count = (size_t)n * (size_t)n, bytes = count * esize(t);
+  cache.type = t;
+  cache.n = n;
+  cache.a = bench_alloc(bytes);
+  cache.b = bench_alloc(bytes);
+  cache.ref = bench_alloc(bytes);
+  cache.c = bench_alloc(bytes);
+  if (t == BENCH_DOUBLE) {
+    bench_fill_double(cache.a, count, 1);
+    bench_fill_double(cache.b, count, 2);
+  } else {
+    bench_fill_float(cache.a, count, 1);
+    bench_fill_float(cache.b, count, 2);
+  }
+  blas_gemm(t, (int)n, cache.a, cache.b, cache.ref);
+}
+
+/* NaN everywhere, so an element that no kernel wrote fails the check. */
+static void poison(void *c, bench_type t, size_t count) {
+  if (t == BENCH_DOUBLE)
+    for (size_t i = 0; i < count; i++)
+      ((double *)c)[i] = NAN;
+  else
+    for (size_t i = 0; i < count; i++)
+      ((float *)c)[i] = NAN;
+}
+
+/* Compares cache.c with cache.ref; marks the cell FAILED on a mismatch. */
+static void check(bench_cell *cell, const char *phase) {
+  size_t count = (size_t)cell->size * (size_t)cell->size, worst_i = 0;
+  double eps = cell->type == BENCH_DOUBLE ? 2.220446049250313e-16 : 1.1920929e-7;
+  double tol = 4.0 * (double)cell->size * eps, worst = 0;
+  if (bench_inject_error) {
+    if (cell->type == BENCH_DOUBLE)
+      ((double *)cache.c)[count / 2] += 1.0;
+    else
+      ((float *)cache.c)[count / 2] += 1.0f;
+  }
+  for (size_t i = 0; i < count; i++) {
+    double got = cell->type == BENCH_DOUBLE ? ((double *)cache.c)[i] : ((float *)cache.c)[i];
+    double want = cell->type == BENCH_DOUBLE ? ((double *)cache.ref)[i] : ((float *)cache.ref)[i];
+    double err = fabs(got - want) / tol;
+    if (!(err <= worst)) { /* also catches NaN */
+      worst = isnan(err) ? INFINITY : err;
+      worst_i = i;
+      if (isinf(worst))
+        break;
+    }
+  }
+  if (worst > cell->max_err)
+    cell->max_err = worst;
+  if (worst > 1.0 && cell->state != BENCH_FAILED) {
+    size_t n = (size_t)cell->size;
+    double got =
+        cell->type == BENCH_DOUBLE ? ((double *)cache.c)[worst_i] : ((float *)cache.c)[worst_i];
+    double want =
+        cell->type == BENCH_DOUBLE ? ((double *)cache.ref)[worst_i] : ((float *)cache.ref)[worst_i];
+    cell->state = BENCH_FAILED;
+    snprintf(cell->note, sizeof cell->note,
+             "%s result wrong: C(%zu %zu) = %.9g but OpenBLAS gives %.9g (tolerance %.3g)", phase,
+             worst_i / n, worst_i % n, got, want, tol);
+  }
+}
+
+static void seq_gemm(bench_type t, int n, const void *a, const void *b, void *c) {
+  /* The textbook loop in i-k-j order (unit stride through B and C); no blocking, no threads. */
+  if (t == BENCH_DOUBLE) {
+    const double *A = a, *B = b;
+    double *C = c;
+    memset(C, 0, (size_t)n * (size_t)n * sizeof *C);
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < n; k++) {
+        const double aik = A[(size_t)i * n + k];
+        for (int j = 0; j < n; j++)
+          C[(size_t)i * n + j] += aik * B[(size_t)k * n + j];
+      }
+  } else {
+    const float *A = a, *B = b;
+    float *C = c;
+    memset(C, 0, (size_t)n * (size_t)n * sizeof *C);
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < n; k++) {
+        const float aik = A[(size_t)i * n + k];
+        for (int j = 0; j < n; j++)
+          C[(size_t)i * n + j] += aik * B[(size_t)k * n + j];
+      }
+  }
+}
+
+/* seq and openblas: host code, where kernel time and end-to-end time are the same wall time. */
+static void run_host(bench_ctx *ctx, bench_cell *cell) {
+  int n = (int)cell->size, is_seq = strcmp(cell->impl, "seq") == 0;
+  size_t count = (size_t)n * (size_t)n;
+  for (int r = -(is_seq ? 0 : ctx->warmup); r < ctx->repeats; r++) {
+    poison(cache.c, cell->type, count);
+    double t0 = bench_now_ms();
+    if (is_seq)
+      seq_gemm(cell->type, n, cache.a, cache.b, cache.c);
+    else
+      blas_gemm(cell->type, n, cache.a, cache.b, cache.c);
+    double t1 = bench_now_ms();
+    if (r >= 0) {
+      cell->kernel_ms[r] = cell->sync_ms[r] = cell->e2e_ms[r] = t1 - t0;
+      cell->n = r + 1;
+    }
+  }
+  check(cell, "host");
+}
+
+/* ---- device implementations ------------------------------------------------------------------ */
+
+typedef enum mm_kind { MM_NAIVE, MM_TILED, MM_FAST, MM_BLAS } mm_kind;
+
+typedef struct mm_plan {
+  mm_kind kind;
+  amp_program *prog;
+  amp_kernel *k;
+  int ts_m, ts_n, rts_m, rts_n; /* matmul_fast: C block per tile, threads per tile */
+} mm_plan;
+
+enum { TILE = 16 };
+
+/* One launch of the plan on one view: C (m x n) = A (m x k) * B (k x n). */
+static amp_status launch(amp_accelerator_view *av, const mm_plan *p, amp_array_view *a,
+                         amp_array_view *b, amp_array_view *c, int m, int n, amp_future **done) {
+  if (p->kind == MM_BLAS)
+    return amp_blas_gemm(av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c, done);
+  amp_arg args[] = {amp_arg_view(a), amp_arg_view(b), amp_arg_view(c)};
+  amp_launch l = {0};
+  l.kernel = p->k;
+  l.args = args;
+  l.nargs = AMP_NARGS(args);
+  if (p->kind == MM_NAIVE) {
+    l.domain = amp_extent2(m, n);
+  } else if (p->kind == MM_TILED) {
+    l.domain = amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), TILE, TILE)).extent;
+    l.tiled = 1;
+    l.tile[0] = l.tile[1] = TILE;
+  } else {
+    l.domain =
+        amp_extent2((m + p->ts_m - 1) / p->ts_m * p->rts_m, (n + p->ts_n - 1) / p->ts_n * p->rts_n);
+    l.tiled = 1;
+    l.tile[0] = p->rts_m;
+    l.tile[1] = p->rts_n;
+  }
+  return amp_parallel_for_each_ex(av, &l, done);
+}
+
+/* The views of one run: whole A, B, C, and for a split one row block of A and C per part. */
+typedef struct mm_views {
+  amp_array_view *a, *b, *c;
+  int nparts;
+  amp_accelerator_view *av[BENCH_MAX_ACCS];
+  amp_array_view *pa[BENCH_MAX_ACCS], *pc[BENCH_MAX_ACCS];
+  int rows[BENCH_MAX_ACCS];
+} mm_views;
+
+static void views_release(mm_views *v) {
+  for (int p = 0; p < v->nparts; p++) {
+    if (v->pa[p] != v->a)
+      amp_array_view_release(v->pa[p]);
+    if (v->pc[p] != v->c)
+      amp_array_view_release(v->pc[p]);
+  }
+  amp_array_view_release(v->a);
+  amp_array_view_release(v->b);
+  amp_array_view_release(v->c);
+  memset(v, 0, sizeof *v);
+}
+
+static amp_status views_create(bench_ctx *ctx, bench_cell *cell, int split, mm_views *v) {
+  int n = (int)cell->size;
+  amp_elem_type et = cell->type == BENCH_DOUBLE ? AMP_DOUBLE : AMP_FLOAT;
+  amp_status st;
+  memset(v, 0, sizeof *v);
+  if ((st = amp_array_view_create_const(amp_extent2(n, n), et, cache.a, &v->a)) ||
+      (st = amp_array_view_create_const(amp_extent2(n, n), et, cache.b, &v->b)) ||
+      (st = amp_array_view_create(amp_extent2(n, n), et, cache.c, &v->c)) ||
+      (st = amp_array_view_discard_data(v->c)))
+    return st;
+  if (!split) {
+    v->nparts = 1;
+    v->av[0] = ctx->av;
+    v->pa[0] = v->a;
+    v->pc[0] = v->c;
+    v->rows[0] = n;
+    return AMP_SUCCESS;
+  }
+  /* One block of rows per accelerator: rows [n*p/P, n*(p+1)/P). B goes whole to each. */
+  int parts = (int)ctx->nmulti;
+  for (int p = 0; p < parts; p++) {
+    int r0 = (int)((long)n * p / parts), r1 = (int)((long)n * (p + 1) / parts);
+    if (r1 == r0)
+      continue;
+    int q = v->nparts;
+    v->av[q] = ctx->multi[p];
+    v->rows[q] = r1 - r0;
+    v->nparts++;
+    if ((st =
+             amp_array_view_section(v->a, amp_index2(r0, 0), amp_extent2(r1 - r0, n), &v->pa[q])) ||
+        (st = amp_array_view_section(v->c, amp_index2(r0, 0), amp_extent2(r1 - r0, n), &v->pc[q])))
+      return st;
+  }
+  return AMP_SUCCESS;
+}
+
+/* Launches every part, waits for all; *kernel_ms = the longest part's device time. */
+static amp_status run_once(const mm_plan *plan, mm_views *v, int n, double *kernel_ms) {
+  amp_future *done[BENCH_MAX_ACCS] = {0};
+  amp_status st = AMP_SUCCESS, st2;
+  int launched = 0;
+  *kernel_ms = 0;
+  for (int p = 0; p < v->nparts && st == AMP_SUCCESS; p++) {
+    st = launch(v->av[p], plan, v->pa[p], v->b, v->pc[p], v->rows[p], n, &done[p]);
+    if (st == AMP_SUCCESS)
+      launched++;
+  }
+  for (int p = 0; p < v->nparts; p++) /* submit everything before waiting on anything */
+    amp_accelerator_view_flush(v->av[p]);
+  for (int p = 0; p < launched; p++)
+    if ((st2 = bench_future_done(done[p], kernel_ms, 1)) != AMP_SUCCESS && st == AMP_SUCCESS)
+      st = st2;
+  return st;
+}
+
+static amp_status plan_create(bench_cell *cell, mm_plan *p) {
+  const char *impl = cell->impl;
+  int dbl = cell->type == BENCH_DOUBLE;
+  memset(p, 0, sizeof *p);
+  if (strncmp(impl, "clblast", 7) == 0) {
+    p->kind = MM_BLAS;
+    return AMP_SUCCESS;
+  }
+  const char *name, *opts;
+  if (strcmp(impl, "naive") == 0) {
+    p->kind = MM_NAIVE;
+    name = "matmul_naive";
+    opts = dbl ? "-DT=double" : "-DT=float";
+  } else if (strcmp(impl, "fast") == 0) {
+    p->kind = MM_FAST;
+    name = "matmul_fast";
+    /* float: the kernel's defaults (128 x 128 per tile, 8 x 8 per thread, 34 KB tile_static);
+     * double: the smaller tile its header recommends to stay within 48 KB of tile_static. */
+    opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" : "-DT=float";
+    p->ts_m = p->ts_n = dbl ? 64 : 128;
+    p->rts_m = p->rts_n = 16;
+  } else { /* tiled, and multi, which splits the tiled kernel (the thesis's "MultiGPU (block)") */
+    p->kind = MM_TILED;
+    name = "matmul_tiled";
+    opts = dbl ? "-DT=double -DTILE=16" : "-DT=float -DTILE=16";
+  }
+  amp_status st = amp_program_create_builtin(name, opts, &p->prog);
+  if (st == AMP_SUCCESS)
+    st = amp_kernel_create(p->prog, name, &p->k);
+  return st;
+}
+
+static void run_device(bench_ctx *ctx, bench_cell *cell) {
+  int n = (int)cell->size, split = strstr(cell->impl, "multi") != NULL;
+  size_t count = (size_t)n * (size_t)n;
+  mm_plan plan;
+  mm_views v = {0};
+  double ms;
+  if (split && ctx->nmulti == 0) {
+    cell->state = BENCH_SKIPPED;
+    snprintf(cell->note, sizeof cell->note, "no accelerators for the split");
+    return;
+  }
+  if (bench_fail(cell, plan_create(cell, &plan), "program"))
+    goto done;
+
+  /* Kernel time: the inputs stay on the device between runs (the first warm-up run copies them
+   * in and compiles the kernel), so the events time the computation alone. */
+  poison(cache.c, cell->type, count);
+  if (bench_fail(cell, views_create(ctx, cell, split, &v), "views"))
+    goto done;
+  for (int w = 0; w < ctx->warmup; w++)
+    if (bench_fail(cell, run_once(&plan, &v, n, &ms), "warm-up launch"))
+      goto done;
+  for (int r = 0; r < ctx->repeats; r++) {
+    double t0 = bench_now_ms();
+    if (bench_fail(cell, run_once(&plan, &v, n, &ms), "launch"))
+      goto done;
+    cell->sync_ms[r] = bench_now_ms() - t0;
+    cell->kernel_ms[r] = ms > 0 ? ms : cell->sync_ms[r];
+  }
+  if (bench_fail(cell, amp_array_view_synchronize(v.c), "synchronize"))
+    goto done;
+  views_release(&v);
+  check(cell, "kernel-time");
+
+  /* End to end: views over host memory, copies in, the launch, the copy back of C. */
+  for (int r = 0; r < ctx->repeats; r++) {
+    poison(cache.c, cell->type, count);
+    double t0 = bench_now_ms();
+    if (bench_fail(cell, views_create(ctx, cell, split, &v), "views") ||
+        bench_fail(cell, run_once(&plan, &v, n, &ms), "launch") ||
+        bench_fail(cell, amp_array_view_synchronize(v.c), "synchronize"))
+      goto done;
+    cell->e2e_ms[r] = bench_now_ms() - t0;
+    views_release(&v);
+  }
+  check(cell, "end-to-end");
+  cell->n = ctx->repeats;
+  if (cell->state == BENCH_NOT_RUN)
+    cell->state = BENCH_OK;
+done:
+  views_release(&v);
+  amp_kernel_release(plan.k);
+  amp_program_release(plan.prog);
+}
+
+static void run(bench_ctx *ctx, bench_cell *cell) {
+  int is_seq = strcmp(cell->impl, "seq") == 0;
+  if (is_seq && cell->size > ctx->seq_max) {
+    cell->state = BENCH_SKIPPED;
+    snprintf(cell->note, sizeof cell->note, "above --seq-max %ld", ctx->seq_max);
+    return;
+  }
+  if (cell->type == BENCH_DOUBLE && !is_seq && strcmp(cell->impl, "openblas") != 0 &&
+      !ctx->props.supports_double_precision) {
+    cell->state = BENCH_SKIPPED;
+    snprintf(cell->note, sizeof cell->note, "%s has no fp64", ctx->props.device_path);
+    return;
+  }
+  ensure_data(cell->type, cell->size);
+  if (is_seq || strcmp(cell->impl, "openblas") == 0) {
+    run_host(ctx, cell);
+    if (cell->state == BENCH_NOT_RUN)
+      cell->state = BENCH_OK;
+  } else {
+    run_device(ctx, cell);
+  }
+}
+
+static double work(const bench_ctx *ctx, long n) {
+  (void)ctx;
+  return 2.0 * (double)n * (double)n * (double)n * 1e-9; /* GFLOP */
+}
+
+static const long gpu_sizes[] = {512, 1024, 2048, 4096, 8192, 0};
+static const long cpu_sizes[] = {128, 256, 512, 0};
+
+const bench_workload bench_matmul = {
+    .name = "matmul",
+    .impls = impls,
+    .metric = "GFLOP/s",
+    .size_label = "Matrix Size",
+    .float_only = 0,
+    .work = work,
+    .gpu_sizes = gpu_sizes,
+    .cpu_sizes = cpu_sizes,
+    .seq_max_default = 2048,
+    .fallback_baseline = "openblas",
+    .run = run,
+    .release_cache = release_cache,
+};

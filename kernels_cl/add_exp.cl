@@ -1,0 +1,57 @@
+/* add_exp.cl: result[i] = first[i] + exp(second[i]), seed 001's VectorAddExpPointwise.
+ *
+ * Element type: float only (fast_math functions are float-only, as in C++ AMP); the three views
+ * are rank-1 views of AMP_FLOAT of the same length n (result's extent is taken as n).
+ *
+ *   add_exp       One element per thread, fast_math_exp (native_exp). No tile.
+ *                 Domain: amp_extent1(n).
+ *
+ *   add_exp_vec4  The step it adds: four elements per thread as float4, so each thread issues one
+ *                 16-byte load per input, one exp on a vector and one 16-byte store (fewer,
+ *                 wider memory transactions and a quarter of the threads). Thread i handles
+ *                 elements 4i .. 4i+3. Domain: amp_extent1((n + 3) / 4), no tile. The last
+ *                 thread may hold fewer than 4 elements (n % 4 of them): a guard sends it, and
+ *                 any view whose offset is not a multiple of 4 elements (a section), down a
+ *                 scalar path, so float4 accesses are always 16-byte aligned.
+ *
+ * Launch (host C, errors elided to CHECK):
+ *
+ *     CHECK(amp_program_create_builtin("add_exp", NULL, &prog));
+ *     CHECK(amp_kernel_create(prog, "add_exp_vec4", &k));
+ *     CHECK(amp_array_view_create_const(amp_extent1(n), AMP_FLOAT, first, &vf));
+ *     CHECK(amp_array_view_create_const(amp_extent1(n), AMP_FLOAT, second, &vs));
+ *     CHECK(amp_array_view_create(amp_extent1(n), AMP_FLOAT, result, &vr));
+ *     CHECK(amp_array_view_discard_data(vr));
+ *     amp_arg args[] = {amp_arg_view(vf), amp_arg_view(vs), amp_arg_view(vr)};
+ *     CHECK(amp_parallel_for_each(av, amp_extent1((n + 3) / 4), k, args, AMP_NARGS(args)));
+ *     CHECK(amp_array_view_synchronize(vr));
+ *
+ * For add_exp the domain is amp_extent1(n). Precision is the device's native_exp: a few ulp on
+ * GPUs, not IEEE exp; use precise_math_exp in your own copy where that matters. */
+
+__kernel void add_exp(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
+                      AMP_VIEW(float, result)) {
+  AMP_INDEX1(idx);
+  const int i = idx[0];
+  if (i >= amp_extent(result, 0))
+    return;
+  amp_at(result, i) = amp_at(first, i) + fast_math_exp(amp_at(second, i));
+}
+
+__kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
+                           AMP_VIEW(float, result)) {
+  AMP_INDEX1(idx);
+  const int n = amp_extent(result, 0), i = 4 * idx[0];
+  if (i >= n)
+    return;
+  const int aligned = ((first_shape.s3 | second_shape.s3 | result_shape.s3) & 3) == 0;
+  if (aligned && i + 3 < n) {
+    const float4 x = *(__global const float4 *)&amp_at(first, i);
+    const float4 y = *(__global const float4 *)&amp_at(second, i);
+    *(__global float4 *)&amp_at(result, i) = x + fast_math_exp(y);
+  } else {
+    const int end = min(i + 4, n);
+    for (int e = i; e < end; e++)
+      amp_at(result, e) = amp_at(first, e) + fast_math_exp(amp_at(second, e));
+  }
+}

@@ -1,0 +1,170 @@
+/* nbody.cl: one step of an all-pairs gravitational n-body simulation, in three lessons: a naive
+ * kernel, a tiled one, and a fast one. This is seed 001's simulation_step (after the C++ AMP
+ * team's n-body sample).
+ *
+ * What it computes: every body i feels every body j (itself included, harmlessly, see below):
+ *
+ *     dist   = p_j - p_i                           (x, y, z only)
+ *     r2     = dot(dist, dist) + SOFTENING2
+ *     a_i   += dist * particle_mass * rsqrt(r2)^3
+ *
+ * then v_i += a_i * delta_time and p_i += v_i * delta_time (semi-implicit Euler). All bodies have
+ * the same mass, a kernel argument. The w components of position and velocity are not used and
+ * are copied through unchanged. (The seed accumulated the whole float4, so garbage in w leaked
+ * into the velocity's w; only xyz take part here.)
+ *
+ * Softening: -DSOFTENING2=<float> (default 0.01f, a softening length of 0.1 in position units)
+ * is added to every squared distance. It keeps close encounters finite and makes the self term
+ * (dist = 0) contribute exactly 0 instead of 0 * inf = NaN; it must be > 0. Choose it well below
+ * the typical distance between bodies.
+ *
+ * Data: a rank-1 view of `particle` (below; the host declares the same 32-byte struct, e.g.
+ * `typedef struct { float position[4], velocity[4]; } particle;` and AMP_STRUCT(particle)).
+ * Each step reads `previous` and writes `next`; the host swaps the two views between steps, so a
+ * body's update never sees a half-updated neighbour. The body count is previous's extent.
+ *
+ * Kernels, all with the arguments (previous, next, delta_time, particle_mass):
+ *
+ *   nbody_naive  One thread per body, looping over all bodies in global memory.
+ *                Domain: amp_extent1(N), untiled.
+ *
+ *   nbody_tiled  Adds tile_static caching: each tile of TILE threads loads TILE positions at a
+ *                time into tile_static memory, waits at a barrier, and every thread then reads
+ *                them from there: global reads drop by a factor TILE. -DTILE=256 (default).
+ *                N need not be a multiple of TILE: the domain is padded
+ *                (amp_tiled_extent_pad(amp_tile1(amp_extent1(N), TILE))); threads beyond N still
+ *                load and reach every barrier but do not store, and the last chunk of bodies is
+ *                walked only up to N (a bound that is the same for the whole tile).
+ *
+ *   nbody_fast   Adds register blocking and fast math: each thread updates BPT bodies
+ *                (-DBPT=4 default), so each position read from tile_static memory serves BPT
+ *                interactions; fast_math_rsqrt (native_rsqrt); an inner loop of fixed length
+ *                TILE, unrolled by UNROLL (-DUNROLL=8). The fixed length comes from padding
+ *                instead of a guard: cache slots past N hold a body of zero mass (w = 0, used as
+ *                a mass factor), which adds exactly nothing. Tile: TILE threads covering
+ *                TILE * BPT bodies; thread l of tile g updates bodies g*TILE*BPT + b*TILE + l,
+ *                b < BPT (consecutive threads on consecutive bodies: coalesced).
+ *                Domain: amp_tiled_extent_pad(amp_tile1(amp_extent1((N + BPT - 1) / BPT), TILE)).
+ *
+ * Launch (host C, errors elided to CHECK):
+ *
+ *     CHECK(amp_program_create_builtin("nbody", "-DTILE=256 -DBPT=4 -DSOFTENING2=0.01f", &prog));
+ *     CHECK(amp_kernel_create(prog, "nbody_fast", &k));
+ *     amp_array_view *cur, *nxt;                           // two arrays of N particles
+ *     CHECK(amp_array_view_create(amp_extent1(N), AMP_STRUCT(particle), p0, &cur));
+ *     CHECK(amp_array_view_create(amp_extent1(N), AMP_STRUCT(particle), p1, &nxt));
+ *     amp_tiled_extent dom =
+ *         amp_tiled_extent_pad(amp_tile1(amp_extent1((N + 4 - 1) / 4), 256));
+ *     for (int s = 0; s < steps; s++) {
+ *       amp_arg args[] = {amp_arg_view(cur), amp_arg_view(nxt), amp_arg_float(dt),
+ *                         amp_arg_float(mass)};
+ *       CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
+ *       amp_array_view *t = cur; cur = nxt; nxt = t;      // previous <-> next
+ *     }
+ *     CHECK(amp_array_view_synchronize(cur));              // the latest state
+ *
+ * For nbody_naive pass amp_extent1(N) to amp_parallel_for_each; for nbody_tiled the padded
+ * amp_tile1(amp_extent1(N), TILE). The tile size passed must equal -DTILE. */
+#ifndef SOFTENING2
+#define SOFTENING2 0.01f
+#endif
+#ifndef TILE
+#define TILE 256
+#endif
+#ifndef BPT
+#define BPT 4
+#endif
+#ifndef UNROLL
+#define UNROLL 8
+#endif
+
+typedef struct {
+  float4 position, velocity;
+} particle;
+
+/* The seed's bodybody_interaction: the pull of a body at p2 on one at p1. */
+static inline float3 body_body(float3 acc, float4 p1, float4 p2, float mass) {
+  const float3 dist = p2.xyz - p1.xyz;
+  const float r2 = dot(dist, dist) + SOFTENING2;
+  const float inv = rsqrt(r2);
+  return acc + dist * (mass * inv * inv * inv);
+}
+
+/* Semi-implicit Euler: velocity first, then position with the new velocity. */
+static inline particle advance(particle p, float3 acc, float dt) {
+  p.velocity.xyz += acc * dt;
+  p.position.xyz += p.velocity.xyz * dt;
+  return p;
+}
+
+__kernel void nbody_naive(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, next),
+                          float delta_time, float particle_mass) {
+  AMP_INDEX1(idx);
+  const int n = amp_extent(previous, 0), i = idx[0];
+  if (i >= n)
+    return;
+  const particle p = amp_at(previous, i);
+  float3 acc = (float3)(0.0f);
+  for (int j = 0; j < n; j++)
+    acc = body_body(acc, p.position, amp_at(previous, j).position, particle_mass);
+  amp_at(next, i) = advance(p, acc, delta_time);
+}
+
+__kernel void nbody_tiled(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, next),
+                          float delta_time, float particle_mass) {
+  AMP_TILED_INDEX1(idx);
+  tile_static float4 cache[TILE];
+  const int n = amp_extent(previous, 0), i = idx.global_id[0], l = idx.local_id[0];
+  const int mine = i < n; /* threads of the padding compute nothing, but join every barrier */
+  const float4 pos = mine ? amp_at(previous, i).position : (float4)(0.0f);
+  float3 acc = (float3)(0.0f);
+  for (int base = 0; base < n; base += TILE) {
+    const int j = base + l;
+    cache[l] = j < n ? amp_at(previous, j).position : (float4)(0.0f);
+    amp_barrier_wait();
+    const int count = min(TILE, n - base); /* the same in every thread of the tile */
+    for (int t = 0; t < count; t++)
+      acc = body_body(acc, pos, cache[t], particle_mass);
+    amp_barrier_wait();
+  }
+  if (mine)
+    amp_at(next, i) = advance(amp_at(previous, i), acc, delta_time);
+}
+
+__kernel void nbody_fast(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, next),
+                         float delta_time, float particle_mass) {
+  AMP_TILED_INDEX1(idx);
+  tile_static float4 cache[TILE];
+  const int n = amp_extent(previous, 0), l = idx.local_id[0];
+  const int first = idx.tile[0] * TILE * BPT + l;
+  float3 pos[BPT], acc[BPT];
+#pragma unroll
+  for (int b = 0; b < BPT; b++) {
+    const int i = first + b * TILE;
+    pos[b] = i < n ? amp_at(previous, i).position.xyz : (float3)(0.0f);
+    acc[b] = (float3)(0.0f);
+  }
+  for (int base = 0; base < n; base += TILE) {
+    const int j = base + l;
+    /* w = 1 for a body, 0 for padding: a mass factor, so padding pulls with zero force */
+    cache[l] = j < n ? (float4)(amp_at(previous, j).position.xyz, 1.0f) : (float4)(0.0f);
+    amp_barrier_wait_with_tile_static_memory_fence();
+#pragma unroll UNROLL
+    for (int t = 0; t < TILE; t++) {
+      const float4 q = cache[t]; /* one tile_static read serves BPT bodies */
+#pragma unroll
+      for (int b = 0; b < BPT; b++) {
+        const float3 d = q.xyz - pos[b];
+        const float inv = fast_math_rsqrt(mad(d.x, d.x, mad(d.y, d.y, mad(d.z, d.z, SOFTENING2))));
+        acc[b] = mad(d, (float3)(q.w * inv * inv * inv), acc[b]);
+      }
+    }
+    amp_barrier_wait_with_tile_static_memory_fence();
+  }
+#pragma unroll
+  for (int b = 0; b < BPT; b++) {
+    const int i = first + b * TILE;
+    if (i < n)
+      amp_at(next, i) = advance(amp_at(previous, i), acc[b] * particle_mass, delta_time);
+  }
+}
