@@ -29,6 +29,8 @@ static void usage(FILE *f) {
           "  --warmup W          untimed runs before them (default 1; the first compiles)\n"
           "  --seq-max N         run seq only up to this size (matmul 2048, nbody 10240)\n"
           "  --steps S           nbody: steps per timed run (default 10)\n"
+          "  --fast-opts OPTS    matmul fast: tile options for kernels_cl/matmul_fast.cl, e.g.\n"
+          "                      \"-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4\" (T is added)\n"
           "  --accelerator PATH  device path (default: the default accelerator); see --list\n"
           "  --multi LIST        accelerators for multi and clblast-multi (default: every\n"
           "                      accelerator of the --accelerator's platform)\n"
@@ -188,6 +190,8 @@ int main(int argc, char **argv) {
       seq_max = parse_size(VALUE());
     } else if (!strcmp(opt, "--steps")) {
       ctx.steps = atoi(VALUE());
+    } else if (!strcmp(opt, "--fast-opts")) {
+      ctx.fast_opts = VALUE();
     } else if (!strcmp(opt, "--accelerator")) {
       accel = VALUE();
     } else if (!strcmp(opt, "--multi")) {

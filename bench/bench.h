@@ -30,7 +30,8 @@ typedef struct bench_ctx {
   long seq_max; /* seq only for sizes <= this */
   int steps;    /* nbody: steps per timed run */
   int verbose;
-  amp_accelerator *acc; /* --accelerator */
+  const char *fast_opts; /* --fast-opts: build options for matmul_fast (tile shape), or NULL */
+  amp_accelerator *acc;  /* --accelerator */
   amp_accelerator_view *av;
   amp_accelerator_properties props;
   size_t nmulti; /* accelerators used by multi and clblast-multi */

@@ -273,7 +273,14 @@ static amp_status run_once(const mm_plan *plan, mm_views *v, int n, double *kern
   return st;
 }
 
-static amp_status plan_create(bench_cell *cell, mm_plan *p) {
+/* The integer after `key` in a build-option string (e.g. "-DTS_M=" in "-DTS_M=64"), or `dflt`. */
+static int option_int(const char *opts, const char *key, int dflt) {
+  const char *at = strstr(opts, key);
+  return at ? atoi(at + strlen(key)) : dflt;
+}
+
+static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p) {
+  static char fast_buf[256];
   const char *impl = cell->impl;
   int dbl = cell->type == BENCH_DOUBLE;
   memset(p, 0, sizeof *p);
@@ -294,6 +301,16 @@ static amp_status plan_create(bench_cell *cell, mm_plan *p) {
     opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" : "-DT=float";
     p->ts_m = p->ts_n = dbl ? 64 : 128;
     p->rts_m = p->rts_n = 16;
+    if (ctx->fast_opts) { /* a tile shape to try: read it back from the options */
+      snprintf(fast_buf, sizeof fast_buf, "-DT=%s %s", dbl ? "double" : "float", ctx->fast_opts);
+      opts = fast_buf;
+      int wm = option_int(ctx->fast_opts, "-DWPT_M=", 8),
+          wn = option_int(ctx->fast_opts, "-DWPT_N=", 8);
+      p->ts_m = option_int(ctx->fast_opts, "-DTS_M=", 128);
+      p->ts_n = option_int(ctx->fast_opts, "-DTS_N=", 128);
+      p->rts_m = p->ts_m / wm;
+      p->rts_n = p->ts_n / wn;
+    }
   } else { /* tiled, and multi, which splits the tiled kernel (the thesis's "MultiGPU (block)") */
     p->kind = MM_TILED;
     name = "matmul_tiled";
@@ -316,7 +333,7 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
     snprintf(cell->note, sizeof cell->note, "no accelerators for the split");
     return;
   }
-  if (bench_fail(cell, plan_create(cell, &plan), "program"))
+  if (bench_fail(cell, plan_create(ctx, cell, &plan), "program"))
     goto done;
 
   /* Kernel time: the inputs stay on the device between runs (the first warm-up run copies them

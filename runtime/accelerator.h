@@ -42,7 +42,9 @@ struct amp_future {
   uint32_t magic;
   _Atomic int refs;
   cl_event event;
-  int is_kernel; /* a kernel's event: profiling information is available */
+  cl_event start; /* when not NULL, device time counts from the end of this marker (work made of
+                     several commands, such as a CLBlast call) */
+  int is_kernel;  /* a kernel's event: profiling information is available */
 };
 
 /* Number of accelerators and the list (fails with the reason if enumeration failed). */
@@ -56,5 +58,8 @@ void amp__view_enqueued(amp_accelerator_view *view);
 
 /* A future that owns `event` (the caller's reference passes to it). */
 amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
+/* The same for work of several commands: its device time runs from the end of the marker
+ * `start` (enqueued just before the work; its reference passes too) to the end of `event`. */
+amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **out);
 
 #endif /* AMPCL_RUNTIME_ACCELERATOR_H */

@@ -202,25 +202,29 @@ fail:
   return status;
 }
 
-/* Copies each contiguous row of `from`'s part in host memory to the same row of `to`'s part. */
+/* Copies each contiguous row of `from`'s part in host memory to the same row of `to`'s part.
+ * Sections of one source may overlap: like memmove, rows are then copied last to first when the
+ * destination lies after the source, so no row is overwritten before it has been read. */
 static void copy_rows(const amp_array_view *from, amp_array_view *to) {
   const amp_extent e = from->extent;
   size_t es = from->type.size;
-  int rows0 = e.rank >= 2 ? e.dim[0] : 1, rows1 = e.rank == 3 ? e.dim[1] : 1;
+  size_t rows0 = e.rank >= 2 ? (size_t)e.dim[0] : 1, rows1 = e.rank == 3 ? (size_t)e.dim[1] : 1;
   size_t row = (size_t)e.dim[e.rank - 1] * es;
-  for (int i = 0; i < rows0; i++)
-    for (int j = 0; j < rows1; j++) {
-      size_t fs = from->offset, ts = to->offset;
-      if (e.rank >= 2) {
-        fs += (size_t)i * from->stride[0];
-        ts += (size_t)i * to->stride[0];
-      }
-      if (e.rank == 3) {
-        fs += (size_t)j * from->stride[1];
-        ts += (size_t)j * to->stride[1];
-      }
-      memmove(to->src->host + ts * es, from->src->host + fs * es, row);
+  int backward = from->src == to->src && to->offset > from->offset;
+  for (size_t r = 0; r < rows0 * rows1; r++) {
+    size_t k = backward ? rows0 * rows1 - 1 - r : r;
+    size_t i = k / rows1, j = k % rows1;
+    size_t fs = from->offset, ts = to->offset;
+    if (e.rank >= 2) {
+      fs += i * from->stride[0];
+      ts += i * to->stride[0];
     }
+    if (e.rank == 3) {
+      fs += j * from->stride[1];
+      ts += j * to->stride[1];
+    }
+    memmove(to->src->host + ts * es, from->src->host + fs * es, row);
+  }
 }
 
 amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {

@@ -32,7 +32,7 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_blas_gemm";
   amp__evlist wait = {0};
-  cl_event ev = NULL;
+  cl_event ev = NULL, start = NULL;
   int acquired = 0;
   amp__use uses[3] = {{a, 0}, {b, 0}, {c, 1}};
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
@@ -64,9 +64,12 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
 #else
   AMP__TRY(amp__uses_acquire(view, uses, 3, &wait));
   acquired = 1;
-  if (wait.n)
-    AMP__CL(clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.ev, NULL),
-            "clEnqueueMarkerWithWaitList (before GEMM)");
+  /* The marker orders the GEMM after what it waits for, and marks where its device time starts:
+   * CLBlast may run several kernels and returns the event of the last one only. */
+  amp__flush_producers(wait.ev, wait.n, view->queue);
+  AMP__CL(
+      clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.n ? wait.ev : NULL, &start),
+      "clEnqueueMarkerWithWaitList (before GEMM)");
   cl_mem A = amp__view_buffer(a, view->acc), B = amp__view_buffer(b, view->acc),
          C = amp__view_buffer(c, view->acc);
   CLBlastTranspose ta = trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
@@ -89,8 +92,8 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   acquired = 0;
   amp__view_enqueued(view);
   if (done) {
-    AMP__TRY(amp__future_create(ev, 1, done));
-    ev = NULL;
+    AMP__TRY(amp__future_create_span(start, ev, done));
+    ev = start = NULL;
   }
 #endif
 fail:
@@ -98,6 +101,8 @@ fail:
     amp__uses_finish(view, uses, 3, NULL);
   if (ev)
     clReleaseEvent(ev);
+  if (start)
+    clReleaseEvent(start);
   amp__evlist_free(&wait);
   return status;
 }

@@ -340,6 +340,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
     }
   }
   int rank = launch->domain.rank;
+  amp__flush_producers(wait.ev, wait.n, view->queue);
   AMP__CL(clEnqueueNDRangeKernel(view->queue, k, (cl_uint)rank, NULL, global,
                                  launch->tiled ? local : NULL, (cl_uint)wait.n,
                                  wait.n ? wait.ev : NULL, &ev),

@@ -262,6 +262,27 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
   prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   AMP__CL(err, "clCreateProgramWithSource");
   err = clBuildProgram(prog, 1, &acc->device, e->options, NULL, NULL);
+  if (err == CL_BUILD_PROGRAM_FAILURE) {
+    /* NVIDIA's compiler (driver 580) emits PTX that ptxas rejects for a kernel without parameters
+     * when -cl-kernel-arg-info is on. A second build without it tells a driver problem from an
+     * error in the source: if that one succeeds, the program is used without argument checks. */
+    cl_program plain = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (err == CL_SUCCESS &&
+        clBuildProgram(plain, 1, &acc->device, p->options, NULL, NULL) == CL_SUCCESS) {
+      if (amp__debug_enabled())
+        fprintf(stderr,
+                "[ampcl] %s built for %s only without -cl-kernel-arg-info: its launches "
+                "are not checked against the kernel's parameters\n",
+                p->label, acc->props.device_path);
+      clReleaseProgram(prog);
+      prog = plain;
+      err = CL_SUCCESS;
+    } else {
+      if (plain)
+        clReleaseProgram(plain);
+      err = CL_BUILD_PROGRAM_FAILURE; /* report the first build's log */
+    }
+  }
   if (err != CL_SUCCESS) {
     size_t n = 0;
     clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);

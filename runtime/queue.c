@@ -184,6 +184,13 @@ amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out) {
   return AMP_SUCCESS;
 }
 
+amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **out) {
+  amp_status status = amp__future_create(event, 1, out);
+  if (status == AMP_SUCCESS)
+    (*out)->start = start;
+  return status;
+}
+
 /* A negative execution status is the error the command failed with. */
 static amp_status event_outcome(cl_event ev, const char *fn) {
   cl_int st = CL_COMPLETE;
@@ -260,8 +267,13 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
               "amp_future_elapsed_ns: only futures of kernel launches carry a device time");
   AMP__TRY(amp_future_wait(future));
   cl_ulong t0 = 0, t1 = 0;
-  AMP__CL(clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
-          "clGetEventProfilingInfo(START)");
+  if (future->start)
+    AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
+            "clGetEventProfilingInfo(END of the starting marker)");
+  else
+    AMP__CL(
+        clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
+        "clGetEventProfilingInfo(START)");
   AMP__CL(clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL),
           "clGetEventProfilingInfo(END)");
   *out = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
@@ -284,6 +296,8 @@ amp_status amp_future_release(amp_future *future) {
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
   if (atomic_fetch_sub(&future->refs, 1) == 1) {
     clReleaseEvent(future->event);
+    if (future->start)
+      clReleaseEvent(future->start);
     amp__handle_retire(future);
   }
 fail:

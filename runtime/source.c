@@ -64,6 +64,17 @@ void amp__evlist_free(amp__evlist *l) {
   memset(l, 0, sizeof *l);
 }
 
+void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine) {
+  /* OpenCL 1.2 §5.13: before a command waits for events of another queue, that queue must have
+   * been flushed, or the wait may never end. In automatic mode ampcl does not flush on enqueue. */
+  for (size_t i = 0; i < n; i++) {
+    cl_command_queue q = NULL;
+    if (ev[i] && clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS &&
+        q && q != mine)
+      clFlush(q);
+  }
+}
+
 static void set_event(cl_event *slot, cl_event e) {
   if (e)
     clRetainEvent(e);
@@ -169,6 +180,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, 
   else
     wait_host_idle(s);
   cl_uint nw = L->last_write ? 1 : 0;
+  amp__flush_producers(&L->last_write, nw, dv->queue);
   AMP__CL(clEnqueueReadBuffer(dv->queue, L->buf, async ? CL_FALSE : CL_TRUE, lo, hi - lo,
                               s->host + lo, nw, nw ? &L->last_write : NULL, async ? &ev : NULL),
           "clEnqueueReadBuffer (device to host)");
@@ -248,6 +260,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
       }
     cl_event ev = NULL;
+    amp__flush_producers(deps.ev, deps.n, q->queue);
     cl_int err = clEnqueueWriteBuffer(q->queue, L->buf, CL_FALSE, lo, hi - lo, s->host + lo,
                                       (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev);
     amp__evlist_free(&deps);
@@ -726,6 +739,7 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   for (size_t k = 0; k < L->reads.n; k++)
     if (amp__evlist_push(&deps, L->reads.ev[k]))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  amp__flush_producers(deps.ev, deps.n, q->queue);
   AMP__CL(clEnqueueWriteBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, src,
                                (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
           "clEnqueueWriteBuffer (host to array)");
@@ -765,6 +779,7 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   AMP__TRY(to_home(s, &all, NULL)); /* newer data written elsewhere through views come first */
   amp__location *L = &s->loc[s->home];
   cl_uint nw = L->last_write ? 1 : 0;
+  amp__flush_producers(&L->last_write, nw, q->queue);
   AMP__CL(clEnqueueReadBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
                               nw, nw ? &L->last_write : NULL, &ev),
           "clEnqueueReadBuffer (array to host)");
@@ -805,6 +820,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   for (size_t k = 0; k < D->reads.n; k++)
     if (amp__evlist_push(&deps, D->reads.ev[k]))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  amp__flush_producers(deps.ev, deps.n, q->queue);
   AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
                               deps.n ? deps.ev : NULL, &ev),
           "clEnqueueCopyBuffer (array to array)");

@@ -19,7 +19,9 @@ typedef struct amp__evlist {
 } amp__evlist;
 
 int amp__evlist_push(amp__evlist *l, cl_event e); /* retains e; 0 ok, -1 out of memory */
-void amp__evlist_clear(amp__evlist *l);           /* releases every event */
+/* Flushes the queues (other than `mine`) of the events a command is about to wait for. */
+void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine);
+void amp__evlist_clear(amp__evlist *l); /* releases every event */
 void amp__evlist_free(amp__evlist *l);
 
 /* One accelerator's copy of a source. */

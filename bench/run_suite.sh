@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs the measurements behind docs/PERFORMANCE.md and writes every output into OUTDIR.
+#
+#   bash bench/run_suite.sh OUTDIR [PART ...]
+#
+# PARTs (default: all, in this order):
+#   info      amp-info, clinfo -l, nvidia-smi
+#   tests     the ctest suite on the default accelerator (a GPU when there is one)
+#   examples  the examples at the seeds' sizes (matmul 1024 int and float, n-body 10,240, ...)
+#   transfer  amp-transfer: views vs raw OpenCL, malloc'd and pinned memory
+#   tune      amp-bench matmul fast with several tile shapes at 4096 and 8192 (float)
+#   matmul    amp-bench matmul, float and double, 512 .. 8192, every column
+#   addexp    amp-bench addexp, 2^20 .. 2^28
+#   nbody     amp-bench nbody, 10,240 and 262,144 bodies
+#   overhead  amp-bench --overhead: empty-kernel launch cost vs raw clEnqueueNDRangeKernel
+#   cuda      bench/cuda_reference.py: cuBLAS through CuPy, and the CUDA n-body / add-exp kernels
+# Set ACC=<device path> to choose the accelerator (default: the default accelerator).
+set -uo pipefail
+out=${1:?usage: run_suite.sh OUTDIR [PART ...]}
+shift
+parts=${*:-info tests examples transfer tune matmul addexp nbody overhead cuda}
+cd "$(dirname "$0")/.."
+mkdir -p "$out"
+B=${BUILD:-build-suite}
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/$B/pocl-cache}
+acc=${ACC:+--accelerator $ACC}
+
+if [ ! -x "$B/bench/amp-bench" ] || [ "${REBUILD:-0}" = 1 ]; then
+  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >"$out/build.log" 2>&1 &&
+    cmake --build "$B" -j"$(nproc)" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+fi
+run() { # name, command...: run, keep the output, say how long it took
+  local name=$1
+  shift
+  local t0=$(date +%s)
+  echo "== $name: $*" | tee -a "$out/$name.txt"
+  "$@" 2>&1 | tee -a "$out/$name.txt"
+  echo "== $name took $(($(date +%s) - t0)) s" | tee -a "$out/$name.txt"
+}
+ab="$B/bench/amp-bench $acc"
+for part in $parts; do
+  case $part in
+  info)
+    run info "$B/examples/amp-info"
+    run info clinfo -l
+    command -v nvidia-smi >/dev/null && run info nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+    ;;
+  tests) run tests ctest --test-dir "$B" --output-on-failure -j4 ;;
+  examples)
+    run examples "$B/examples/vector_add_exp" $acc --size $((1 << 24))
+    run examples "$B/examples/matmul" $acc --size 1024 --type int
+    run examples "$B/examples/matmul" $acc --size 1024 --type float
+    run examples "$B/examples/nbody" $acc --size 10240 --steps 20
+    run examples "$B/examples/tiles" $acc
+    ;;
+  transfer) run transfer "$B/bench/amp-transfer" $acc --mib 64,256,1024 --repeats 5 ;;
+  tune)
+    for o in "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8" "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8" \
+      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4" "-DTS_M=128 -DTS_N=64 -DWPT_M=4 -DWPT_N=8" \
+      "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DPADV=2"; do
+      run tune $ab --workload matmul --impl fast,clblast --types float --sizes 4096,8192 \
+        --repeats 3 --fast-opts "$o"
+    done
+    ;;
+  matmul)
+    for t in float double; do
+      run matmul $ab --workload matmul --types $t --sizes 512,1024,2048,4096,8192 --repeats 3 \
+        --csv "$out/matmul_$t.csv" --plots "$out/plots_matmul_$t" ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
+    done
+    ;;
+  addexp) run addexp $ab --workload addexp --csv "$out/addexp.csv" --plots "$out/plots_addexp" ;;
+  nbody) run nbody $ab --workload nbody --sizes 10240,262144 --csv "$out/nbody.csv" --plots "$out/plots_nbody" ;;
+  overhead) run overhead $ab --overhead --launches 10000 --csv "$out/overhead.csv" ;;
+  cuda) run cuda python3 bench/cuda_reference.py --csv "$out/cuda_reference.csv" ;;
+  *) echo "run_suite.sh: unknown part '$part'" >&2; exit 2 ;;
+  esac
+done

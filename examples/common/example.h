@@ -1,0 +1,108 @@
+/* examples/common/example.h: the few helpers every example shares, so that no example carries a
+ * copy of them. Everything here is plain ampcl usage; read it once, then read the examples.
+ *
+ *   EX_TRY(call)          run an ampcl call into `status`; on failure print the call, the
+ *                         status and amp_last_error() (the reason), then `goto fail`
+ *   EX_CLEANUP(call)      a release after `fail:`: runs always, reports a failure, and keeps
+ *                         the first failure in `status`
+ *   ex_now_ms()           a monotonic wall clock in milliseconds, for end-to-end timings
+ *   ex_open_view()        the accelerator named by --accelerator (or the default one) and its
+ *                         default accelerator view
+ *   ex_load_program()     an example's kernels: the copy embedded in the binary at build time, or
+ *                         DIR/<name>.cl when --kernels DIR is given (edit and re-run, no rebuild)
+ *   ex_parse_int()        a checked integer option value
+ *
+ * Helpers are `static inline` so each example compiles them without unused-function warnings. */
+#ifndef AMPCL_EXAMPLES_EXAMPLE_H
+#define AMPCL_EXAMPLES_EXAMPLE_H
+
+#include <ampcl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Every ampcl call returns a status; examples check each one. A function that uses these macros
+ * declares `amp_status status = AMP_SUCCESS;` and has one `fail:` label, after which it releases
+ * what it holds with EX_CLEANUP (releasing NULL is a no-op, so one label serves every path). */
+#define EX_TRY(call)                                                                               \
+  do {                                                                                             \
+    status = (call);                                                                               \
+    if (status != AMP_SUCCESS) {                                                                   \
+      ex_report(#call, status, __FILE__, __LINE__);                                                \
+      goto fail;                                                                                   \
+    }                                                                                              \
+  } while (0)
+
+#define EX_CLEANUP(call)                                                                           \
+  do {                                                                                             \
+    amp_status ex_st_ = (call);                                                                    \
+    if (ex_st_ != AMP_SUCCESS) {                                                                   \
+      ex_report(#call, ex_st_, __FILE__, __LINE__);                                                \
+      if (status == AMP_SUCCESS)                                                                   \
+        status = ex_st_;                                                                           \
+    }                                                                                              \
+  } while (0)
+
+static inline void ex_report(const char *call, amp_status st, const char *file, int line) {
+  fprintf(stderr, "%s:%d: %s failed: %s\n  reason: %s\n", file, line, call, amp_status_name(st),
+          amp_last_error());
+}
+
+static inline double ex_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The accelerator at `path` (as amp-info prints it; NULL means the default accelerator) and its
+ * default view. Also prints which accelerator the example runs on. */
+static inline amp_status ex_open_view(const char *path, amp_accelerator **acc,
+                                      amp_accelerator_view **view) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_properties p;
+  if (path)
+    EX_TRY(amp_accelerator_find(path, acc));
+  else
+    EX_TRY(amp_accelerator_get_default(acc));
+  EX_TRY(amp_accelerator_get_properties(*acc, &p));
+  EX_TRY(amp_accelerator_default_view(*acc, view));
+  printf("accelerator: %s%s\n  %s\n", p.device_path, path ? "" : " (the default)", p.description);
+fail:
+  return status;
+}
+
+/* The program of kernels named `name`: DIR/<name>.cl when kernels_dir is not NULL, otherwise the
+ * source embedded into the example at build time. */
+static inline amp_status ex_load_program(const char *kernels_dir, const char *name,
+                                         const char *embedded, const char *options,
+                                         amp_program **out) {
+  if (!kernels_dir)
+    return amp_program_create(embedded, options, out);
+  char path[4096];
+  int len = snprintf(path, sizeof path, "%s/%s.cl", kernels_dir, name);
+  if (len < 0 || (size_t)len >= sizeof path) {
+    fprintf(stderr, "--kernels: directory name too long\n");
+    return AMP_ERROR_INVALID_ARGUMENT;
+  }
+  printf("kernels: %s\n", path);
+  return amp_program_create_from_file(path, options, out);
+}
+
+/* Parses `text` as an integer in [min, max] into *out; prints what is wrong and returns 0 if it
+ * is not one. */
+static inline int ex_parse_int(const char *option, const char *text, long min, long max, int *out) {
+  char *end = NULL;
+  errno = 0;
+  long v = text ? strtol(text, &end, 0) : 0;
+  if (!text || errno || end == text || *end || v < min || v > max) {
+    fprintf(stderr, "%s needs an integer from %ld to %ld, not '%s'\n", option, min, max,
+            text ? text : "(nothing)");
+    return 0;
+  }
+  *out = (int)v;
+  return 1;
+}
+
+#endif /* AMPCL_EXAMPLES_EXAMPLE_H */
