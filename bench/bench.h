@@ -118,4 +118,8 @@ void bench_print_tables(const bench_grid *g, const bench_ctx *ctx);
 int bench_write_csv(const bench_grid *g, const bench_ctx *ctx, const char *path);
 int bench_write_plots(const bench_grid *g, const bench_ctx *ctx, const char *dir);
 
+/* The integer after `key` in a build-option string (e.g. "-DTS_M=" in "-DTS_M=64"), or `dflt`
+ * (also when opts is NULL). */
+int bench_option_int(const char *opts, const char *key, int dflt);
+
 #endif /* AMPCL_BENCH_H */

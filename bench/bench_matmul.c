@@ -273,12 +273,6 @@ static amp_status run_once(const mm_plan *plan, mm_views *v, int n, double *kern
   return st;
 }
 
-/* The integer after `key` in a build-option string (e.g. "-DTS_M=" in "-DTS_M=64"), or `dflt`. */
-static int option_int(const char *opts, const char *key, int dflt) {
-  const char *at = strstr(opts, key);
-  return at ? atoi(at + strlen(key)) : dflt;
-}
-
 static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p) {
   static char fast_buf[256];
   const char *impl = cell->impl;
@@ -304,10 +298,10 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     if (ctx->fast_opts) { /* a tile shape to try: read it back from the options */
       snprintf(fast_buf, sizeof fast_buf, "-DT=%s %s", dbl ? "double" : "float", ctx->fast_opts);
       opts = fast_buf;
-      int wm = option_int(ctx->fast_opts, "-DWPT_M=", 8),
-          wn = option_int(ctx->fast_opts, "-DWPT_N=", 8);
-      p->ts_m = option_int(ctx->fast_opts, "-DTS_M=", 128);
-      p->ts_n = option_int(ctx->fast_opts, "-DTS_N=", 128);
+      int wm = bench_option_int(ctx->fast_opts, "-DWPT_M=", 8),
+          wn = bench_option_int(ctx->fast_opts, "-DWPT_N=", 8);
+      p->ts_m = bench_option_int(ctx->fast_opts, "-DTS_M=", 128);
+      p->ts_n = bench_option_int(ctx->fast_opts, "-DTS_N=", 128);
       p->rts_m = p->ts_m / wm;
       p->rts_n = p->ts_n / wn;
     }

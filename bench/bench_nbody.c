@@ -146,17 +146,26 @@ static void poison(particle *p, long n) {
       p[i].position[d] = p[i].velocity[d] = NAN;
 }
 
+/* Tile and bodies per thread: the defaults, or what --fast-opts says (-DTILE=, -DBPT=). */
+static int nb_tile(const bench_ctx *ctx) {
+  return bench_option_int(ctx->fast_opts, "-DTILE=", NB_TILE);
+}
+static int nb_bpt(const bench_ctx *ctx) {
+  return bench_option_int(ctx->fast_opts, "-DBPT=", NB_BPT);
+}
+
 /* The launch domain of each kernel (see the top of kernels_cl/nbody.cl). */
-static amp_launch launch_of(const char *impl, long n) {
+static amp_launch launch_of(const bench_ctx *ctx, const char *impl, long n) {
   amp_launch l = {0};
   if (strcmp(impl, "naive") == 0) {
     l.domain = amp_extent1((int)n);
   } else {
-    long threads = strcmp(impl, "fast") == 0 ? (n + NB_BPT - 1) / NB_BPT : n;
-    amp_tiled_extent te = amp_tiled_extent_pad(amp_tile1(amp_extent1((int)threads), NB_TILE));
+    int tile = nb_tile(ctx), bpt = nb_bpt(ctx);
+    long threads = strcmp(impl, "fast") == 0 ? (n + bpt - 1) / bpt : n;
+    amp_tiled_extent te = amp_tiled_extent_pad(amp_tile1(amp_extent1((int)threads), tile));
     l.domain = te.extent;
     l.tiled = 1;
-    l.tile[0] = NB_TILE;
+    l.tile[0] = tile;
   }
   return l;
 }
@@ -164,7 +173,7 @@ static amp_launch launch_of(const char *impl, long n) {
 /* `steps` steps from cache.cur; the views swap roles every step. Returns the state's view. */
 static amp_status steps(bench_ctx *ctx, amp_kernel *k, amp_array_view **cur, amp_array_view **nxt,
                         const char *impl, long n, int count, double *kernel_ms) {
-  amp_launch l = launch_of(impl, n);
+  amp_launch l = launch_of(ctx, impl, n);
   amp_status st = AMP_SUCCESS;
   *kernel_ms = 0;
   for (int s = 0; s < count && st == AMP_SUCCESS; s++) {
@@ -187,7 +196,7 @@ static amp_status steps(bench_ctx *ctx, amp_kernel *k, amp_array_view **cur, amp
 static void run_device(bench_ctx *ctx, bench_cell *cell) {
   long n = cell->size;
   size_t bytes = (size_t)n * sizeof(particle);
-  char name[32], opts[96];
+  char name[32], opts[256];
   amp_program *prog = NULL;
   amp_kernel *k = NULL;
   amp_array_view *cur = NULL, *nxt = NULL;
@@ -195,8 +204,9 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   amp_elem_type et = AMP_STRUCT(particle);
   double ms;
   snprintf(name, sizeof name, "nbody_%s", cell->impl);
-  snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf", NB_TILE, NB_BPT,
-           (double)SOFTENING2);
+  snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", nb_tile(ctx), nb_bpt(ctx),
+           (double)SOFTENING2,
+           ctx->fast_opts && strcmp(cell->impl, "fast") == 0 ? ctx->fast_opts : "");
 #define VIEWS_CREATE()                                                                             \
   (bench_fail(cell, amp_array_view_create(e, et, cache.cur, &cur), "view") ||                      \
    bench_fail(cell, amp_array_view_create(e, et, cache.nxt, &nxt), "view") ||                      \

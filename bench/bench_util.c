@@ -103,3 +103,8 @@ void *bench_alloc(size_t bytes) {
   }
   return p;
 }
+
+int bench_option_int(const char *opts, const char *key, int dflt) {
+  const char *at = opts ? strstr(opts, key) : NULL;
+  return at ? atoi(at + strlen(key)) : dflt;
+}

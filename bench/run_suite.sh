@@ -9,6 +9,8 @@
 #   examples  the examples at the seeds' sizes (matmul 1024 int and float, n-body 10,240, ...)
 #   transfer  amp-transfer: views vs raw OpenCL, malloc'd and pinned memory
 #   tune      amp-bench matmul fast with several tile shapes at 4096 and 8192 (float)
+#   tune-double  the same for double
+#   tune-nbody   amp-bench nbody fast with several TILE / BPT at 262,144 bodies
 #   matmul    amp-bench matmul, float and double, 512 .. 8192, every column
 #   addexp    amp-bench addexp, 2^20 .. 2^28
 #   nbody     amp-bench nbody, 10,240 and 262,144 bodies
@@ -60,6 +62,21 @@ for part in $parts; do
       "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DPADV=2"; do
       run tune $ab --workload matmul --impl fast,clblast --types float --sizes 4096,8192 \
         --repeats 3 --fast-opts "$o"
+    done
+    ;;
+  tune-double)
+    for o in "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DTS_K=8" \
+      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4 -DTS_K=8" "-DTS_M=128 -DTS_N=64 -DWPT_M=8 -DWPT_N=4 -DTS_K=8" \
+      "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DDOUBLE_BUFFER=0 -DTS_K=32" "-DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4"; do
+      run tune-double $ab --workload matmul --impl fast,clblast --types double --sizes 4096,8192 \
+        --repeats 3 --fast-opts "$o"
+    done
+    ;;
+  tune-nbody)
+    for o in "-DTILE=256 -DBPT=4" "-DTILE=128 -DBPT=4" "-DTILE=256 -DBPT=2" "-DTILE=128 -DBPT=8" \
+      "-DTILE=256 -DBPT=1" "-DTILE=64 -DBPT=8"; do
+      run tune-nbody $ab --workload nbody --impl tiled,fast --sizes 262144 --steps 2 --repeats 3 \
+        --fast-opts "$o"
     done
     ;;
   matmul)

@@ -239,7 +239,8 @@ fail:
 
 /* Sets every argument but the views' buffers and checks tile_static memory in total. */
 static amp_status set_scalar_args(const amp_launch *l, cl_kernel k, const amp_accelerator *acc,
-                                  const char *kname) {
+                                  const amp__kernel_pool *pool) {
+  const char *kname = pool->name;
   amp_status status = AMP_SUCCESS;
   cl_uint p = 0;
   for (size_t i = 0; i < l->nargs; i++) {
@@ -285,10 +286,13 @@ static amp_status set_scalar_args(const amp_launch *l, cl_kernel k, const amp_ac
                 amp_status_name(amp__cl_status(err)), (int)err,
                 err == CL_INVALID_ARG_SIZE ? "; its size differs from the parameter's" : "");
   }
-  cl_ulong used = 0;
-  if (clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
-                               NULL) == CL_SUCCESS &&
-      used > acc->props.local_memory)
+  /* tile_static memory in total: what the kernel declares (measured once per device, when its
+   * pool was made) plus the __local buffers of this launch. */
+  cl_ulong used = pool->static_local;
+  for (size_t i = 0; i < l->nargs; i++)
+    if (l->args[i].kind == AMP_ARG_LOCAL)
+      used += l->args[i].u.local_size;
+  if (used > acc->props.local_memory)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): the kernel needs %llu bytes of tile_static memory per tile; "
               "%s has %llu",
@@ -324,7 +328,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(check_args(launch, acc, pool, uses, &nuses));
   AMP__TRY(amp__kernel_take(pool, &k));
-  AMP__TRY(set_scalar_args(launch, k, acc, pool->name));
+  AMP__TRY(set_scalar_args(launch, k, acc, pool));
 
   /* Everything is checked: now data may move. */
   AMP__TRY(amp__uses_acquire(view, uses, nuses, &wait));
@@ -341,9 +345,10 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   }
   int rank = launch->domain.rank;
   amp__flush_producers(wait.ev, wait.n, view->queue);
+  /* An event only when something needs one: views to record, or a future (they cost time). */
   AMP__CL(clEnqueueNDRangeKernel(view->queue, k, (cl_uint)rank, NULL, global,
                                  launch->tiled ? local : NULL, (cl_uint)wait.n,
-                                 wait.n ? wait.ev : NULL, &ev),
+                                 wait.n ? wait.ev : NULL, nuses || done ? &ev : NULL),
           "clEnqueueNDRangeKernel");
   amp__uses_finish(view, uses, nuses, ev);
   acquired = 0;

@@ -11,6 +11,7 @@
  * concurrent processes right for a gain those caches already give. docs/KERNELS.md says more. */
 #include "program.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,11 +137,17 @@ amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel 
   AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
   if (!name || !out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_create: %s is NULL", name ? "out" : "name");
+  amp_accelerator **accs = NULL;
+  size_t nacc = 0;
+  AMP__TRY(amp__accelerators(&accs, &nacc));
   k = calloc(1, sizeof *k);
-  if (!k || !(k->name = strdup(name))) {
+  if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(nacc, sizeof *k->pools))) {
+    if (k)
+      free(k->name);
     free(k);
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_create: out of memory");
   }
+  k->npools = nacc;
   atomic_fetch_add(&program->refs, 1);
   k->program = program;
   k->magic = AMP__MAGIC_KERNEL;
@@ -166,6 +173,7 @@ amp_status amp_kernel_release(amp_kernel *kernel) {
   if (atomic_fetch_sub(&kernel->refs, 1) == 1) {
     amp_program *p = kernel->program;
     free(kernel->name);
+    free((void *)kernel->pools);
     amp__handle_retire(kernel);
     AMP__TRY(amp_program_release(p));
   }
@@ -250,6 +258,92 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
   return status;
 }
 
+/* ---- build logs in the user's line numbers -------------------------------------------------- */
+
+/* The runtime puts `#line 1` between the prelude and the user's source, so compilers report
+ * lines of the user's source. Not every compiler honours it (NVIDIA's, driver 580, does not), so on
+ * a failed build ampcl asks once per accelerator, with a tiny probe, and rewrites the log's
+ * "<name>:LINE:COL:" positions itself where the compiler did not. Costs nothing unless a build
+ * fails. */
+static pthread_mutex_t honours_lock = PTHREAD_MUTEX_INITIALIZER;
+static signed char *honours_line; /* per accelerator: 0 unknown, 1 honours #line, -1 does not */
+
+/* The first "...:LINE:COL:" line number in a build log, or -1. */
+static long first_line_number(const char *log) {
+  for (const char *c = log; c && *c; c++) {
+    if (*c != ':' || !isdigit((unsigned char)c[1]))
+      continue;
+    char *end;
+    long line = strtol(c + 1, &end, 10);
+    if (*end == ':' && isdigit((unsigned char)end[1]))
+      return line;
+  }
+  return -1;
+}
+
+static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  if (amp__accelerators(&list, &n) != AMP_SUCCESS)
+    return 1;
+  pthread_mutex_lock(&honours_lock);
+  if (!honours_line)
+    honours_line = calloc(n, 1);
+  int known = honours_line ? honours_line[acc->index] : 1;
+  pthread_mutex_unlock(&honours_lock);
+  if (known)
+    return known > 0;
+  /* An error on physical line 5, which is line 1 after the directive. */
+  const char *probe = "\n\n\n#line 1\nampcl_line_probe x;\n";
+  cl_int err = CL_SUCCESS;
+  long line = -1;
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &probe, NULL, &err);
+  if (err == CL_SUCCESS && clBuildProgram(prog, 1, &acc->device, "", NULL, NULL) != CL_SUCCESS) {
+    size_t len = 0;
+    clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+    char *log = calloc(len + 1, 1);
+    if (log && clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
+                   CL_SUCCESS)
+      line = first_line_number(log);
+    free(log);
+  }
+  if (prog)
+    clReleaseProgram(prog);
+  int honours = line != 5; /* when in doubt, leave logs alone */
+  pthread_mutex_lock(&honours_lock);
+  if (honours_line)
+    honours_line[acc->index] = (signed char)(honours ? 1 : -1);
+  pthread_mutex_unlock(&honours_lock);
+  return honours;
+}
+
+/* Appends `log` to the error message with every ":LINE:COL:" of a line past the prelude moved
+ * back by `offset` lines, so it counts lines of the user's source. */
+static void append_log_shifted(const char *log, long offset) {
+  size_t cap = strlen(log) + 1;
+  char *out = malloc(cap);
+  if (!out) {
+    amp__append_error(log);
+    return;
+  }
+  size_t o = 0;
+  for (const char *c = log; *c;) {
+    if (*c == ':' && isdigit((unsigned char)c[1])) {
+      char *end;
+      long line = strtol(c + 1, &end, 10);
+      if (*end == ':' && isdigit((unsigned char)end[1]) && line > offset) {
+        o += (size_t)snprintf(out + o, cap - o, ":%ld", line - offset);
+        c = end;
+        continue;
+      }
+    }
+    out[o++] = *c++;
+  }
+  out[o] = '\0';
+  amp__append_error(out);
+  free(out);
+}
+
 /* Builds the entry's program; called with e->lock held. */
 static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
@@ -294,7 +388,17 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
         "kernel source %s failed to build for %s (%s, options \"%s\"); "
         "build log:\n",
         p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)), p->options);
-    amp__append_error(log && *log ? log : "(the compiler gave no log)");
+    if (!log || !*log) {
+      amp__append_error("(the compiler gave no log)");
+    } else if (compiler_honours_line(acc, ctx)) {
+      amp__append_error(log);
+    } else { /* lines before the user's first: the prelude and the #line directive */
+      const char *user = strstr(e->text, "\n#line 1\n");
+      long offset = 0;
+      for (const char *c = e->text; user && c < user + 9; c++)
+        offset += *c == '\n';
+      append_log_shifted(log, offset);
+    }
     goto fail;
   }
   e->program = prog;
@@ -351,6 +455,9 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
   AMP__CL(clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
                                    sizeof pool->work_group_size, &pool->work_group_size, NULL),
           "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+  if (clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof pool->static_local,
+                               &pool->static_local, NULL) != CL_SUCCESS)
+    pool->static_local = 0;
   pool->params = calloc(pool->nparams ? pool->nparams : 1, sizeof *pool->params);
   if (!pool->params)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -385,6 +492,13 @@ fail:
 amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out) {
   amp_status status = AMP_SUCCESS;
   cache_entry *e;
+  /* Fast path: this kernel already found its pool on this accelerator. */
+  amp__kernel_pool *known =
+      acc->index < kernel->npools ? atomic_load(&kernel->pools[acc->index]) : NULL;
+  if (known) {
+    *out = known;
+    return AMP_SUCCESS;
+  }
   AMP__TRY(cache_lookup(kernel->program, acc, &e));
   pthread_mutex_lock(&e->lock);
   if (!e->program)
@@ -403,8 +517,11 @@ amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__k
     }
   }
   pthread_mutex_unlock(&e->lock);
-  if (status == AMP_SUCCESS)
+  if (status == AMP_SUCCESS) {
     *out = pool;
+    if (acc->index < kernel->npools)
+      atomic_store(&kernel->pools[acc->index], pool);
+  }
 fail:
   return status;
 }

@@ -13,11 +13,16 @@ struct amp_program {
   char *options; /* never NULL */
 };
 
+struct amp__kernel_pool;
+
 struct amp_kernel {
   uint32_t magic;
   _Atomic int refs;
   amp_program *program;
   char *name;
+  /* per accelerator index: its pool, once looked up (pools live as long as the process) */
+  struct amp__kernel_pool *_Atomic *pools;
+  size_t npools;
 };
 
 /* What the compiler says about one kernel parameter (clGetKernelArgInfo). */
@@ -42,6 +47,8 @@ struct amp__kernel_pool {
   cl_uint nparams;
   amp__param *params;     /* NULL when the driver gives no argument info */
   size_t work_group_size; /* CL_KERNEL_WORK_GROUP_SIZE on this device */
+  cl_ulong static_local;  /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
+                             kernel declares itself (tile_static variables) */
   amp__kernel_pool *next;
 };
 

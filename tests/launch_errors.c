@@ -78,14 +78,6 @@ static const char *good_src =
     "  amp_barrier_wait();\n"
     "  amp_at(v, idx.global_id[0]) = a[0] + b[0];\n"
     "}\n"
-    /* 4 MiB of tile_static memory, more than any device has (POCL: 2 MiB) */
-    "__kernel void huge_tile_static(AMP_VIEW(int, v)) {\n"
-    "  AMP_TILED_INDEX1(idx);\n"
-    "  tile_static int t[1 << 20];\n"
-    "  t[idx.local_id[0]] = 1;\n"
-    "  amp_barrier_wait();\n"
-    "  amp_at(v, idx.global_id[0]) = t[(idx.local_id[0] + 1) % idx.tile_extent[0]];\n"
-    "}\n"
     "#ifdef AMP_HAS_DOUBLE\n"
     "__kernel void takes_double(AMP_VIEW(double, v), double s) {\n"
     "  AMP_INDEX1(i);\n"
@@ -96,6 +88,18 @@ static const char *good_src =
     "  amp_at(v, i[0]) = (int)s;\n"
     "}\n"
     "#endif\n";
+
+/* 4 MiB of tile_static memory, more than any device has (POCL: 2 MiB). In a program of its own:
+ * some compilers (NVIDIA's ptxas) refuse such a kernel at build time, which would take the whole
+ * program down with it; POCL builds it and ampcl refuses the launch. */
+static const char *huge_src = "__kernel void huge_tile_static(AMP_VIEW(int, v)) {\n"
+                              "  AMP_TILED_INDEX1(idx);\n"
+                              "  tile_static int t[1 << 20];\n"
+                              "  t[idx.local_id[0]] = 1;\n"
+                              "  amp_barrier_wait();\n"
+                              "  amp_at(v, idx.global_id[0]) = t[(idx.local_id[0] + 1) % "
+                              "idx.tile_extent[0]];\n"
+                              "}\n";
 
 static void test_build_failure(void) {
   /* line 3 of the user's source uses an undeclared name */
@@ -229,12 +233,16 @@ static void test_local_memory(amp_kernel *with_local) {
   CHECK_MSG("tile_static");
   amp_kernel_release(two);
   /* tile_static memory declared in the kernel itself */
-  amp_kernel *huge = make_kernel(good_src, "huge_tile_static");
+  amp_kernel *huge = make_kernel(huge_src, "huge_tile_static");
   amp_arg one[] = {amp_arg_view(v)};
-  CHECK_STATUS(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), 16), huge, one, 1),
-               AMP_ERROR_LIMIT_EXCEEDED);
-  CHECK_MSG("tile_static memory per tile");
-  CHECK_MSG(limit);
+  amp_status st = amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), 16), huge, one, 1);
+  if (st == AMP_ERROR_BUILD_FAILED) { /* refused by the compiler: the log says why */
+    CHECK_MSG("shared");
+  } else {
+    CHECK_EQ_INT(st, AMP_ERROR_LIMIT_EXCEEDED);
+    CHECK_MSG("tile_static memory per tile");
+    CHECK_MSG(limit);
+  }
   amp_kernel_release(huge);
   CHECK_NOTHING_MOVED();
   CHECK_OK(amp_array_view_release(v));
