@@ -65,16 +65,16 @@ for part in $parts; do
     done
     ;;
   tune-double)
-    for o in "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DTS_K=8" \
-      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4 -DTS_K=8" "-DTS_M=128 -DTS_N=64 -DWPT_M=8 -DWPT_N=4 -DTS_K=8" \
-      "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DDOUBLE_BUFFER=0 -DTS_K=32" "-DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4"; do
+    for o in "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4 -DDOUBLE_BUFFER=0" \
+      "-DTS_M=128 -DTS_N=64 -DWPT_M=4 -DWPT_N=8 -DDOUBLE_BUFFER=0" "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8" \
+      "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DDOUBLE_BUFFER=0" "-DTS_M=64 -DTS_N=64 -DWPT_M=8 -DWPT_N=8"; do
       run tune-double $ab --workload matmul --impl fast,clblast --types double --sizes 4096,8192 \
         --repeats 3 --fast-opts "$o"
     done
     ;;
   tune-nbody)
-    for o in "-DTILE=256 -DBPT=4" "-DTILE=128 -DBPT=4" "-DTILE=256 -DBPT=2" "-DTILE=128 -DBPT=8" \
-      "-DTILE=256 -DBPT=1" "-DTILE=64 -DBPT=8"; do
+    for o in "-DTILE=256 -DBPT=4" "-DTILE=256 -DBPT=2" "-DTILE=256 -DBPT=4 -cl-fast-relaxed-math" \
+      "-DTILE=256 -DBPT=2 -cl-fast-relaxed-math" "-DTILE=256 -DBPT=4 -DUNROLL=16" "-DTILE=512 -DBPT=4"; do
       run tune-nbody $ab --workload nbody --impl tiled,fast --sizes 262144 --steps 2 --repeats 3 \
         --fast-opts "$o"
     done

@@ -42,7 +42,7 @@ struct amp_future {
   uint32_t magic;
   _Atomic int refs;
   cl_event event;
-  cl_event start; /* when not NULL, device time counts from the end of this marker (work made of
+  cl_event start; /* when not NULL, device time counts from the end of this command (work made of
                      several commands, such as a CLBlast call) */
   int is_kernel;  /* a kernel's event: profiling information is available */
 };
@@ -58,7 +58,7 @@ void amp__view_enqueued(amp_accelerator_view *view);
 
 /* A future that owns `event` (the caller's reference passes to it). */
 amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
-/* The same for work of several commands: its device time runs from the end of the marker
+/* The same for work of several commands: its device time runs from the end of the command
  * `start` (enqueued just before the work; its reference passes too) to the end of `event`. */
 amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **out);
 

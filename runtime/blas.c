@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ampcl/blas.h"
+#include "program.h"
 #include "source.h"
 
 #ifdef AMP_HAVE_CLBLAST
@@ -23,6 +24,43 @@ static amp_status check_matrix(const amp_array_view *v, const char *name, amp_el
   if (v->type.kind != kind)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds another element type than A", fn, name);
 fail:
+  return status;
+}
+
+/* A kernel of one work-item that does nothing: enqueued just before a timed GEMM, its end is a
+ * device timestamp of where the GEMM starts. (CLBlast returns the event of its last kernel only,
+ * and markers carry no usable device timestamps on every platform: NVIDIA's do not.) */
+static const char *stamp_src = "__kernel void amp_stamp(int unused) { (void)unused; }\n";
+static pthread_once_t stamp_once = PTHREAD_ONCE_INIT;
+static amp_kernel *stamp_kernel;
+
+static void make_stamp(void) {
+  amp_program *p = NULL;
+  if (amp_program_create(stamp_src, NULL, &p) == AMP_SUCCESS)
+    amp_kernel_create(p, "amp_stamp", &stamp_kernel);
+  amp_program_release(p); /* the kernel keeps it */
+}
+
+/* Enqueues the stamp after `wait` on the view's queue; *out gets its event. */
+static amp_status enqueue_stamp(amp_accelerator_view *view, const amp__evlist *wait,
+                                cl_event *out) {
+  amp_status status = AMP_SUCCESS;
+  amp__kernel_pool *pool;
+  cl_kernel k = NULL;
+  pthread_once(&stamp_once, make_stamp);
+  if (!stamp_kernel)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_blas_gemm: could not create the timing kernel");
+  AMP__TRY(amp__kernel_pool_get(stamp_kernel, view->acc, &pool));
+  AMP__TRY(amp__kernel_take(pool, &k));
+  cl_int zero = 0;
+  size_t one = 1;
+  AMP__CL(clSetKernelArg(k, 0, sizeof zero, &zero), "clSetKernelArg (timing kernel)");
+  AMP__CL(clEnqueueNDRangeKernel(view->queue, k, 1, NULL, &one, NULL, (cl_uint)wait->n,
+                                 wait->n ? wait->ev : NULL, out),
+          "clEnqueueNDRangeKernel (timing kernel)");
+fail:
+  if (k)
+    amp__kernel_give_back(pool, k);
   return status;
 }
 
@@ -64,12 +102,14 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
 #else
   AMP__TRY(amp__uses_acquire(view, uses, 3, &wait));
   acquired = 1;
-  /* The marker orders the GEMM after what it waits for, and marks where its device time starts:
-   * CLBlast may run several kernels and returns the event of the last one only. */
+  /* What the GEMM waits for goes first on the in-order queue, as a marker, or, when the caller
+   * wants the device time, as the stamp kernel whose end marks where the GEMM starts. */
   amp__flush_producers(wait.ev, wait.n, view->queue);
-  AMP__CL(
-      clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.n ? wait.ev : NULL, &start),
-      "clEnqueueMarkerWithWaitList (before GEMM)");
+  if (done)
+    AMP__TRY(enqueue_stamp(view, &wait, &start));
+  else if (wait.n)
+    AMP__CL(clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.ev, NULL),
+            "clEnqueueMarkerWithWaitList (before GEMM)");
   cl_mem A = amp__view_buffer(a, view->acc), B = amp__view_buffer(b, view->acc),
          C = amp__view_buffer(c, view->acc);
   CLBlastTranspose ta = trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;

@@ -269,7 +269,7 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
   cl_ulong t0 = 0, t1 = 0;
   if (future->start)
     AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
-            "clGetEventProfilingInfo(END of the starting marker)");
+            "clGetEventProfilingInfo(END of the starting command)");
   else
     AMP__CL(
         clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
