@@ -291,11 +291,11 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     p->kind = MM_FAST;
     name = "matmul_fast";
     /* float: the kernel's defaults (64 x 128 per tile, 8 x 4 per thread, 25.6 KB tile_static);
-     * double: the smaller tile its header recommends to stay within 48 KB of tile_static. */
-    opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" : "-DT=float";
+     * double: the shape its header recommends (64 x 128, 8 x 8 per thread, K tile 8). */
+    opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8" : "-DT=float";
     p->ts_m = 64;
-    p->ts_n = dbl ? 64 : 128;
-    p->rts_m = dbl ? 16 : 8;
+    p->ts_n = 128;
+    p->rts_m = 8;
     p->rts_n = dbl ? 16 : 32;
     if (ctx->fast_opts) { /* a tile shape to try: read it back from the options */
       snprintf(fast_buf, sizeof fast_buf, "-DT=%s %s", dbl ? "double" : "float", ctx->fast_opts);

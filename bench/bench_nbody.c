@@ -206,7 +206,9 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   snprintf(name, sizeof name, "nbody_%s", cell->impl);
   snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", nb_tile(ctx), nb_bpt(ctx),
            (double)SOFTENING2,
-           ctx->fast_opts && strcmp(cell->impl, "fast") == 0 ? ctx->fast_opts : "");
+           strcmp(cell->impl, "fast") != 0 ? ""
+           : ctx->fast_opts                ? ctx->fast_opts
+                                           : "-cl-fast-relaxed-math -cl-denorms-are-zero");
 #define VIEWS_CREATE()                                                                             \
   (bench_fail(cell, amp_array_view_create(e, et, cache.cur, &cur), "view") ||                      \
    bench_fail(cell, amp_array_view_create(e, et, cache.nxt, &nxt), "view") ||                      \

@@ -81,7 +81,7 @@ for part in $parts; do
     ;;
   matmul)
     for t in float double; do
-      run matmul $ab --workload matmul --types $t --sizes 512,1024,2048,4096,8192 --repeats 3 \
+      run matmul $ab --workload matmul --types $t --sizes 512,1024,2048,4096,8192 --repeats 3 --seq-max 1024 \
         --csv "$out/matmul_$t.csv" --plots "$out/plots_matmul_$t" ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
     done
     ;;

@@ -33,6 +33,8 @@ static const config configs[] = {
      8, 1, 1},
     {"fast 32x64 k8 4x8", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8", 0, 0, 32, 64, 8,
      4, 8, 1, 1},
+    {"fast double shape 64x128 8x8 k8", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8",
+     0, 0, 64, 128, 8, 8, 8, 1, 1},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
      16, 4, 4, 0, 1},
 };
