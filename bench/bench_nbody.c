@@ -146,12 +146,25 @@ static void poison(particle *p, long n) {
       p[i].position[d] = p[i].velocity[d] = NAN;
 }
 
-/* Tile and bodies per thread: the defaults, or what --fast-opts says (-DTILE=, -DBPT=). */
-static int nb_tile(const bench_ctx *ctx) {
-  return bench_option_int(ctx->fast_opts, "-DTILE=", NB_TILE);
-}
-static int nb_bpt(const bench_ctx *ctx) {
-  return bench_option_int(ctx->fast_opts, "-DBPT=", NB_BPT);
+/* Tile and bodies per thread of nbody_fast: what --fast-opts says (-DTILE=, -DBPT=), or a shape
+ * that keeps every compute unit busy. Bodies per thread (BPT) reuse each tile_static read, but
+ * make the tiles fewer: at 10,240 bodies, 256-thread tiles with BPT=4 are 10 tiles for a GPU of
+ * 132 compute units. So BPT halves, then the tile, until there are at least as many tiles as
+ * compute units (or BPT = 1 and tiles of 64). nbody_tiled always uses NB_TILE. */
+static void nb_shape(const bench_ctx *ctx, const char *impl, long n, int *tile, int *bpt) {
+  *tile = bench_option_int(ctx->fast_opts, "-DTILE=", NB_TILE);
+  *bpt = bench_option_int(ctx->fast_opts, "-DBPT=", NB_BPT);
+  if (strcmp(impl, "fast") != 0) {
+    *bpt = 1;
+    return;
+  }
+  if (ctx->fast_opts)
+    return;
+  long cus = ctx->props.compute_units ? (long)ctx->props.compute_units : 1;
+  while (*bpt > 1 && n / ((long)*tile * *bpt) < cus)
+    *bpt /= 2;
+  while (*tile > 64 && n / ((long)*tile * *bpt) < cus)
+    *tile /= 2;
 }
 
 /* The launch domain of each kernel (see the top of kernels_cl/nbody.cl). */
@@ -160,8 +173,9 @@ static amp_launch launch_of(const bench_ctx *ctx, const char *impl, long n) {
   if (strcmp(impl, "naive") == 0) {
     l.domain = amp_extent1((int)n);
   } else {
-    int tile = nb_tile(ctx), bpt = nb_bpt(ctx);
-    long threads = strcmp(impl, "fast") == 0 ? (n + bpt - 1) / bpt : n;
+    int tile, bpt;
+    nb_shape(ctx, impl, n, &tile, &bpt);
+    long threads = (n + bpt - 1) / bpt;
     amp_tiled_extent te = amp_tiled_extent_pad(amp_tile1(amp_extent1((int)threads), tile));
     l.domain = te.extent;
     l.tiled = 1;
@@ -204,7 +218,9 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   amp_elem_type et = AMP_STRUCT(particle);
   double ms;
   snprintf(name, sizeof name, "nbody_%s", cell->impl);
-  snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", nb_tile(ctx), nb_bpt(ctx),
+  int tile, bpt;
+  nb_shape(ctx, cell->impl, n, &tile, &bpt);
+  snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", tile, bpt,
            (double)SOFTENING2,
            strcmp(cell->impl, "fast") != 0 ? ""
            : ctx->fast_opts                ? ctx->fast_opts

@@ -541,7 +541,11 @@ int main(int argc, char **argv) {
       amp_accelerator_properties ap;
       EX_TRY(amp_accelerator_get(i, &a));
       EX_TRY(amp_accelerator_get_properties(a, &ap));
-      if (!ap.is_host && (p.kind != TYPE_DOUBLE || ap.supports_double_precision))
+      /* The thesis's MultiGPU splits over the GPUs: here, every accelerator of the platform of
+       * the one chosen (so a GPU run does not hand rows to a CPU device, and POCL with
+       * POCL_DEVICES="pthread pthread" splits over its two devices). */
+      if (!ap.is_host && strcmp(ap.platform_name, props.platform_name) == 0 &&
+          (p.kind != TYPE_DOUBLE || ap.supports_double_precision))
         accs[nacc++] = a;
     }
   }
