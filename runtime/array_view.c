@@ -335,6 +335,11 @@ amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type typ
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: %zu bytes starting at byte %zu do not divide into elements of %zu bytes", fn,
               bytes, first, type.size);
+  if (bytes / type.size > (size_t)INT32_MAX || (first + bytes) / type.size > (size_t)INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: as elements of %zu bytes the data are %zu elements, more than a view can index "
+              "(2^31-1)",
+              fn, type.size, (first + bytes) / type.size);
   AMP__TRY(derive(view, out, fn));
   amp_array_view *v = *out;
   v->type = type;

@@ -52,6 +52,19 @@ int amp__evlist_push(amp__evlist *l, cl_event e) {
   return 0;
 }
 
+void amp__evlist_drop_queue(amp__evlist *l, cl_command_queue q) {
+  size_t o = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    cl_command_queue eq = NULL;
+    if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, NULL) == CL_SUCCESS &&
+        eq == q)
+      clReleaseEvent(l->ev[i]);
+    else
+      l->ev[o++] = l->ev[i];
+  }
+  l->n = o;
+}
+
 void amp__evlist_clear(amp__evlist *l) {
   for (size_t i = 0; i < l->n; i++)
     clReleaseEvent(l->ev[i]);
@@ -69,8 +82,15 @@ void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine) {
    * been flushed, or the wait may never end. In automatic mode ampcl does not flush on enqueue. */
   for (size_t i = 0; i < n; i++) {
     cl_command_queue q = NULL;
-    if (ev[i] && clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS &&
-        q && q != mine)
+    cl_int st = CL_COMPLETE;
+    /* A finished command needs nothing, and its queue may be gone (a released view). */
+    if (!ev[i] ||
+        clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) !=
+            CL_SUCCESS ||
+        st == CL_COMPLETE || st < 0)
+      continue;
+    if (clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q &&
+        q != mine)
       clFlush(q);
   }
 }
@@ -153,16 +173,33 @@ static amp_status ensure_host(amp__source *s) {
   return AMP_SUCCESS;
 }
 
-static void wait_list(amp__evlist *l) {
-  if (l->n)
-    clWaitForEvents((cl_uint)l->n, l->ev);
+/* Waits for one event; returns the OpenCL error the command failed with, or CL_SUCCESS. */
+static cl_int wait_event(cl_event e) {
+  cl_int st = CL_COMPLETE;
+  clWaitForEvents(1, &e);
+  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS)
+    return CL_SUCCESS;
+  return st < 0 ? st : CL_SUCCESS;
+}
+
+/* Waits for every event of the list, one at a time (the events of a source come from the contexts
+ * of several accelerators, and one clWaitForEvents call may not mix contexts), and empties it.
+ * Returns the first failure of a command waited for, or CL_SUCCESS. */
+static cl_int wait_list(amp__evlist *l) {
+  cl_int first = CL_SUCCESS;
+  for (size_t i = 0; i < l->n; i++) {
+    cl_int st = wait_event(l->ev[i]);
+    if (first == CL_SUCCESS)
+      first = st;
+  }
   amp__evlist_clear(l);
+  return first;
 }
 
 /* Before host memory is overwritten or handed to the caller: no copy may still use it. */
-static void wait_host_idle(amp__source *s) {
-  wait_list(&s->host_readers);
-  wait_list(&s->host_writers);
+static cl_int wait_host_idle(amp__source *s) {
+  cl_int a = wait_list(&s->host_readers), b = wait_list(&s->host_writers);
+  return a != CL_SUCCESS ? a : b;
 }
 
 /* Copy of [lo,hi) from accelerator `acc`'s buffer into host memory: blocking, or with `async`
@@ -370,7 +407,11 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
             amp__rangeset_remove(&s->loc[o].valid, want.r[r].lo, want.r[r].hi);
       }
     } else if (L->last_write != done) {
-      amp__evlist_push(&L->reads, done);
+      /* On an in-order queue a later command implies the earlier ones: keep one read per queue,
+       * so the list stays as short as the number of queues. */
+      amp__evlist_drop_queue(&L->reads, q->queue);
+      if (amp__evlist_push(&L->reads, done))
+        clWaitForEvents(1, &done); /* out of memory: the read is over, nothing to remember */
     }
   }
   amp__rangeset_free(&want);
@@ -397,14 +438,16 @@ cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc) 
 /* ---- host-side operations ----------------------------------------------------------------- */
 
 /* Waits for every command that touches the source. Called with the lock held. */
-static void wait_all(amp__source *s) {
-  wait_host_idle(s);
+static cl_int wait_all(amp__source *s) {
+  cl_int first = wait_host_idle(s);
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
-    if (L->last_write)
-      clWaitForEvents(1, &L->last_write);
-    wait_list(&L->reads);
+    cl_int w = L->last_write ? wait_event(L->last_write) : CL_SUCCESS;
+    cl_int r = wait_list(&L->reads);
+    if (first == CL_SUCCESS)
+      first = w != CL_SUCCESS ? w : r;
   }
+  return first;
 }
 
 /* Rule 10: two top-level views over the same host memory are not coherent with each other. With
@@ -632,8 +675,16 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
           any = list[a];
     if (!any)
       any = list[0];
-    if (s->home >= 0 && s->loc[s->home].last_write)
-      amp__evlist_push(&pending, s->loc[s->home].last_write);
+    if (s->home >= 0 && s->loc[s->home].last_write &&
+        amp__evlist_push(&pending, s->loc[s->home].last_write))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    /* Copies back started by an earlier synchronize_async may still be writing this part: the
+     * future is ready only when they are done too. */
+    for (size_t i = 0; i < s->host_writers.n; i++)
+      if (amp__evlist_push(&pending, s->host_writers.ev[i]))
+        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    /* Whatever the future stands for must be submitted, or waiting for it may never end. */
+    amp__flush_producers(pending.ev, pending.n, NULL);
     AMP__TRY(join_future(&pending, any, async_out));
   } else if (s->home < 0) {
     wait_host_idle(s);
@@ -688,6 +739,8 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
   amp__source *s = v->src;
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
+  if (!discard && (s->home >= 0 || s->owns_host || !s->host))
+    goto fail; /* refresh: only caller-owned host memory can have been written directly (rule 9) */
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!discard)
@@ -708,8 +761,12 @@ fail:
 
 amp_status amp__source_wait(amp__source *s) {
   pthread_mutex_lock(&s->lock);
-  wait_all(s);
+  cl_int err = wait_all(s);
   pthread_mutex_unlock(&s->lock);
+  if (err != CL_SUCCESS)
+    return amp__set_error(amp__cl_status(err),
+                          "a kernel or copy using the view's data failed on the device: %s (%d)",
+                          amp_status_name(amp__cl_status(err)), (int)err);
   return AMP_SUCCESS;
 }
 

@@ -22,6 +22,8 @@ int amp__evlist_push(amp__evlist *l, cl_event e); /* retains e; 0 ok, -1 out of 
 /* Flushes the queues (other than `mine`) of the events a command is about to wait for. */
 void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine);
 void amp__evlist_clear(amp__evlist *l); /* releases every event */
+/* Removes (and releases) the events of commands enqueued on queue q. */
+void amp__evlist_drop_queue(amp__evlist *l, cl_command_queue q);
 void amp__evlist_free(amp__evlist *l);
 
 /* One accelerator's copy of a source. */
