@@ -1,8 +1,9 @@
 /* bench/bench_addexp.c: the add-exp workload, result[i] = first[i] + exp(second[i]) over n floats
  * (seed 001's VectorAddExpPointwise). It is memory bound: the metric is GB/s of 12 * n bytes
  * (two floats read, one written per element). Implementations: a sequential C loop (the
- * baseline), kernels_cl/add_exp.cl's add_exp ("naive", one element per thread) and add_exp_vec4
- * ("vec4", four per thread).
+ * baseline), kernels_cl/add_exp.cl's add_exp ("naive", one element per thread), add_exp_vec4
+ * ("vec4", four per thread), and "fast": the fastest for the device (add_exp_vec4 on a GPU,
+ * add_exp_cpu on a CPU device).
  *
  * Check: every element against the host's expf, with a relative tolerance of 1e-4 (the kernels
  * use native_exp, a few ulp on GPUs) plus 1e-6 absolute. */
@@ -13,7 +14,7 @@
 
 #include "bench.h"
 
-static const char *const impls[] = {"seq", "naive", "vec4", NULL};
+static const char *const impls[] = {"seq", "naive", "vec4", "fast", NULL};
 
 static struct {
   long n;
@@ -76,11 +77,11 @@ static void poison(long n) {
     cache.result[i] = NAN;
 }
 
-static amp_status launch(bench_ctx *ctx, amp_kernel *k, int vec4, amp_array_view *f,
+static amp_status launch(bench_ctx *ctx, amp_kernel *k, int per, amp_array_view *f,
                          amp_array_view *s, amp_array_view *r, long n, double *kernel_ms) {
   amp_arg args[] = {amp_arg_view(f), amp_arg_view(s), amp_arg_view(r)};
   amp_launch l = {0};
-  l.domain = amp_extent1(vec4 ? (int)((n + 3) / 4) : (int)n);
+  l.domain = amp_extent1((int)((n + per - 1) / per)); /* per: elements per work-item */
   l.kernel = k;
   l.args = args;
   l.nargs = AMP_NARGS(args);
@@ -92,9 +93,18 @@ static amp_status launch(bench_ctx *ctx, amp_kernel *k, int vec4, amp_array_view
   return st;
 }
 
+/* Elements per work-item of the kernel an impl runs: naive 1, vec4 4, and "fast", the fastest for
+ * the device: add_exp_vec4 on a GPU, add_exp_cpu (CHUNK = 256 elements as float16) on a CPU. */
+static int per_item(const bench_ctx *ctx, const char *impl) {
+  if (strcmp(impl, "fast") == 0)
+    return ctx->props.is_emulated ? 256 : 4;
+  return strcmp(impl, "vec4") == 0 ? 4 : 1;
+}
+
 static void run_device(bench_ctx *ctx, bench_cell *cell) {
   long n = cell->size;
-  int vec4 = strcmp(cell->impl, "vec4") == 0;
+  int per = per_item(ctx, cell->impl);
+  const char *kname = per == 1 ? "add_exp" : per == 4 ? "add_exp_vec4" : "add_exp_cpu";
   amp_program *prog = NULL;
   amp_kernel *k = NULL;
   amp_array_view *f = NULL, *s = NULL, *r = NULL;
@@ -114,17 +124,17 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   } while (0)
 
   if (bench_fail(cell, amp_program_create_builtin("add_exp", NULL, &prog), "program") ||
-      bench_fail(cell, amp_kernel_create(prog, vec4 ? "add_exp_vec4" : "add_exp", &k), "kernel"))
+      bench_fail(cell, amp_kernel_create(prog, kname, &k), "kernel"))
     goto done;
   poison(n);
   if (VIEWS_CREATE())
     goto done;
   for (int w = 0; w < ctx->warmup; w++)
-    if (bench_fail(cell, launch(ctx, k, vec4, f, s, r, n, &ms), "warm-up launch"))
+    if (bench_fail(cell, launch(ctx, k, per, f, s, r, n, &ms), "warm-up launch"))
       goto done;
   for (int i = 0; i < ctx->repeats; i++) {
     double t0 = bench_now_ms();
-    if (bench_fail(cell, launch(ctx, k, vec4, f, s, r, n, &ms), "launch"))
+    if (bench_fail(cell, launch(ctx, k, per, f, s, r, n, &ms), "launch"))
       goto done;
     cell->sync_ms[i] = bench_now_ms() - t0;
     cell->kernel_ms[i] = ms > 0 ? ms : cell->sync_ms[i];
@@ -136,7 +146,7 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   for (int i = 0; i < ctx->repeats; i++) {
     poison(n);
     double t0 = bench_now_ms();
-    if (VIEWS_CREATE() || bench_fail(cell, launch(ctx, k, vec4, f, s, r, n, &ms), "launch") ||
+    if (VIEWS_CREATE() || bench_fail(cell, launch(ctx, k, per, f, s, r, n, &ms), "launch") ||
         bench_fail(cell, amp_array_view_synchronize(r), "synchronize"))
       goto done;
     cell->e2e_ms[i] = bench_now_ms() - t0;

@@ -159,7 +159,7 @@ static void run_host(bench_ctx *ctx, bench_cell *cell) {
 
 /* ---- device implementations ------------------------------------------------------------------ */
 
-typedef enum mm_kind { MM_NAIVE, MM_TILED, MM_FAST, MM_BLAS } mm_kind;
+typedef enum mm_kind { MM_NAIVE, MM_TILED, MM_FAST, MM_CPU, MM_BLAS } mm_kind;
 
 typedef struct mm_plan {
   mm_kind kind;
@@ -182,6 +182,8 @@ static amp_status launch(amp_accelerator_view *av, const mm_plan *p, amp_array_v
   l.nargs = AMP_NARGS(args);
   if (p->kind == MM_NAIVE) {
     l.domain = amp_extent2(m, n);
+  } else if (p->kind == MM_CPU) { /* column blocks first (kernels_cl/matmul_cpu.cl) */
+    l.domain = amp_extent2((n + p->ts_n - 1) / p->ts_n, (m + p->ts_m - 1) / p->ts_m);
   } else if (p->kind == MM_TILED) {
     l.domain = amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), TILE, TILE)).extent;
     l.tiled = 1;
@@ -287,6 +289,14 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     p->kind = MM_NAIVE;
     name = "matmul_naive";
     opts = dbl ? "-DT=double" : "-DT=float";
+  } else if (strcmp(impl, "fast") == 0 && ctx->props.is_emulated && !ctx->fast_opts) {
+    /* "fast" is the fastest kernel for the device: on a CPU device the CPU-shaped one, 8 rows x
+     * 32 columns per work-item in float16 registers (16 x 8 for double: one double16). */
+    p->kind = MM_CPU;
+    name = "matmul_cpu";
+    opts = dbl ? "-DT=double -DCB=1" : "-DT=float";
+    p->ts_m = 8;
+    p->ts_n = dbl ? 16 : 32;
   } else if (strcmp(impl, "fast") == 0) {
     p->kind = MM_FAST;
     name = "matmul_fast";

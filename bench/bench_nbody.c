@@ -167,11 +167,20 @@ static void nb_shape(const bench_ctx *ctx, const char *impl, long n, int *tile, 
     *tile /= 2;
 }
 
+/* "fast" is the fastest kernel for the device: on a CPU device, the CPU-shaped nbody_cpu
+ * (NB_VW bodies per work-item in vector lanes), unless --fast-opts asks for nbody_fast. */
+#define NB_VW 16
+static int use_cpu_kernel(const bench_ctx *ctx, const char *impl) {
+  return strcmp(impl, "fast") == 0 && ctx->props.is_emulated && !ctx->fast_opts;
+}
+
 /* The launch domain of each kernel (see the top of kernels_cl/nbody.cl). */
 static amp_launch launch_of(const bench_ctx *ctx, const char *impl, long n) {
   amp_launch l = {0};
   if (strcmp(impl, "naive") == 0) {
     l.domain = amp_extent1((int)n);
+  } else if (use_cpu_kernel(ctx, impl)) {
+    l.domain = amp_extent1((int)((n + NB_VW - 1) / NB_VW));
   } else {
     int tile, bpt;
     nb_shape(ctx, impl, n, &tile, &bpt);
@@ -217,7 +226,7 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   amp_extent e = amp_extent1((int)n);
   amp_elem_type et = AMP_STRUCT(particle);
   double ms;
-  snprintf(name, sizeof name, "nbody_%s", cell->impl);
+  snprintf(name, sizeof name, "nbody_%s", use_cpu_kernel(ctx, cell->impl) ? "cpu" : cell->impl);
   int tile, bpt;
   nb_shape(ctx, cell->impl, n, &tile, &bpt);
   snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", tile, bpt,

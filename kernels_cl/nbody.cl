@@ -52,6 +52,10 @@
  *                b < BPT (consecutive threads on consecutive bodies: coalesced).
  *                Domain: amp_tiled_extent_pad(amp_tile1(amp_extent1((N + BPT - 1) / BPT), TILE)).
  *
+ *   nbody_cpu    The same step shaped for CPU devices (POCL): VW bodies per work-item in vector
+ *                lanes, no tile_static memory, no barrier (see the kernel).
+ *                Domain: amp_extent1((N + VW - 1) / VW), untiled; -DVW=16 by default.
+ *
  * Launch (host C, errors elided to CHECK):
  *
  *     CHECK(amp_program_create_builtin("nbody", "-DTILE=256 -DBPT=4 -DSOFTENING2=0.01f", &prog));
@@ -180,4 +184,50 @@ __kernel void nbody_fast(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, 
     if (i < n)
       amp_at(next, i) = advance(amp_at(previous, i), acc[b] * particle_mass, delta_time);
   }
+}
+
+/* nbody_cpu: the same step shaped for CPU devices (POCL). A CPU runtime runs a work-group's
+ * work-items one after another on one core and gets SIMD from the vector types in the code, so
+ * here one work-item updates VW bodies (-DVW=16 default: one float16, an AVX-512 register), held
+ * as three vectors x, y, z; the loop over all bodies broadcasts one body at a time against all VW
+ * lanes. No tile_static memory and no barrier: on a CPU the cache does that job. The math is
+ * nbody_fast's (rsqrt, mass applied once, the same softening). Bodies past N in the last
+ * work-item compute garbage in their lanes and are not stored.
+ * Domain: amp_extent1((N + VW - 1) / VW), untiled. On a GPU use nbody_fast. */
+#ifndef VW
+#define VW 16
+#endif
+#define NB_CAT2(a, b) a##b
+#define NB_CAT(a, b) NB_CAT2(a, b)
+#define FV NB_CAT(float, VW)
+__kernel void nbody_cpu(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, next),
+                        float delta_time, float particle_mass) {
+  AMP_INDEX1(idx);
+  const int n = amp_extent(previous, 0), first = idx[0] * VW;
+  float xs[VW], ys[VW], zs[VW];
+  for (int v = 0; v < VW; v++) { /* gather VW positions into lanes */
+    const float4 p = amp_at(previous, min(first + v, n - 1)).position;
+    xs[v] = p.x;
+    ys[v] = p.y;
+    zs[v] = p.z;
+  }
+  const FV x = NB_CAT(vload, VW)(0, xs), y = NB_CAT(vload, VW)(0, ys),
+           z = NB_CAT(vload, VW)(0, zs);
+  FV ax = (FV)(0.0f), ay = (FV)(0.0f), az = (FV)(0.0f);
+  for (int j = 0; j < n; j++) {
+    const float4 q = amp_at(previous, j).position; /* broadcast to every lane */
+    const FV dx = (FV)(q.x) - x, dy = (FV)(q.y) - y, dz = (FV)(q.z) - z;
+    const FV inv = fast_math_rsqrt(mad(dx, dx, mad(dy, dy, mad(dz, dz, (FV)(SOFTENING2)))));
+    const FV inv3 = inv * inv * inv;
+    ax = mad(dx, inv3, ax);
+    ay = mad(dy, inv3, ay);
+    az = mad(dz, inv3, az);
+  }
+  float axs[VW], ays[VW], azs[VW];
+  NB_CAT(vstore, VW)(ax, 0, axs);
+  NB_CAT(vstore, VW)(ay, 0, ays);
+  NB_CAT(vstore, VW)(az, 0, azs);
+  for (int v = 0; v < VW && first + v < n; v++)
+    amp_at(next, first + v) = advance(amp_at(previous, first + v),
+                                      (float3)(axs[v], ays[v], azs[v]) * particle_mass, delta_time);
 }

@@ -1,10 +1,11 @@
-/* kernels_add_exp: kernels_cl/add_exp.cl's add_exp and add_exp_vec4 against a host reference, at
- * n = 1, 3, 4, 5, 1000003 (tails of 1, 3, 0, 1 and 3 elements for the float4 kernel), through
- * whole views and through sections whose offset is (4) and is not (1) a multiple of 4 elements,
- * which add_exp_vec4 sends down its float4 and its scalar path. The whole result buffer is first
- * filled with NaN *on the device* (a one-line kernel over the whole view), so the device holds its
- * newest contents and the final synchronize brings all of it back: an element the kernel forgets
- * stays NaN, and a write past the section's end (a broken tail guard) shows up as a number. */
+/* kernels_add_exp: kernels_cl/add_exp.cl's add_exp, add_exp_vec4 and add_exp_cpu against a host
+ * reference, at n = 1, 3, 4, 5, 1000003 (tails of 1, 3, 0, 1 and 3 elements for the float4 kernel),
+ * through whole views and through sections whose offset is (4) and is not (1) a multiple of 4
+ * elements, which add_exp_vec4 sends down its float4 and its scalar path. The whole result buffer
+ * is first filled with NaN *on the device* (a one-line kernel over the whole view), so the device
+ * holds its newest contents and the final synchronize brings all of it back: an element the kernel
+ * forgets stays NaN, and a write past the section's end (a broken tail guard) shows up as a number.
+ */
 #include "check.h"
 
 static const char *fill_src = "__kernel void fill(AMP_VIEW(float, v), float value) {\n"
@@ -18,7 +19,7 @@ static const int origins[] = {0, 1, 4}; /* whole-buffer start, unaligned, aligne
 
 /* Runs kernel `name` on n elements placed at `origin` in buffers of n + 8; returns the number of
  * wrong elements of the result buffer (inside and outside the section). */
-static int run_one(amp_accelerator_view *av, amp_kernel *k, int vec4, int n, int origin) {
+static int run_one(amp_accelerator_view *av, amp_kernel *k, int per_item, int n, int origin) {
   const int len = n + 8;
   float *f = malloc((size_t)len * sizeof(float)), *s = malloc((size_t)len * sizeof(float));
   float *r = malloc((size_t)len * sizeof(float));
@@ -43,8 +44,8 @@ static int run_one(amp_accelerator_view *av, amp_kernel *k, int vec4, int n, int
   amp_arg fargs[] = {amp_arg_view(vr), amp_arg_float(NAN)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(len), fill, fargs, AMP_NARGS(fargs)));
   amp_arg args[] = {amp_arg_view(sf), amp_arg_view(ss), amp_arg_view(sr)};
-  amp_status st =
-      amp_parallel_for_each(av, amp_extent1(vec4 ? (n + 3) / 4 : n), k, args, AMP_NARGS(args));
+  amp_status st = amp_parallel_for_each(av, amp_extent1((n + per_item - 1) / per_item), k, args,
+                                        AMP_NARGS(args));
   CHECK_OK(st);
   CHECK_OK(amp_array_view_synchronize(vr));
   if (st != AMP_SUCCESS)
@@ -63,8 +64,10 @@ static int run_one(amp_accelerator_view *av, amp_kernel *k, int vec4, int n, int
     }
     if (!ok && bad++ < 3)
       fprintf(stderr, "  %s, n=%d, origin %d: result[%d]%s = %.9g, expected %.9g\n",
-              vec4 ? "add_exp_vec4" : "add_exp", n, origin, i - origin,
-              inside ? "" : " (outside the section)", r[i], want);
+              per_item == 1   ? "add_exp"
+              : per_item == 4 ? "add_exp_vec4"
+                              : "add_exp_cpu",
+              n, origin, i - origin, inside ? "" : " (outside the section)", r[i], want);
   }
 done:
   amp_array_view_release(sf);
@@ -84,23 +87,25 @@ int main(void) {
   if (!av)
     return SKIP;
   amp_program *prog, *fprog;
-  amp_kernel *k[2];
+  static const char *const names[3] = {"add_exp", "add_exp_vec4", "add_exp_cpu"};
+  static const int per_item[3] = {1, 4, 256}; /* elements per work-item (add_exp_cpu: CHUNK) */
+  amp_kernel *k[3];
   REQUIRE_OK(amp_program_create(fill_src, NULL, &fprog));
   REQUIRE_OK(amp_kernel_create(fprog, "fill", &fill));
   REQUIRE_OK(amp_program_create_builtin("add_exp", NULL, &prog));
-  REQUIRE_OK(amp_kernel_create(prog, "add_exp", &k[0]));
-  REQUIRE_OK(amp_kernel_create(prog, "add_exp_vec4", &k[1]));
-  for (int vec4 = 0; vec4 < 2; vec4++)
+  for (int v = 0; v < 3; v++)
+    REQUIRE_OK(amp_kernel_create(prog, names[v], &k[v]));
+  for (int v = 0; v < 3; v++)
     for (size_t ni = 0; ni < sizeof counts / sizeof counts[0]; ni++)
       for (size_t oi = 0; oi < sizeof origins / sizeof origins[0]; oi++) {
         const int origin = origins[oi];
-        const int bad = run_one(av, k[vec4], vec4, counts[ni], origin);
+        const int bad = run_one(av, k[v], per_item[v], counts[ni], origin);
         CHECK_EQ_INT(bad, 0);
-        printf("%-12s n=%-7d origin %d  %s\n", vec4 ? "add_exp_vec4" : "add_exp", counts[ni],
-               origin, bad ? "MISMATCH" : "verified");
+        printf("%-12s n=%-7d origin %d  %s\n", names[v], counts[ni], origin,
+               bad ? "MISMATCH" : "verified");
       }
-  amp_kernel_release(k[0]);
-  amp_kernel_release(k[1]);
+  for (int v = 0; v < 3; v++)
+    amp_kernel_release(k[v]);
   amp_program_release(prog);
   amp_kernel_release(fill);
   amp_program_release(fprog);

@@ -1,4 +1,5 @@
-/* kernels_matmul: the matmul course of kernels_cl/ (matmul_naive, matmul_tiled, matmul_fast)
+/* kernels_matmul: the matmul course of kernels_cl/ (matmul_naive, matmul_tiled, matmul_fast,
+ * matmul_cpu)
  * against a host reference, for int, float and double, at sizes no tile divides, through whole
  * views and through sections (aligned ones that take matmul_fast's float4 path, and unaligned
  * ones that take its scalar path). Output memory starts as a sentinel (NaN, or INT32_MIN for int),
@@ -11,7 +12,7 @@
 #include <float.h>
 #include <stdint.h>
 
-typedef enum { NAIVE, TILED, FAST } kernel_kind;
+typedef enum { NAIVE, TILED, FAST, CPU } kernel_kind;
 
 typedef struct {
   const char *label;
@@ -20,7 +21,8 @@ typedef struct {
   int float_only;      /* variants of the tile shape run for float only, to keep POCL's compile
                           time (most of this test's run time) down */
   int tile;            /* TILED: the tile size */
-  int ts_m, ts_n, ts_k, wpt_m, wpt_n, padv, dbuf; /* FAST: as the -D options (for domain, memory) */
+  int ts_m, ts_n, ts_k, wpt_m, wpt_n, padv, dbuf; /* FAST: as the -D options (for domain, memory);
+                                                     CPU: ts_m, ts_n = rows, columns per item */
 } config;
 
 static const config configs[] = {
@@ -35,6 +37,8 @@ static const config configs[] = {
      4, 8, 1, 1},
     {"fast double shape 64x128 8x8 k8", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8",
      0, 0, 64, 128, 8, 8, 8, 1, 1},
+    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0},
+    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
      16, 4, 4, 0, 1},
 };
@@ -104,6 +108,8 @@ static amp_tiled_extent domain_for(const config *c, int m, int n) {
     return amp_tile2(amp_extent2(m, n), 1, 1); /* only .extent is used */
   case TILED:
     return amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), c->tile, c->tile));
+  case CPU: /* column blocks first: the fast index walks down the rows (only .extent is used) */
+    return amp_tile2(amp_extent2((n + c->ts_n - 1) / c->ts_n, (m + c->ts_m - 1) / c->ts_m), 1, 1);
   default: {
     const int rm = c->ts_m / c->wpt_m, rn = c->ts_n / c->wpt_n;
     return amp_tile2(
@@ -116,7 +122,7 @@ static amp_status launch(amp_accelerator_view *av, const config *c, amp_kernel *
                          amp_array_view *va, amp_array_view *vb, amp_array_view *vc, int m, int n) {
   amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
   amp_tiled_extent dom = domain_for(c, m, n);
-  if (c->kind == NAIVE)
+  if (c->kind == NAIVE || c->kind == CPU)
     return amp_parallel_for_each(av, dom.extent, k, args, AMP_NARGS(args));
   return amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args));
 }
@@ -274,6 +280,7 @@ int main(void) {
       snprintf(opts, sizeof opts, "-DT=%s %s", e->cl, c->options);
       const char *file = c->kind == NAIVE   ? "matmul_naive"
                          : c->kind == TILED ? "matmul_tiled"
+                         : c->kind == CPU   ? "matmul_cpu"
                                             : "matmul_fast";
       amp_program *prog, *fprog;
       amp_kernel *k, *fill;

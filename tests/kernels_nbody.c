@@ -1,5 +1,5 @@
-/* kernels_nbody: kernels_cl/nbody.cl's nbody_naive, nbody_tiled and nbody_fast against a host
- * double-precision loop, for one step and for several steps with the two views swapped between
+/* kernels_nbody: kernels_cl/nbody.cl's nbody_naive, nbody_tiled, nbody_fast and nbody_cpu against a
+ * host double-precision loop, for one step and for several steps with the two views swapped between
  * steps, at body counts no tile divides (1, 7, 1000, 1031). The output starts as NaN, so a body
  * a kernel forgets fails; the w components carry marks that must come through unchanged. */
 #include "check.h"
@@ -12,7 +12,7 @@ typedef struct {
   float position[4], velocity[4];
 } particle;
 
-typedef enum { NAIVE, TILED, FAST } kernel_kind;
+typedef enum { NAIVE, TILED, FAST, CPU } kernel_kind;
 
 typedef struct {
   const char *label;
@@ -28,6 +28,8 @@ static const config configs[] = {
     {"fast 256x4", FAST, "", 256, 4},
     {"fast 64x3 unroll 4", FAST, "-DTILE=64 -DBPT=3 -DUNROLL=4", 64, 3},
     {"fast 32x1", FAST, "-DTILE=32 -DBPT=1", 32, 1},
+    {"cpu 16 lanes", CPU, "", 0, 16}, /* bpt: bodies per work-item (VW) */
+    {"cpu 4 lanes", CPU, "-DVW=4", 0, 4},
 };
 
 static const int counts[] = {1, 7, 1000, 1031};
@@ -82,6 +84,9 @@ static amp_status launch(amp_accelerator_view *av, const config *c, amp_kernel *
   case TILED:
     return amp_parallel_for_each_tiled(av, amp_tiled_extent_pad(amp_tile1(amp_extent1(n), c->tile)),
                                        k, args, AMP_NARGS(args));
+  case CPU:
+    return amp_parallel_for_each(av, amp_extent1((n + c->bpt - 1) / c->bpt), k, args,
+                                 AMP_NARGS(args));
   default:
     return amp_parallel_for_each_tiled(
         av, amp_tiled_extent_pad(amp_tile1(amp_extent1((n + c->bpt - 1) / c->bpt), c->tile)), k,
@@ -169,6 +174,7 @@ int main(void) {
     const config *c = &configs[ci];
     const char *name = c->kind == NAIVE   ? "nbody_naive"
                        : c->kind == TILED ? "nbody_tiled"
+                       : c->kind == CPU   ? "nbody_cpu"
                                           : "nbody_fast";
     amp_program *prog;
     amp_kernel *k;

@@ -1,0 +1,99 @@
+/* matmul_cpu.cl: C = A * B shaped for CPU devices (POCL, and other OpenCL CPU runtimes). Lesson 4
+ * of the matmul course, a side road: lessons 2 and 3 (matmul_tiled.cl, matmul_fast.cl) shape the
+ * work for a GPU, and on a CPU that shape costs more than it brings.
+ *
+ * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views
+ * (sections allowed), any m, n, w >= 1.
+ *
+ * Why a CPU wants something else: a CPU OpenCL runtime runs the work-items of a work-group one
+ * after another in a loop on one core, and gets its SIMD from vectorising that loop or from the
+ * vector types in the code. tile_static memory is just cache there, and every barrier splits the
+ * kernel into pieces the runtime must loop over separately: the GPU kernels' barriers, index
+ * arithmetic and scattered loads keep POCL at about 40 GFLOP/s on two cores, where the cores can
+ * do over 300. So this kernel:
+ *   1. Uses explicit vectors: each work-item computes RB rows x (CB * VW) columns of C, held in
+ *      RB * CB registers of type T16 (float16: one AVX-512 register, two AVX2 ones). One step of
+ *      k loads CB vectors of a row of B and broadcasts RB scalars of A: RB * CB vector
+ *      multiply-adds for CB + RB loads. No tile_static memory and no barrier.
+ *   2. Orders the work for the caches: the launch domain is (column blocks, row blocks) in AMP
+ *      order, so the fastest-varying index (OpenCL dimension 0) walks down the rows, and the
+ *      work-items a core runs one after another share one panel of B (w x CB*VW elements, 128 KB
+ *      for w = 1024), which stays in L2 while rows of A stream through.
+ *   3. Keeps the edges simple: a work-item whose block crosses the right or bottom edge of C takes
+ *      a scalar path with the same arithmetic; only the last block row and column do.
+ *
+ * Build options: -DT=float|double|int (default float), -DVW=16 (vector width: 16 floats are one
+ * AVX-512 register), -DRB=8 (rows per work-item), -DCB=2 (vectors of columns per work-item). The
+ * accumulators take RB * CB vectors: 16 float16 fit the 32 AVX-512 registers; for double use
+ * -DCB=1 (8 double16, each two registers).
+ *
+ * Launch (host C, errors elided to CHECK; views as in matmul_naive.cl):
+ *
+ *     enum { RB = 8, COLS = 2 * 16 };  // RB rows, CB * VW columns per work-item (float)
+ *     CHECK(amp_program_create_builtin("matmul_cpu", "-DT=float", &prog));
+ *     CHECK(amp_kernel_create(prog, "matmul_cpu", &k));
+ *     amp_extent dom = amp_extent2((n + COLS - 1) / COLS, (m + RB - 1) / RB);  // columns first
+ *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+ *     CHECK(amp_parallel_for_each(av, dom, k, args, AMP_NARGS(args)));
+ *
+ * On a GPU this kernel is slow (each thread's loads are not coalesced); use matmul_fast there. */
+#ifndef T
+#define T float
+#endif
+#ifndef RB
+#define RB 8
+#endif
+#ifndef CB
+#define CB 2
+#endif
+
+#ifndef VW
+#define VW 16
+#endif
+#define MM_CAT2(a, b) a##b
+#define MM_CAT(a, b) MM_CAT2(a, b)
+#define TV MM_CAT(T, VW)           /* e.g. float16 */
+#define VLOAD MM_CAT(vload, VW)    /* vload16 */
+#define VSTORE MM_CAT(vstore, VW)  /* vstore16 */
+
+__kernel void matmul_cpu(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
+  AMP_INDEX2(idx); /* idx[0]: block of columns, idx[1]: block of rows (the fast index) */
+  const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
+  const int i0 = idx[1] * RB, j0 = idx[0] * (CB * VW);
+  if (i0 >= m || j0 >= n)
+    return;
+  if (i0 + RB <= m && j0 + CB * VW <= n) { /* a whole block: vectors */
+    TV acc[RB][CB];
+#pragma unroll
+    for (int r = 0; r < RB; r++)
+#pragma unroll
+      for (int q = 0; q < CB; q++)
+        acc[r][q] = (TV)(0);
+    for (int k = 0; k < w; k++) {
+      TV bv[CB];
+#pragma unroll
+      for (int q = 0; q < CB; q++)
+        bv[q] = VLOAD(0, &amp_at(b, k, j0 + q * VW));
+#pragma unroll
+      for (int r = 0; r < RB; r++) {
+        const TV av = (TV)(amp_at(a, i0 + r, k)); /* broadcast */
+#pragma unroll
+        for (int q = 0; q < CB; q++)
+          acc[r][q] += av * bv[q]; /* contracted to a fused multiply-add (FP_CONTRACT is on) */
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < RB; r++)
+#pragma unroll
+      for (int q = 0; q < CB; q++)
+        VSTORE(acc[r][q], 0, &amp_at(c, i0 + r, j0 + q * VW));
+  } else { /* the ragged edge: the same sums, one element at a time */
+    for (int r = 0; r < RB && i0 + r < m; r++)
+      for (int j = j0; j < j0 + CB * VW && j < n; j++) {
+        T sum = 0;
+        for (int k = 0; k < w; k++)
+          sum += amp_at(a, i0 + r, k) * amp_at(b, k, j);
+        amp_at(c, i0 + r, j) = sum;
+      }
+  }
+}
