@@ -38,9 +38,18 @@ struct amp_accelerator_view {
   cl_command_queue queue;
 };
 
+/* What an asynchronous host-side operation (a copy on a worker thread) reports: its status and
+ * reason, shared by the future and the worker; freed by whichever lets go last. */
+typedef struct amp__async {
+  _Atomic int refs;
+  amp_status status;
+  char *reason;
+} amp__async;
+
 struct amp_future {
   uint32_t magic;
   _Atomic int refs;
+  amp__async *async; /* for host-side work: its outcome (the event says only done or failed) */
   cl_event event;
   cl_event start; /* when not NULL, device time counts from the end of this command (work made of
                      several commands, such as a CLBlast call) */
@@ -52,6 +61,12 @@ amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
 
 /* The accelerator's OpenCL context, created at first call. Fails for "cpu". */
 amp_status amp__context(amp_accelerator *acc, cl_context *out);
+
+/* Runs work(arg) on a new thread and gives back a future that is ready when it returns; the
+ * future's wait returns work's status and reason. `cleanup(arg)` runs on the thread afterwards. */
+amp_status amp__run_async(amp_status (*work)(void *), void (*cleanup)(void *), void *arg,
+                          amp_future **out);
+void amp__async_release(amp__async *a);
 
 /* After an enqueue on the view: submit now in immediate mode. */
 void amp__view_enqueued(amp_accelerator_view *view);

@@ -3,6 +3,7 @@
  * An array is a data source whose home is one accelerator (source.c: `home`). It keeps one view
  * of its whole extent, `whole`, which holds the source alive; views made with amp_array_view_of
  * are derived from it, so they share the array's coherence record. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,161 @@ amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
   copy_rows(src, dst);
 fail:
   return status;
+}
+
+/* Copies between the view's part of host memory and a contiguous row-major buffer. */
+static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view) {
+  const amp_extent e = v->extent;
+  size_t es = v->type.size;
+  size_t rows0 = e.rank >= 2 ? (size_t)e.dim[0] : 1, rows1 = e.rank == 3 ? (size_t)e.dim[1] : 1;
+  size_t row = (size_t)e.dim[e.rank - 1] * es;
+  for (size_t k = 0; k < rows0 * rows1; k++) {
+    size_t i = k / rows1, j = k % rows1, at = v->offset;
+    if (e.rank >= 2)
+      at += i * v->stride[0];
+    if (e.rank == 3)
+      at += j * v->stride[1];
+    unsigned char *h = v->src->host + at * es;
+    if (into_view)
+      memcpy(h, buf + k * row, row);
+    else
+      memcpy(buf + k * row, h, row);
+  }
+}
+
+static amp_status check_view_bytes(const amp_array_view *v, size_t bytes, const char *fn) {
+  size_t have = amp_extent_size(v->extent) * v->type.size;
+  if (bytes != have)
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: %zu bytes given, but the view covers %zu bytes", fn, bytes, have);
+  return AMP_SUCCESS;
+}
+
+amp_status amp_copy_to_view(const void *src, size_t bytes, amp_array_view *dst) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_copy_to_view";
+  AMP__CHECK(dst, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!src)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
+  if (dst->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
+  AMP__TRY(check_view_bytes(dst, bytes, fn));
+  AMP__TRY(amp__source_claim_host(dst)); /* the host now owns the part; nothing to fetch */
+  rows_contiguous(dst, (unsigned char *)(uintptr_t)src, 1);
+fail:
+  return status;
+}
+
+amp_status amp_copy_from_view(amp_array_view *src, void *dst, size_t bytes) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_copy_from_view";
+  AMP__CHECK(src, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (!dst)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: dst is NULL", fn);
+  AMP__TRY(check_view_bytes(src, bytes, fn));
+  AMP__TRY(amp__source_to_host(src, 0)); /* the latest contents, wherever they are */
+  rows_contiguous(src, dst, 0);
+fail:
+  return status;
+}
+
+/* ---- asynchronous copies on a worker thread ----------------------------------------------------
+ * The worker holds references to the handles it uses, so the caller may release theirs at once. */
+
+typedef struct copy_job {
+  int kind; /* 0 view->view, 1 host->view, 2 view->host, 3 array->array */
+  amp_array_view *sv, *dv;
+  amp_array *sa, *da;
+  const void *src;
+  void *dst;
+  size_t bytes;
+} copy_job;
+
+static amp_status copy_job_run(void *p) {
+  copy_job *j = p;
+  switch (j->kind) {
+  case 0:
+    return amp_copy_view(j->sv, j->dv);
+  case 1:
+    return amp_copy_to_view(j->src, j->bytes, j->dv);
+  case 2:
+    return amp_copy_from_view(j->sv, j->dst, j->bytes);
+  default:
+    return amp_copy_array(j->sa, j->da);
+  }
+}
+
+static void copy_job_done(void *p) {
+  copy_job *j = p;
+  amp_array_view_release(j->sv);
+  amp_array_view_release(j->dv);
+  amp_array_release(j->sa);
+  amp_array_release(j->da);
+  free(j);
+}
+
+/* Checks what a synchronous call would check first, so argument errors come back at once. */
+static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  copy_job *j = NULL;
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  if (tmpl->sv)
+    AMP__CHECK(tmpl->sv, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (tmpl->dv)
+    AMP__CHECK(tmpl->dv, AMP__MAGIC_ARRAY_VIEW, "array view");
+  if (tmpl->sa)
+    AMP__CHECK(tmpl->sa, AMP__MAGIC_ARRAY, "array");
+  if (tmpl->da)
+    AMP__CHECK(tmpl->da, AMP__MAGIC_ARRAY, "array");
+  if ((tmpl->kind == 1 && !tmpl->src) || (tmpl->kind == 2 && !tmpl->dst))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the host pointer is NULL", fn);
+  if (tmpl->kind == 1)
+    AMP__TRY(check_view_bytes(tmpl->dv, tmpl->bytes, fn));
+  if (tmpl->kind == 2)
+    AMP__TRY(check_view_bytes(tmpl->sv, tmpl->bytes, fn));
+  if ((tmpl->kind == 0 || tmpl->kind == 1) && tmpl->dv->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
+  if (tmpl->kind == 0 && (!amp_extent_equal(tmpl->sv->extent, tmpl->dv->extent) ||
+                          tmpl->sv->type.size != tmpl->dv->type.size))
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the views differ in extent or element size", fn);
+  j = malloc(sizeof *j);
+  if (!j)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  *j = *tmpl;
+  if (j->sv)
+    amp_array_view_retain(j->sv);
+  if (j->dv)
+    amp_array_view_retain(j->dv);
+  if (j->sa)
+    amp_array_retain(j->sa);
+  if (j->da)
+    amp_array_retain(j->da);
+  return amp__run_async(copy_job_run, copy_job_done, j, out); /* it owns j from here */
+fail:
+  return status;
+}
+
+amp_status amp_copy_view_async(amp_array_view *src, amp_array_view *dst, amp_future **out) {
+  copy_job t = {0, src, dst, NULL, NULL, NULL, NULL, 0};
+  return start_copy(&t, out, "amp_copy_view_async");
+}
+
+amp_status amp_copy_to_view_async(const void *src, size_t bytes, amp_array_view *dst,
+                                  amp_future **out) {
+  copy_job t = {1, NULL, dst, NULL, NULL, src, NULL, bytes};
+  return start_copy(&t, out, "amp_copy_to_view_async");
+}
+
+amp_status amp_copy_from_view_async(amp_array_view *src, void *dst, size_t bytes,
+                                    amp_future **out) {
+  copy_job t = {2, src, NULL, NULL, NULL, NULL, dst, bytes};
+  return start_copy(&t, out, "amp_copy_from_view_async");
+}
+
+amp_status amp_copy_array_async(amp_array *src, amp_array *dst, amp_future **out) {
+  copy_job t = {3, NULL, NULL, src, dst, NULL, NULL, 0};
+  return start_copy(&t, out, "amp_copy_array_async");
 }
 
 /* ---- pinned host memory -----------------------------------------------------------------------

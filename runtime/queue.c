@@ -1,6 +1,7 @@
 /* runtime/queue.c: accelerator views (in-order OpenCL queues) and completion futures (AMP §3.3).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "accelerator.h"
 
@@ -207,6 +208,10 @@ amp_status amp_future_wait(amp_future *future) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
   cl_int err = clWaitForEvents(1, &future->event);
+  if (future->async && future->async->status != AMP_SUCCESS) /* host-side work: its own reason */
+    return amp__set_error(future->async->status, "%s",
+                          future->async->reason ? future->async->reason
+                                                : "asynchronous work failed");
   if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
     AMP__CL(err, "clWaitForEvents");
   AMP__TRY(event_outcome(future->event, "amp_future_wait"));
@@ -295,6 +300,7 @@ amp_status amp_future_release(amp_future *future) {
     return AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
   if (atomic_fetch_sub(&future->refs, 1) == 1) {
+    amp__async_release(future->async);
     clReleaseEvent(future->event);
     if (future->start)
       clReleaseEvent(future->start);
@@ -314,5 +320,83 @@ amp_status amp_accelerator_view_get_cl_queue(const amp_accelerator_view *view,
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_cl_queue: out is NULL");
   *out = view->queue;
 fail:
+  return status;
+}
+
+/* ---- host-side asynchronous work ----------------------------------------------------------- */
+
+void amp__async_release(amp__async *a) {
+  if (a && atomic_fetch_sub(&a->refs, 1) == 1) {
+    free(a->reason);
+    free(a);
+  }
+}
+
+typedef struct async_job {
+  amp_status (*work)(void *);
+  void (*cleanup)(void *);
+  void *arg;
+  amp__async *outcome;
+  cl_event done; /* a user event: complete, or the (negative) status on failure */
+} async_job;
+
+static void *async_main(void *p) {
+  async_job *j = p;
+  amp_status st = j->work(j->arg);
+  j->outcome->status = st;
+  if (st != AMP_SUCCESS)
+    j->outcome->reason = strdup(amp_last_error()); /* this thread's reason, for the waiter */
+  if (j->cleanup)
+    j->cleanup(j->arg);
+  clSetUserEventStatus(j->done, st == AMP_SUCCESS ? CL_COMPLETE : (cl_int)st);
+  clReleaseEvent(j->done);
+  amp__async_release(j->outcome);
+  free(j);
+  return NULL;
+}
+
+amp_status amp__run_async(amp_status (*work)(void *), void (*cleanup)(void *), void *arg,
+                          amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator *acc;
+  cl_context ctx;
+  cl_event ev = NULL;
+  async_job *j = calloc(1, sizeof *j);
+  amp__async *a = calloc(1, sizeof *a);
+  if (!j || !a)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory starting an asynchronous copy");
+  /* The future's event is a user event, which needs some context: the default accelerator's. */
+  AMP__TRY(amp_accelerator_get_default(&acc));
+  AMP__TRY(amp__context(acc, &ctx));
+  cl_int err = CL_SUCCESS;
+  ev = clCreateUserEvent(ctx, &err);
+  AMP__CL(err, "clCreateUserEvent");
+  AMP__TRY(amp__future_create(ev, 0, out));
+  atomic_init(&a->refs, 2); /* the future and the worker */
+  (*out)->async = a;
+  clRetainEvent(ev); /* the worker's reference */
+  j->work = work;
+  j->cleanup = cleanup;
+  j->arg = arg;
+  j->outcome = a;
+  j->done = ev;
+  pthread_t t;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int rc = pthread_create(&t, &attr, async_main, j);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) { /* no thread: do the work here, the future is ready at once */
+    async_main(j);
+    return AMP_SUCCESS;
+  }
+  return AMP_SUCCESS;
+fail:
+  free(j);
+  free(a);
+  if (ev)
+    clReleaseEvent(ev);
+  if (cleanup)
+    cleanup(arg);
   return status;
 }

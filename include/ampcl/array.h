@@ -54,12 +54,26 @@ AMP_API amp_status amp_copy_array(amp_array *src, amp_array *dst);
  * latest contents are written into the destination view's data, which counts as written. */
 AMP_API amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst);
 
-/* Asynchronous forms: the copy runs in the background; the future is ready when it is done.
- * Host memory passed to them must stay untouched until then. */
+/* Host memory to a view and back (AMP's copy(iterator, view) and copy(view, iterator)): `bytes`
+ * must equal the view's size; the host side is contiguous, row-major, and the view may be a
+ * section. Copying into a view makes the host the only valid copy of the view's part; the next
+ * use elsewhere copies it in. Blocking. */
+AMP_API amp_status amp_copy_to_view(const void *src, size_t bytes, amp_array_view *dst);
+AMP_API amp_status amp_copy_from_view(amp_array_view *src, void *dst, size_t bytes);
+
+/* Asynchronous forms: the copy runs in the background; the future is ready when it is done, and
+ * amp_future_wait returns the copy's status (with its reason in amp_last_error()). Host memory
+ * passed to them, and the views' data, must stay untouched until then. */
 AMP_API amp_status amp_copy_to_array_async(const void *src, size_t bytes, amp_array *dst,
                                            amp_future **out);
 AMP_API amp_status amp_copy_from_array_async(amp_array *src, void *dst, size_t bytes,
                                              amp_future **out);
+AMP_API amp_status amp_copy_array_async(amp_array *src, amp_array *dst, amp_future **out);
+AMP_API amp_status amp_copy_view_async(amp_array_view *src, amp_array_view *dst, amp_future **out);
+AMP_API amp_status amp_copy_to_view_async(const void *src, size_t bytes, amp_array_view *dst,
+                                          amp_future **out);
+AMP_API amp_status amp_copy_from_view_async(amp_array_view *src, void *dst, size_t bytes,
+                                            amp_future **out);
 
 /* ---- pinned host memory ---------------------------------------------------------------------- */
 
