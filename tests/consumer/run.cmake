@@ -1,0 +1,26 @@
+# ctest package.consumer: installs the build into OUT/prefix, then builds tests/consumer against it
+# twice, with find_package(ampcl) and with pkg-config, and runs both programs.
+#   cmake -DBUILD=<ampcl build dir> -DSRC=<tests/consumer> -DOUT=<scratch dir> -P run.cmake
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+file(REMOVE_RECURSE ${OUT})
+run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${OUT}/prefix)
+run(${CMAKE_COMMAND} -S ${SRC} -B ${OUT}/build -DCMAKE_PREFIX_PATH=${OUT}/prefix)
+run(${CMAKE_COMMAND} --build ${OUT}/build)
+run(${OUT}/build/consumer)
+file(GLOB_RECURSE pc ${OUT}/prefix/ampcl.pc)
+get_filename_component(pcdir "${pc}" DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} "${pcdir}")
+execute_process(COMMAND pkg-config --cflags --libs --static ampcl OUTPUT_VARIABLE flags
+                RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pkg-config does not find the installed ampcl.pc (${pc})")
+endif()
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(cc ${SRC}/main.c ${flags} -o ${OUT}/consumer-pc)
+run(${OUT}/consumer-pc)
