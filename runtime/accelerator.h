@@ -63,8 +63,9 @@ amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
 amp_status amp__context(amp_accelerator *acc, cl_context *out);
 
 /* Runs work(arg) on a new thread and gives back a future that is ready when it returns; the
- * future's wait returns work's status and reason. `cleanup(arg)` runs on the thread afterwards. */
-amp_status amp__run_async(amp_status (*work)(void *), void (*cleanup)(void *), void *arg,
+ * future's wait returns work's status and reason. `cleanup(arg)` runs on the thread afterwards;
+ * its failure becomes the future's status when the work itself succeeded. */
+amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void *), void *arg,
                           amp_future **out);
 void amp__async_release(amp__async *a);
 

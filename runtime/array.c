@@ -203,29 +203,22 @@ fail:
   return status;
 }
 
-/* Copies each contiguous row of `from`'s part in host memory to the same row of `to`'s part.
- * Sections of one source may overlap: like memmove, rows are then copied last to first when the
- * destination lies after the source, so no row is overwritten before it has been read. */
-static void copy_rows(const amp_array_view *from, amp_array_view *to) {
-  const amp_extent e = from->extent;
-  size_t es = from->type.size;
-  size_t rows0 = e.rank >= 2 ? (size_t)e.dim[0] : 1, rows1 = e.rank == 3 ? (size_t)e.dim[1] : 1;
-  size_t row = (size_t)e.dim[e.rank - 1] * es;
-  int backward = from->src == to->src && to->offset > from->offset;
-  for (size_t r = 0; r < rows0 * rows1; r++) {
-    size_t k = backward ? rows0 * rows1 - 1 - r : r;
-    size_t i = k / rows1, j = k % rows1;
-    size_t fs = from->offset, ts = to->offset;
-    if (e.rank >= 2) {
-      fs += i * from->stride[0];
-      ts += i * to->stride[0];
-    }
-    if (e.rank == 3) {
-      fs += j * from->stride[1];
-      ts += j * to->stride[1];
-    }
-    memmove(to->src->host + ts * es, from->src->host + fs * es, row);
-  }
+/* Copies between the view's part of host memory and a contiguous row-major buffer. */
+static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view);
+
+/* Copies `from`'s part of host memory into `to`'s. Views of one source may overlap, with any
+ * strides: then the rows go through a temporary buffer, so none is overwritten before it is read.
+ */
+static amp_status copy_rows(amp_array_view *from, amp_array_view *to) {
+  size_t bytes = amp_extent_size(from->extent) * from->type.size;
+  unsigned char *tmp = malloc(bytes ? bytes : 1);
+  if (!tmp)
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_view: out of memory for %zu bytes",
+                          bytes);
+  rows_contiguous(from, tmp, 0);
+  rows_contiguous(to, tmp, 1);
+  free(tmp);
+  return AMP_SUCCESS;
 }
 
 amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
@@ -243,7 +236,7 @@ amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
    * overwritten there; the next use elsewhere copies it in (rule 2). */
   AMP__TRY(amp__source_to_host(src, 0));
   AMP__TRY(amp__source_claim_host(dst));
-  copy_rows(src, dst);
+  AMP__TRY(copy_rows(src, dst));
 fail:
   return status;
 }
@@ -330,13 +323,17 @@ static amp_status copy_job_run(void *p) {
   }
 }
 
-static void copy_job_done(void *p) {
+/* Drops the worker's references; the last release of a view may copy data home (rule 7), and
+ * its status is the job's if the copy itself succeeded. */
+static amp_status copy_job_done(void *p) {
   copy_job *j = p;
-  amp_array_view_release(j->sv);
-  amp_array_view_release(j->dv);
-  amp_array_release(j->sa);
-  amp_array_release(j->da);
+  amp_status st[4] = {amp_array_view_release(j->sv), amp_array_view_release(j->dv),
+                      amp_array_release(j->sa), amp_array_release(j->da)};
   free(j);
+  for (int i = 0; i < 4; i++)
+    if (st[i] != AMP_SUCCESS)
+      return st[i];
+  return AMP_SUCCESS;
 }
 
 /* Checks what a synchronous call would check first, so argument errors come back at once. */
@@ -345,14 +342,16 @@ static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
   copy_job *j = NULL;
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-  if (tmpl->sv)
+  *out = NULL;
+  /* the handles each kind of copy needs, NULL included */
+  if (tmpl->kind == 0 || tmpl->kind == 2)
     AMP__CHECK(tmpl->sv, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (tmpl->dv)
+  if (tmpl->kind == 0 || tmpl->kind == 1)
     AMP__CHECK(tmpl->dv, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (tmpl->sa)
+  if (tmpl->kind == 3) {
     AMP__CHECK(tmpl->sa, AMP__MAGIC_ARRAY, "array");
-  if (tmpl->da)
     AMP__CHECK(tmpl->da, AMP__MAGIC_ARRAY, "array");
+  }
   if ((tmpl->kind == 1 && !tmpl->src) || (tmpl->kind == 2 && !tmpl->dst))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the host pointer is NULL", fn);
   if (tmpl->kind == 1)

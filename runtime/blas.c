@@ -31,14 +31,22 @@ fail:
  * device timestamp of where the GEMM starts. (CLBlast returns the event of its last kernel only,
  * and markers carry no usable device timestamps on every platform: NVIDIA's do not.) */
 static const char *stamp_src = "__kernel void amp_stamp(int unused) { (void)unused; }\n";
-static pthread_once_t stamp_once = PTHREAD_ONCE_INIT;
-static amp_kernel *stamp_kernel;
+static pthread_mutex_t stamp_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp_kernel *stamp_kernel; /* made at the first timed GEMM; made again if that failed */
 
-static void make_stamp(void) {
-  amp_program *p = NULL;
-  if (amp_program_create(stamp_src, NULL, &p) == AMP_SUCCESS)
-    amp_kernel_create(p, "amp_stamp", &stamp_kernel);
-  amp_program_release(p); /* the kernel keeps it */
+static amp_status get_stamp(amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  pthread_mutex_lock(&stamp_lock);
+  if (!stamp_kernel) {
+    amp_program *p = NULL;
+    status = amp_program_create(stamp_src, NULL, &p);
+    if (status == AMP_SUCCESS)
+      status = amp_kernel_create(p, "amp_stamp", &stamp_kernel);
+    amp_program_release(p); /* the kernel keeps it */
+  }
+  *out = stamp_kernel;
+  pthread_mutex_unlock(&stamp_lock);
+  return status;
 }
 
 /* Enqueues the stamp after `wait` on the view's queue; *out gets its event. */
@@ -46,11 +54,10 @@ static amp_status enqueue_stamp(amp_accelerator_view *view, const amp__evlist *w
                                 cl_event *out) {
   amp_status status = AMP_SUCCESS;
   amp__kernel_pool *pool;
+  amp_kernel *stamp;
   cl_kernel k = NULL;
-  pthread_once(&stamp_once, make_stamp);
-  if (!stamp_kernel)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_blas_gemm: could not create the timing kernel");
-  AMP__TRY(amp__kernel_pool_get(stamp_kernel, view->acc, &pool));
+  AMP__TRY(get_stamp(&stamp));
+  AMP__TRY(amp__kernel_pool_get(stamp, view->acc, &pool));
   AMP__TRY(amp__kernel_take(pool, &k));
   cl_int zero = 0;
   size_t one = 1;

@@ -334,7 +334,7 @@ void amp__async_release(amp__async *a) {
 
 typedef struct async_job {
   amp_status (*work)(void *);
-  void (*cleanup)(void *);
+  amp_status (*cleanup)(void *);
   void *arg;
   amp__async *outcome;
   cl_event done; /* a user event: complete, or the (negative) status on failure */
@@ -343,11 +343,14 @@ typedef struct async_job {
 static void *async_main(void *p) {
   async_job *j = p;
   amp_status st = j->work(j->arg);
+  char *reason = st != AMP_SUCCESS ? strdup(amp_last_error()) : NULL; /* this thread's reason */
+  amp_status done = j->cleanup ? j->cleanup(j->arg) : AMP_SUCCESS;
+  if (st == AMP_SUCCESS && done != AMP_SUCCESS) { /* e.g. the last release's copy home failed */
+    st = done;
+    reason = strdup(amp_last_error());
+  }
   j->outcome->status = st;
-  if (st != AMP_SUCCESS)
-    j->outcome->reason = strdup(amp_last_error()); /* this thread's reason, for the waiter */
-  if (j->cleanup)
-    j->cleanup(j->arg);
+  j->outcome->reason = reason;
   clSetUserEventStatus(j->done, st == AMP_SUCCESS ? CL_COMPLETE : (cl_int)st);
   clReleaseEvent(j->done);
   amp__async_release(j->outcome);
@@ -355,19 +358,38 @@ static void *async_main(void *p) {
   return NULL;
 }
 
-amp_status amp__run_async(amp_status (*work)(void *), void (*cleanup)(void *), void *arg,
+/* A context for a user event: one that exists already (never the default accelerator's as such:
+ * host-side work must not fix the default), else the first device's. */
+static amp_status any_context(cl_context *out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  AMP__TRY(amp__accelerators(&list, &n));
+  for (size_t i = 0; i < n; i++) {
+    pthread_mutex_lock(&list[i]->lock);
+    cl_context c = list[i]->context;
+    pthread_mutex_unlock(&list[i]->lock);
+    if (c) {
+      *out = c;
+      return AMP_SUCCESS;
+    }
+  }
+  AMP__TRY(amp__context(list[0], out)); /* the host "cpu" is always last, never first */
+fail:
+  return status;
+}
+
+amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void *), void *arg,
                           amp_future **out) {
   amp_status status = AMP_SUCCESS;
-  amp_accelerator *acc;
   cl_context ctx;
   cl_event ev = NULL;
   async_job *j = calloc(1, sizeof *j);
   amp__async *a = calloc(1, sizeof *a);
   if (!j || !a)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory starting an asynchronous copy");
-  /* The future's event is a user event, which needs some context: the default accelerator's. */
-  AMP__TRY(amp_accelerator_get_default(&acc));
-  AMP__TRY(amp__context(acc, &ctx));
+  /* The future's event is a user event, which needs some context. */
+  AMP__TRY(any_context(&ctx));
   cl_int err = CL_SUCCESS;
   ev = clCreateUserEvent(ctx, &err);
   AMP__CL(err, "clCreateUserEvent");

@@ -202,6 +202,17 @@ static cl_int wait_host_idle(amp__source *s) {
   return a != CL_SUCCESS ? a : b;
 }
 
+/* Waits for the asynchronous copies back. If one failed, the host bytes it was to bring are not
+ * the latest after all: the host stops counting as valid wherever an accelerator holds the data,
+ * so the next fetch reads them again (with a blocking read, whose failure is then reported). */
+static void settle_host_writers(amp__source *s) {
+  if (wait_list(&s->host_writers) == CL_SUCCESS)
+    return;
+  for (size_t a = 0; a < s->nloc; a++)
+    for (size_t i = 0; i < s->loc[a].valid.n; i++)
+      amp__rangeset_remove(&s->host_valid, s->loc[a].valid.r[i].lo, s->loc[a].valid.r[i].hi);
+}
+
 /* Copy of [lo,hi) from accelerator `acc`'s buffer into host memory: blocking, or with `async`
  * left running and recorded in host_readers (and in *async). */
 static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, size_t hi,
@@ -279,13 +290,13 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!miss.n)
     goto fail; /* cached: nothing to copy */
-  /* Parts that only other accelerators hold come to the host first. */
+  /* Parts that only other accelerators hold come to the host first (after any copy back still
+   * landing there). */
+  settle_host_writers(s);
   AMP__TRY(fetch_to_host(s, &miss, NULL));
   for (size_t i = 0; i < miss.n; i++)
     if (amp__rangeset_covered(&s->host_valid, miss.r[i].lo, miss.r[i].hi, &from_host))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  if (from_host.n)
-    wait_list(&s->host_writers); /* asynchronous copies back must have landed */
   for (size_t i = 0; i < from_host.n; i++) {
     size_t lo = from_host.r[i].lo, hi = from_host.r[i].hi;
     amp__evlist deps = {0};
@@ -579,6 +590,7 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   pthread_mutex_lock(&s->lock);
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  settle_host_writers(s);
   AMP__TRY(fetch_to_host(s, &want, NULL));
   AMP__TRY(ensure_host(s));
   wait_host_idle(s);
@@ -655,6 +667,8 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
   pthread_mutex_lock(&s->lock);
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (!async_out)
+    settle_host_writers(s);
   AMP__TRY(to_home(s, &want, async_out ? &pending : NULL));
   if (s->home < 0) {
     AMP__TRY(ensure_host(s));

@@ -108,6 +108,37 @@ int main(void) {
   CHECK_OK(amp_array_release(a));
   CHECK_OK(amp_array_release(b));
   CHECK_OK(amp_array_release(small));
+
+  /* NULL handles are refused at once by the async forms, as by the blocking ones */
+  f = NULL;
+  CHECK_STATUS(amp_copy_to_view_async(block, sizeof block, NULL, &f), AMP_ERROR_INVALID_HANDLE);
+  CHECK_STATUS(amp_copy_from_view_async(NULL, out, sizeof out, &f), AMP_ERROR_INVALID_HANDLE);
+  CHECK_STATUS(amp_copy_view_async(NULL, sec, &f), AMP_ERROR_INVALID_HANDLE);
+  CHECK_STATUS(amp_copy_view_async(sec, NULL, &f), AMP_ERROR_INVALID_HANDLE);
+  CHECK_STATUS(amp_copy_array_async(NULL, NULL, &f), AMP_ERROR_INVALID_HANDLE);
+  CHECK(f == NULL);
+
+  /* overlapping views of one source with different row strides: rows {0,1}, {8,9}, {16,17} of
+   * a 3 x 8 reshape go to rows {3,4}, {5,6}, {7,8} of a 3 x 2 reshape of elements 3..8 */
+  int t[24];
+  for (int i = 0; i < 24; i++)
+    t[i] = i;
+  amp_array_view *vt = NULL, *wide = NULL, *from = NULL, *part = NULL, *to = NULL;
+  CHECK_OK(amp_array_view_create(amp_extent1(24), AMP_INT32, t, &vt));
+  CHECK_OK(amp_array_view_view_as(vt, amp_extent2(3, 8), &wide));
+  CHECK_OK(amp_array_view_section(wide, amp_index2(0, 0), amp_extent2(3, 2), &from));
+  CHECK_OK(amp_array_view_section(vt, amp_index1(3), amp_extent1(6), &part));
+  CHECK_OK(amp_array_view_view_as(part, amp_extent2(3, 2), &to));
+  CHECK_OK(amp_copy_view(from, to));
+  CHECK_OK(amp_array_view_synchronize(vt));
+  const int want[24] = {0,  1,  2,  0,  1,  8,  9,  16, 17, 9,  10, 11,
+                        12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+  CHECK(memcmp(t, want, sizeof t) == 0);
+  CHECK_OK(amp_array_view_release(to));
+  CHECK_OK(amp_array_view_release(part));
+  CHECK_OK(amp_array_view_release(from));
+  CHECK_OK(amp_array_view_release(wide));
+  CHECK_OK(amp_array_view_release(vt));
   CHECK_OK(amp_array_view_release(sec));
   CHECK_OK(amp_array_view_release(v));
   amp_kernel_release(add1);
