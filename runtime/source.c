@@ -213,9 +213,65 @@ static void settle_host_writers(amp__source *s) {
       amp__rangeset_remove(&s->host_valid, s->loc[a].valid.r[i].lo, s->loc[a].valid.r[i].hi);
 }
 
+/* ---- blocks: how ranges are copied --------------------------------------------------------- *
+ * A section whose rows are not contiguous (a column block of a matrix) is a list of ranges of one
+ * length at a constant pitch. Such a run is copied with one rectangular command
+ * (clEnqueue{Read,Write}BufferRect) instead of one command per row. */
+typedef struct amp__block {
+  size_t first, len;   /* the first range: [first, first + len) */
+  size_t pitch, count; /* `count` ranges, `pitch` bytes apart (pitch 0 when count is 1) */
+} amp__block;
+
+/* The block that starts at range i of s; returns the index of the range after it. */
+static size_t next_block(const amp__rangeset *s, size_t i, amp__block *b) {
+  const amp__range *r = s->r;
+  b->first = r[i].lo;
+  b->len = r[i].hi - r[i].lo;
+  b->pitch = 0;
+  b->count = 1;
+  if (i + 1 < s->n && r[i + 1].hi - r[i + 1].lo == b->len) {
+    size_t p = r[i + 1].lo - r[i].lo; /* > len: ranges are disjoint and not adjacent */
+    if (b->first % p + b->len <= p) { /* every row lies within one pitch: a proper rectangle */
+      size_t j = i + 1;
+      while (j < s->n && r[j].hi - r[j].lo == b->len && r[j].lo - r[j - 1].lo == p)
+        j++;
+      b->pitch = p;
+      b->count = j - i;
+      return j;
+    }
+  }
+  return i + 1;
+}
+
+/* Enqueues the copy of a block between host memory (laid out like the buffer) and a buffer. */
+static cl_int enqueue_block(cl_command_queue q, cl_mem buf, int to_device, cl_bool blocking,
+                            const amp__block *b, unsigned char *host, cl_uint nw,
+                            const cl_event *wait, cl_event *ev) {
+  if (b->count == 1)
+    return to_device ? clEnqueueWriteBuffer(q, buf, blocking, b->first, b->len, host + b->first, nw,
+                                            wait, ev)
+                     : clEnqueueReadBuffer(q, buf, blocking, b->first, b->len, host + b->first, nw,
+                                           wait, ev);
+  const size_t origin[3] = {b->first % b->pitch, b->first / b->pitch, 0};
+  const size_t region[3] = {b->len, b->count, 1};
+  return to_device ? clEnqueueWriteBufferRect(q, buf, blocking, origin, origin, region, b->pitch, 0,
+                                              b->pitch, 0, host, nw, wait, ev)
+                   : clEnqueueReadBufferRect(q, buf, blocking, origin, origin, region, b->pitch, 0,
+                                             b->pitch, 0, host, nw, wait, ev);
+}
+
+/* Applies op (add or remove) to every range of the block. */
+static int block_apply(amp__rangeset *set, const amp__block *b,
+                       int (*op)(amp__rangeset *, size_t, size_t)) {
+  for (size_t k = 0; k < b->count; k++)
+    if (op(set, b->first + k * b->pitch, b->first + k * b->pitch + b->len))
+      return -1;
+  return 0;
+}
+
 /* Copy of [lo,hi) from accelerator `acc`'s buffer into host memory: blocking, or with `async`
  * left running and recorded in host_readers (and in *async). */
-static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, size_t hi,
+static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__block *b,
                                amp__evlist *async) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
@@ -229,8 +285,8 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, 
     wait_host_idle(s);
   cl_uint nw = L->last_write ? 1 : 0;
   amp__flush_producers(&L->last_write, nw, dv->queue);
-  AMP__CL(clEnqueueReadBuffer(dv->queue, L->buf, async ? CL_FALSE : CL_TRUE, lo, hi - lo,
-                              s->host + lo, nw, nw ? &L->last_write : NULL, async ? &ev : NULL),
+  AMP__CL(enqueue_block(dv->queue, L->buf, 0, async ? CL_FALSE : CL_TRUE, b, s->host, nw,
+                        nw ? &L->last_write : NULL, async ? &ev : NULL),
           "clEnqueueReadBuffer (device to host)");
   if (ev) {
     clFlush(dv->queue);
@@ -241,8 +297,8 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, size_t lo, 
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   atomic_fetch_add(&acc->to_host_count, 1);
-  atomic_fetch_add(&acc->to_host_bytes, hi - lo);
-  if (amp__rangeset_add(&s->host_valid, lo, hi))
+  atomic_fetch_add(&acc->to_host_bytes, b->len * b->count);
+  if (block_apply(&s->host_valid, b, amp__rangeset_add))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
 fail:
   return status;
@@ -267,9 +323,11 @@ static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want, amp__
     for (size_t i = 0; i < miss.n; i++)
       if (amp__rangeset_covered(&L->valid, miss.r[i].lo, miss.r[i].hi, &part))
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-    for (size_t i = 0; i < part.n; i++) {
-      AMP__TRY(copy_to_host(s, list[a], part.r[i].lo, part.r[i].hi, async));
-      amp__rangeset_remove(&miss, part.r[i].lo, part.r[i].hi);
+    for (size_t i = 0; i < part.n;) {
+      amp__block b;
+      i = next_block(&part, i, &b);
+      AMP__TRY(copy_to_host(s, list[a], &b, async));
+      block_apply(&miss, &b, amp__rangeset_remove);
     }
   }
 fail:
@@ -297,8 +355,9 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
   for (size_t i = 0; i < miss.n; i++)
     if (amp__rangeset_covered(&s->host_valid, miss.r[i].lo, miss.r[i].hi, &from_host))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  for (size_t i = 0; i < from_host.n; i++) {
-    size_t lo = from_host.r[i].lo, hi = from_host.r[i].hi;
+  for (size_t i = 0; i < from_host.n;) {
+    amp__block b;
+    i = next_block(&from_host, i, &b);
     amp__evlist deps = {0};
     if (amp__evlist_push(&deps, L->last_write))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -309,12 +368,12 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
       }
     cl_event ev = NULL;
     amp__flush_producers(deps.ev, deps.n, q->queue);
-    cl_int err = clEnqueueWriteBuffer(q->queue, L->buf, CL_FALSE, lo, hi - lo, s->host + lo,
-                                      (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev);
+    cl_int err = enqueue_block(q->queue, L->buf, 1, CL_FALSE, &b, s->host, (cl_uint)deps.n,
+                               deps.n ? deps.ev : NULL, &ev);
     amp__evlist_free(&deps);
     AMP__CL(err, "clEnqueueWriteBuffer (host to device)");
     atomic_fetch_add(&acc->to_device_count, 1);
-    atomic_fetch_add(&acc->to_device_bytes, hi - lo);
+    atomic_fetch_add(&acc->to_device_bytes, b.len * b.count);
     set_event(&L->last_write, ev);
     amp__evlist_clear(&L->reads);
     int oom = amp__evlist_push(&s->host_readers, ev);

@@ -114,8 +114,10 @@ static void column_split(amp_accelerator *acc[2], amp_accelerator_view *av[2]) {
   }
   CHECK_COUNTS(NULL, 0, 0, 0); /* discarded: nothing copied in */
   CHECK_OK(amp_array_view_synchronize(v));
-  for (int a = 0; a < 2; a++)
+  for (int a = 0; a < 2; a++) { /* each half comes back in one rectangular copy */
     CHECK_EQ_INT(dm_stats(acc[a]).to_host_bytes, (size_t)ROWS * COLS / 2 * sizeof(int));
+    CHECK_EQ_INT(dm_stats(acc[a]).to_host_count, 1);
+  }
   int bad = 0;
   for (int i = 0; i < ROWS; i++)
     for (int j = 0; j < COLS; j++) {

@@ -105,10 +105,13 @@ static void section_rank2(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_section(v, amp_index2(2, 5), amp_extent2(3, 4), &s));
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(DM_RUN(av, amp_extent2(3, 4), k_add1_2, amp_arg_view(s)));
-  /* Only the section's bytes go in: three rows of four ints. */
+  /* Only the section's bytes go in: three rows of four ints, 40 bytes apart, in one rectangular
+   * copy; and back the same way. */
   CHECK_EQ_INT(dm_stats(NULL).to_device_bytes, 3 * 4 * sizeof(int));
+  CHECK_EQ_INT(dm_stats(NULL).to_device_count, 1);
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_EQ_INT(dm_stats(NULL).to_host_bytes, 3 * 4 * sizeof(int));
+  CHECK_EQ_INT(dm_stats(NULL).to_host_count, 1);
   int bad = 0;
   for (int i = 0; i < 10; i++)
     for (int j = 0; j < 10; j++) {
