@@ -113,3 +113,71 @@ void amp__rangeset_free(amp__rangeset *s) {
   free(s->r);
   memset(s, 0, sizeof *s);
 }
+
+int amp__rangeset_add_all(amp__rangeset *s, const amp__rangeset *t) {
+  if (t->n == 0)
+    return 0;
+  amp__rangeset out = {0};
+  if (reserve(&out, s->n + t->n))
+    return -1;
+  size_t i = 0, j = 0;
+  while (i < s->n || j < t->n) { /* merge by start; append merges what overlaps or touches */
+    const amp__range *r =
+        j >= t->n || (i < s->n && s->r[i].lo <= t->r[j].lo) ? &s->r[i++] : &t->r[j++];
+    amp__rangeset_append(&out, r->lo, r->hi);
+  }
+  free(s->r);
+  *s = out;
+  return 0;
+}
+
+int amp__rangeset_remove_all(amp__rangeset *s, const amp__rangeset *t) {
+  if (t->n == 0 || s->n == 0)
+    return 0;
+  amp__rangeset out = {0};
+  if (reserve(&out, s->n + t->n))
+    return -1;
+  size_t j = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    size_t lo = s->r[i].lo, hi = s->r[i].hi;
+    while (j < t->n && t->r[j].hi <= lo) /* removals wholly before this range */
+      j++;
+    for (size_t k = j; k < t->n && t->r[k].lo < hi; k++) {
+      if (t->r[k].lo > lo)
+        amp__rangeset_append(&out, lo, t->r[k].lo);
+      if (t->r[k].hi > lo)
+        lo = t->r[k].hi;
+      if (lo >= hi)
+        break;
+    }
+    if (lo < hi)
+      amp__rangeset_append(&out, lo, hi);
+  }
+  free(s->r);
+  *s = out;
+  return 0;
+}
+
+int amp__rangeset_missing_all(const amp__rangeset *s, const amp__rangeset *t, amp__rangeset *out) {
+  amp__rangeset_clear(out);
+  for (size_t i = 0; i < t->n; i++)
+    if (amp__rangeset_append(out, t->r[i].lo, t->r[i].hi))
+      return -1;
+  return amp__rangeset_remove_all(out, s);
+}
+
+int amp__rangeset_covered_all(const amp__rangeset *s, const amp__rangeset *t, amp__rangeset *out) {
+  amp__rangeset_clear(out);
+  size_t i = 0, j = 0;
+  while (i < s->n && j < t->n) { /* two sorted lists: emit each overlap, advance the earlier end */
+    size_t lo = s->r[i].lo > t->r[j].lo ? s->r[i].lo : t->r[j].lo;
+    size_t hi = s->r[i].hi < t->r[j].hi ? s->r[i].hi : t->r[j].hi;
+    if (lo < hi && amp__rangeset_append(out, lo, hi))
+      return -1;
+    if (s->r[i].hi < t->r[j].hi)
+      i++;
+    else
+      j++;
+  }
+  return 0;
+}

@@ -23,6 +23,12 @@ int amp__rangeset_remove(amp__rangeset *s, size_t lo, size_t hi);
 int amp__rangeset_missing(const amp__rangeset *s, size_t lo, size_t hi, amp__rangeset *out);
 /* Appends to *out the parts of [lo, hi) that s covers, in order. */
 int amp__rangeset_covered(const amp__rangeset *s, size_t lo, size_t hi, amp__rangeset *out);
+/* s gains every range of t / loses every byte t covers: one merge pass, O(|s| + |t|). */
+int amp__rangeset_add_all(amp__rangeset *s, const amp__rangeset *t);
+int amp__rangeset_remove_all(amp__rangeset *s, const amp__rangeset *t);
+/* *out becomes t minus s / t intersected with s, in one pass (out is cleared first). */
+int amp__rangeset_missing_all(const amp__rangeset *s, const amp__rangeset *t, amp__rangeset *out);
+int amp__rangeset_covered_all(const amp__rangeset *s, const amp__rangeset *t, amp__rangeset *out);
 void amp__rangeset_clear(amp__rangeset *s);
 void amp__rangeset_free(amp__rangeset *s);
 /* Appends [lo, hi) to the end of s, merging with the last range when they touch. Ranges must be

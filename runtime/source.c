@@ -209,8 +209,7 @@ static void settle_host_writers(amp__source *s) {
   if (wait_list(&s->host_writers) == CL_SUCCESS)
     return;
   for (size_t a = 0; a < s->nloc; a++)
-    for (size_t i = 0; i < s->loc[a].valid.n; i++)
-      amp__rangeset_remove(&s->host_valid, s->loc[a].valid.r[i].lo, s->loc[a].valid.r[i].hi);
+    amp__rangeset_remove_all(&s->host_valid, &s->loc[a].valid);
 }
 
 /* ---- blocks: how ranges are copied --------------------------------------------------------- *
@@ -260,16 +259,7 @@ static cl_int enqueue_block(cl_command_queue q, cl_mem buf, int to_device, cl_bo
                                              b->pitch, 0, host, nw, wait, ev);
 }
 
-/* Applies op (add or remove) to every range of the block. */
-static int block_apply(amp__rangeset *set, const amp__block *b,
-                       int (*op)(amp__rangeset *, size_t, size_t)) {
-  for (size_t k = 0; k < b->count; k++)
-    if (op(set, b->first + k * b->pitch, b->first + k * b->pitch + b->len))
-      return -1;
-  return 0;
-}
-
-/* Copy of [lo,hi) from accelerator `acc`'s buffer into host memory: blocking, or with `async`
+/* Copy of a block from accelerator `acc`'s buffer into host memory: blocking, or with `async`
  * left running and recorded in host_readers (and in *async). */
 static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__block *b,
                                amp__evlist *async) {
@@ -297,9 +287,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   atomic_fetch_add(&acc->to_host_count, 1);
-  atomic_fetch_add(&acc->to_host_bytes, b->len * b->count);
-  if (block_apply(&s->host_valid, b, amp__rangeset_add))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
+  atomic_fetch_add(&acc->to_host_bytes, b->len * b->count); /* the caller marks the host valid */
 fail:
   return status;
 }
@@ -312,23 +300,22 @@ static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want, amp__
   amp_accelerator **list = NULL;
   size_t nacc = 0;
   AMP__TRY(amp__accelerators(&list, &nacc));
-  for (size_t i = 0; i < want->n; i++)
-    if (amp__rangeset_missing(&s->host_valid, want->r[i].lo, want->r[i].hi, &miss))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
+  if (amp__rangeset_missing_all(&s->host_valid, want, &miss))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
   for (size_t a = 0; a < s->nloc && miss.n; a++) {
     amp__location *L = &s->loc[a];
     if (!L->buf || !L->valid.n)
       continue;
-    amp__rangeset_clear(&part);
-    for (size_t i = 0; i < miss.n; i++)
-      if (amp__rangeset_covered(&L->valid, miss.r[i].lo, miss.r[i].hi, &part))
-        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+    if (amp__rangeset_covered_all(&L->valid, &miss, &part))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
     for (size_t i = 0; i < part.n;) {
       amp__block b;
       i = next_block(&part, i, &b);
       AMP__TRY(copy_to_host(s, list[a], &b, async));
-      block_apply(&miss, &b, amp__rangeset_remove);
     }
+    if (amp__rangeset_add_all(&s->host_valid, &part))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking host ranges");
+    amp__rangeset_remove_all(&miss, &part);
   }
 fail:
   amp__rangeset_free(&miss);
@@ -343,18 +330,16 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
   amp__location *L = &s->loc[acc->index];
   amp__rangeset miss = {0}, from_host = {0};
   AMP__TRY(ensure_buffer(s, acc));
-  for (size_t i = 0; i < want->n; i++)
-    if (amp__rangeset_missing(&L->valid, want->r[i].lo, want->r[i].hi, &miss))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (amp__rangeset_missing_all(&L->valid, want, &miss))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!miss.n)
     goto fail; /* cached: nothing to copy */
   /* Parts that only other accelerators hold come to the host first (after any copy back still
    * landing there). */
   settle_host_writers(s);
   AMP__TRY(fetch_to_host(s, &miss, NULL));
-  for (size_t i = 0; i < miss.n; i++)
-    if (amp__rangeset_covered(&s->host_valid, miss.r[i].lo, miss.r[i].hi, &from_host))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (amp__rangeset_covered_all(&s->host_valid, &miss, &from_host))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   for (size_t i = 0; i < from_host.n;) {
     amp__block b;
     i = next_block(&from_host, i, &b);
@@ -384,9 +369,8 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     }
   }
   /* Everything wanted is valid here now; parts valid nowhere had been discarded. */
-  for (size_t i = 0; i < want->n; i++)
-    if (amp__rangeset_add(&L->valid, want->r[i].lo, want->r[i].hi))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (amp__rangeset_add_all(&L->valid, want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
 fail:
   amp__rangeset_free(&miss);
   amp__rangeset_free(&from_host);
@@ -470,12 +454,10 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
       /* Rule 5: the written part is now valid only here. */
       amp__rangeset_clear(&want);
       amp__view_ranges(v, &want);
-      for (size_t r = 0; r < want.n; r++) {
-        amp__rangeset_remove(&s->host_valid, want.r[r].lo, want.r[r].hi);
-        for (size_t o = 0; o < s->nloc; o++)
-          if (o != a)
-            amp__rangeset_remove(&s->loc[o].valid, want.r[r].lo, want.r[r].hi);
-      }
+      amp__rangeset_remove_all(&s->host_valid, &want);
+      for (size_t o = 0; o < s->nloc; o++)
+        if (o != a)
+          amp__rangeset_remove_all(&s->loc[o].valid, &want);
     } else if (L->last_write != done) {
       /* On an in-order queue a later command implies the earlier ones: keep one read per queue,
        * so the list stays as short as the number of queues. */
@@ -653,13 +635,11 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   AMP__TRY(fetch_to_host(s, &want, NULL));
   AMP__TRY(ensure_host(s));
   wait_host_idle(s);
-  for (size_t i = 0; i < want.n; i++)
-    if (amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (amp__rangeset_add_all(&s->host_valid, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (exclusive)
-    for (size_t i = 0; i < want.n; i++)
-      for (size_t a = 0; a < s->nloc; a++)
-        amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
+    for (size_t a = 0; a < s->nloc; a++)
+      amp__rangeset_remove_all(&s->loc[a].valid, &want);
 fail:
   pthread_mutex_unlock(&s->lock);
   amp__rangeset_free(&want);
@@ -731,9 +711,8 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
   AMP__TRY(to_home(s, &want, async_out ? &pending : NULL));
   if (s->home < 0) {
     AMP__TRY(ensure_host(s));
-    for (size_t i = 0; i < want.n; i++)
-      if (amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
-        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+    if (amp__rangeset_add_all(&s->host_valid, &want))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   }
   if (async_out) {
     amp_accelerator *any = NULL;
@@ -793,12 +772,10 @@ amp_status amp__source_claim_host(const amp_array_view *v) {
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   AMP__TRY(ensure_host(s));
   wait_all(s); /* kernels still writing this part must not land on top of the caller's data */
-  for (size_t i = 0; i < want.n; i++) {
-    if (amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-    for (size_t a = 0; a < s->nloc; a++)
-      amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
-  }
+  if (amp__rangeset_add_all(&s->host_valid, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  for (size_t a = 0; a < s->nloc; a++)
+    amp__rangeset_remove_all(&s->loc[a].valid, &want);
 fail:
   pthread_mutex_unlock(&s->lock);
   amp__rangeset_free(&want);
@@ -818,14 +795,12 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!discard)
     wait_host_idle(s);
-  for (size_t i = 0; i < want.n; i++) {
-    for (size_t a = 0; a < s->nloc; a++)
-      amp__rangeset_remove(&s->loc[a].valid, want.r[i].lo, want.r[i].hi);
-    if (discard)
-      amp__rangeset_remove(&s->host_valid, want.r[i].lo, want.r[i].hi);
-    else if (s->host && amp__rangeset_add(&s->host_valid, want.r[i].lo, want.r[i].hi))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  }
+  for (size_t a = 0; a < s->nloc; a++)
+    amp__rangeset_remove_all(&s->loc[a].valid, &want);
+  if (discard)
+    amp__rangeset_remove_all(&s->host_valid, &want);
+  else if (s->host && amp__rangeset_add_all(&s->host_valid, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
 fail:
   pthread_mutex_unlock(&s->lock);
   amp__rangeset_free(&want);

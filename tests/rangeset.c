@@ -182,7 +182,74 @@ static void test_append(void) {
   amp__rangeset_free(&s);
 }
 
+/* The one-pass set operations agree with range-by-range ones, on random sets over 0..200. */
+static unsigned rnd_state = 12345;
+static unsigned rnd(unsigned n) {
+  rnd_state = rnd_state * 1103515245u + 12345u;
+  return (rnd_state >> 16) % n;
+}
+static void random_set(amp__rangeset *s) {
+  amp__rangeset_clear(s);
+  for (unsigned k = rnd(8); k > 0; k--) {
+    size_t lo = rnd(200), len = 1 + rnd(30);
+    amp__rangeset_add(s, lo, lo + len);
+  }
+}
+static int same(const amp__rangeset *a, const amp__rangeset *b) {
+  if (a->n != b->n)
+    return 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (a->r[i].lo != b->r[i].lo || a->r[i].hi != b->r[i].hi)
+      return 0;
+  return 1;
+}
+
+static void test_set_operations(void) {
+  amp__rangeset s = {0}, t = {0}, want = {0}, got = {0};
+  int bad = 0;
+  for (int round = 0; round < 500; round++) {
+    random_set(&s);
+    random_set(&t);
+    /* s + t */
+    amp__rangeset_clear(&want);
+    for (size_t i = 0; i < s.n; i++)
+      amp__rangeset_add(&want, s.r[i].lo, s.r[i].hi);
+    for (size_t i = 0; i < t.n; i++)
+      amp__rangeset_add(&want, t.r[i].lo, t.r[i].hi);
+    amp__rangeset_clear(&got);
+    amp__rangeset_add_all(&got, &s);
+    amp__rangeset_add_all(&got, &t);
+    bad += !same(&got, &want);
+    /* s - t */
+    amp__rangeset_clear(&want);
+    amp__rangeset_add_all(&want, &s);
+    for (size_t i = 0; i < t.n; i++)
+      amp__rangeset_remove(&want, t.r[i].lo, t.r[i].hi);
+    amp__rangeset_clear(&got);
+    amp__rangeset_add_all(&got, &s);
+    amp__rangeset_remove_all(&got, &t);
+    bad += !same(&got, &want);
+    /* t not covered by s, and t covered by s */
+    amp__rangeset_clear(&want);
+    for (size_t i = 0; i < t.n; i++)
+      amp__rangeset_missing(&s, t.r[i].lo, t.r[i].hi, &want);
+    amp__rangeset_missing_all(&s, &t, &got);
+    bad += !same(&got, &want);
+    amp__rangeset_clear(&want);
+    for (size_t i = 0; i < t.n; i++)
+      amp__rangeset_covered(&s, t.r[i].lo, t.r[i].hi, &want);
+    amp__rangeset_covered_all(&s, &t, &got);
+    bad += !same(&got, &want);
+  }
+  CHECK_EQ_INT(bad, 0);
+  amp__rangeset_free(&s);
+  amp__rangeset_free(&t);
+  amp__rangeset_free(&want);
+  amp__rangeset_free(&got);
+}
+
 int main(void) {
+  test_set_operations();
   test_add();
   test_remove();
   test_missing_covered();
