@@ -204,7 +204,24 @@ fail:
 }
 
 /* Copies between the view's part of host memory and a contiguous row-major buffer. */
-static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view);
+static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view) {
+  const amp_extent e = v->extent;
+  size_t es = v->type.size;
+  size_t rows0 = e.rank >= 2 ? (size_t)e.dim[0] : 1, rows1 = e.rank == 3 ? (size_t)e.dim[1] : 1;
+  size_t row = (size_t)e.dim[e.rank - 1] * es;
+  for (size_t k = 0; k < rows0 * rows1; k++) {
+    size_t i = k / rows1, j = k % rows1, at = v->offset;
+    if (e.rank >= 2)
+      at += i * v->stride[0];
+    if (e.rank == 3)
+      at += j * v->stride[1];
+    unsigned char *h = v->src->host + at * es;
+    if (into_view)
+      memcpy(h, buf + k * row, row);
+    else
+      memcpy(buf + k * row, h, row);
+  }
+}
 
 /* Copies `from`'s part of host memory into `to`'s. Views of one source may overlap, with any
  * strides: then the rows go through a temporary buffer, so none is overwritten before it is read.
@@ -239,26 +256,6 @@ amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
   AMP__TRY(copy_rows(src, dst));
 fail:
   return status;
-}
-
-/* Copies between the view's part of host memory and a contiguous row-major buffer. */
-static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view) {
-  const amp_extent e = v->extent;
-  size_t es = v->type.size;
-  size_t rows0 = e.rank >= 2 ? (size_t)e.dim[0] : 1, rows1 = e.rank == 3 ? (size_t)e.dim[1] : 1;
-  size_t row = (size_t)e.dim[e.rank - 1] * es;
-  for (size_t k = 0; k < rows0 * rows1; k++) {
-    size_t i = k / rows1, j = k % rows1, at = v->offset;
-    if (e.rank >= 2)
-      at += i * v->stride[0];
-    if (e.rank == 3)
-      at += j * v->stride[1];
-    unsigned char *h = v->src->host + at * es;
-    if (into_view)
-      memcpy(h, buf + k * row, row);
-    else
-      memcpy(buf + k * row, h, row);
-  }
 }
 
 static amp_status check_view_bytes(const amp_array_view *v, size_t bytes, const char *fn) {

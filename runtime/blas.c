@@ -79,7 +79,7 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   amp__evlist wait = {0};
   cl_event ev = NULL, start = NULL;
   int acquired = 0;
-  amp__use uses[3] = {{a, 0}, {b, 0}, {c, 1}};
+  amp__use uses[3] = {{.view = a}, {.view = b}, {.view = c, .write = 1}};
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
   if (a->type.kind != AMP_ELEM_FLOAT && a->type.kind != AMP_ELEM_DOUBLE)

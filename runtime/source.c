@@ -21,8 +21,9 @@
  * since it, so last_write implies them all), `reads` are the commands that read it since. A
  * command that reads waits for last_write; a command that writes waits for last_write and reads.
  * Data cross between accelerators through the host, with blocking reads, so no event ever
- * crosses an OpenCL context. `host_readers` are copies that still read host memory: anything
- * that writes host memory, or hands it to the caller, waits for them first.
+ * crosses an OpenCL context. `host_readers` are copies that may still read host memory and
+ * `host_writers` asynchronous copies back that may still write it: anything that overwrites host
+ * memory, or hands it to the caller, waits for them first.
  *
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
 #include "source.h"
@@ -101,6 +102,24 @@ static void set_event(cl_event *slot, cl_event e) {
   if (*slot)
     clReleaseEvent(*slot);
   *slot = e;
+}
+
+/* Appends to *deps what a command using location L must wait for: the last write, and, when the
+ * command writes, the reads since (the ordering rule at the top of this file). 0 or -1. */
+static int push_deps(amp__evlist *deps, const amp__location *L, int writes) {
+  if (amp__evlist_push(deps, L->last_write))
+    return -1;
+  for (size_t k = 0; writes && k < L->reads.n; k++)
+    if (amp__evlist_push(deps, L->reads.ev[k]))
+      return -1;
+  return 0;
+}
+
+/* Records that the command `ev` wrote location L: it is the new last write, and it came after
+ * every read so far. */
+static void record_write(amp__location *L, cl_event ev) {
+  set_event(&L->last_write, ev);
+  amp__evlist_clear(&L->reads);
 }
 
 /* ---- the part of the source a view covers ------------------------------------------------ */
@@ -344,13 +363,10 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     amp__block b;
     i = next_block(&from_host, i, &b);
     amp__evlist deps = {0};
-    if (amp__evlist_push(&deps, L->last_write))
+    if (push_deps(&deps, L, 1)) {
+      amp__evlist_free(&deps);
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (size_t k = 0; k < L->reads.n; k++)
-      if (amp__evlist_push(&deps, L->reads.ev[k])) {
-        amp__evlist_free(&deps);
-        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-      }
+    }
     cl_event ev = NULL;
     amp__flush_producers(deps.ev, deps.n, q->queue);
     cl_int err = enqueue_block(q->queue, L->buf, 1, CL_FALSE, &b, s->host, (cl_uint)deps.n,
@@ -359,8 +375,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     AMP__CL(err, "clEnqueueWriteBuffer (host to device)");
     atomic_fetch_add(&acc->to_device_count, 1);
     atomic_fetch_add(&acc->to_device_bytes, b.len * b.count);
-    set_event(&L->last_write, ev);
-    amp__evlist_clear(&L->reads);
+    record_write(L, ev);
     int oom = amp__evlist_push(&s->host_readers, ev);
     clReleaseEvent(ev);
     if (oom) {
@@ -405,8 +420,9 @@ amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, 
   amp_status status = AMP_SUCCESS;
   amp__source *stack_srcs[16];
   amp__source **srcs = n <= 16 ? stack_srcs : malloc(n * sizeof *srcs);
-  amp__rangeset want = {0};
   size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    memset(&uses[i].ranges, 0, sizeof uses[i].ranges);
   if (!srcs)
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   m = distinct_sources(uses, n, srcs);
@@ -416,23 +432,18 @@ amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, 
     amp_array_view *v = uses[i].view;
     amp__source *s = v->src;
     amp__location *L = &s->loc[q->acc->index];
-    amp__rangeset_clear(&want);
-    if (amp__view_ranges(v, &want))
+    if (amp__view_ranges(v, &uses[i].ranges))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-    AMP__TRY(copy_in(s, q, &want));
-    if (amp__evlist_push(wait, L->last_write))
+    AMP__TRY(copy_in(s, q, &uses[i].ranges));
+    if (push_deps(wait, L, uses[i].write))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-    if (uses[i].write)
-      for (size_t k = 0; k < L->reads.n; k++)
-        if (amp__evlist_push(wait, L->reads.ev[k]))
-          AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
-  amp__rangeset_free(&want);
   if (srcs != stack_srcs)
     free(srcs);
   return AMP_SUCCESS;
 fail:
-  amp__rangeset_free(&want);
+  for (size_t i = 0; i < n; i++)
+    amp__rangeset_free(&uses[i].ranges);
   unlock_all(srcs, m);
   if (srcs != stack_srcs)
     free(srcs);
@@ -442,22 +453,18 @@ fail:
 void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_event done) {
   amp__source *stack_srcs[16];
   amp__source **srcs = n <= 16 ? stack_srcs : malloc(n * sizeof *srcs);
-  amp__rangeset want = {0};
   size_t a = q->acc->index;
   for (size_t i = 0; done && i < n; i++) {
     amp_array_view *v = uses[i].view;
     amp__source *s = v->src;
     amp__location *L = &s->loc[a];
     if (uses[i].write) {
-      set_event(&L->last_write, done);
-      amp__evlist_clear(&L->reads);
+      record_write(L, done);
       /* Rule 5: the written part is now valid only here. */
-      amp__rangeset_clear(&want);
-      amp__view_ranges(v, &want);
-      amp__rangeset_remove_all(&s->host_valid, &want);
+      amp__rangeset_remove_all(&s->host_valid, &uses[i].ranges);
       for (size_t o = 0; o < s->nloc; o++)
         if (o != a)
-          amp__rangeset_remove_all(&s->loc[o].valid, &want);
+          amp__rangeset_remove_all(&s->loc[o].valid, &uses[i].ranges);
     } else if (L->last_write != done) {
       /* On an in-order queue a later command implies the earlier ones: keep one read per queue,
        * so the list stays as short as the number of queues. */
@@ -466,7 +473,8 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
         clWaitForEvents(1, &done); /* out of memory: the read is over, nothing to remember */
     }
   }
-  amp__rangeset_free(&want);
+  for (size_t i = 0; i < n; i++)
+    amp__rangeset_free(&uses[i].ranges);
   if (srcs) {
     size_t m = distinct_sources(uses, n, srcs);
     unlock_all(srcs, m);
@@ -839,19 +847,15 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   pthread_mutex_lock(&s->lock);
   AMP__TRY(amp__queue_of((size_t)s->home, &q));
   amp__location *L = &s->loc[s->home];
-  if (amp__evlist_push(&deps, L->last_write))
+  if (push_deps(&deps, L, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (size_t k = 0; k < L->reads.n; k++)
-    if (amp__evlist_push(&deps, L->reads.ev[k]))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   amp__flush_producers(deps.ev, deps.n, q->queue);
   AMP__CL(clEnqueueWriteBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, src,
                                (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
           "clEnqueueWriteBuffer (host to array)");
   atomic_fetch_add(&q->acc->to_device_count, 1);
   atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
-  set_event(&L->last_write, ev);
-  amp__evlist_clear(&L->reads);
+  record_write(L, ev);
   /* The whole array is now valid only at home. */
   amp__rangeset_clear(&s->host_valid);
   for (size_t a = 0; a < s->nloc; a++)
@@ -920,11 +924,8 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(to_home(src, &all, NULL));
   amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
-  if (amp__evlist_push(&deps, S->last_write) || amp__evlist_push(&deps, D->last_write))
+  if (push_deps(&deps, S, 0) || push_deps(&deps, D, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  for (size_t k = 0; k < D->reads.n; k++)
-    if (amp__evlist_push(&deps, D->reads.ev[k]))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   amp__flush_producers(deps.ev, deps.n, q->queue);
   AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
                               deps.n ? deps.ev : NULL, &ev),
@@ -933,8 +934,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
   amp__view_enqueued(q);
   amp__evlist_push(&S->reads, ev);
-  set_event(&D->last_write, ev);
-  amp__evlist_clear(&D->reads);
+  record_write(D, ev);
   amp__rangeset_clear(&dst->host_valid);
   for (size_t a = 0; a < dst->nloc; a++)
     if ((long)a != dst->home)

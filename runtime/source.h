@@ -66,6 +66,7 @@ struct amp_array_view {
 typedef struct amp__use {
   amp_array_view *view;
   int write;
+  amp__rangeset ranges; /* the view's bytes: filled by amp__uses_acquire, freed by _finish */
 } amp__use;
 
 /* The default view of the accelerator at `index` (for copies that need some queue there). */
