@@ -276,7 +276,7 @@ static amp_status run_once(const mm_plan *plan, mm_views *v, int n, double *kern
 }
 
 static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p) {
-  static char fast_buf[256];
+  char fast_buf[256]; /* the options are copied by amp_program_create_builtin */
   const char *impl = cell->impl;
   int dbl = cell->type == BENCH_DOUBLE;
   memset(p, 0, sizeof *p);

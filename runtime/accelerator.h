@@ -72,7 +72,7 @@ void amp__async_release(amp__async *a);
 /* After an enqueue on the view: submit now in immediate mode. */
 void amp__view_enqueued(amp_accelerator_view *view);
 
-/* A future that owns `event` (the caller's reference passes to it). */
+/* A future that owns `event` (the caller's reference passes to it); submits the event's queue. */
 amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
 /* The same for work of several commands: its device time runs from the end of the command
  * `start` (enqueued just before the work; its reference passes too) to the end of `event`. */

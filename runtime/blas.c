@@ -139,8 +139,6 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   acquired = 0;
   amp__view_enqueued(view);
   if (done) {
-    if (view->mode != AMP_QUEUING_MODE_IMMEDIATE)
-      clFlush(view->queue); /* a future stands for submitted work */
     AMP__TRY(amp__future_create_span(start, ev, done));
     ev = start = NULL;
   }

@@ -354,9 +354,6 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   acquired = 0;
   amp__view_enqueued(view);
   if (done) {
-    /* A future must stand for submitted work, or polling it (is_ready, then) may never end. */
-    if (view->mode != AMP_QUEUING_MODE_IMMEDIATE)
-      clFlush(view->queue);
     AMP__TRY(amp__future_create(ev, 1, done));
     ev = NULL;
   }

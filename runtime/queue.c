@@ -136,7 +136,6 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_fu
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_create_marker: out is NULL");
   AMP__CL(clEnqueueMarkerWithWaitList(view->queue, 0, NULL, &ev), "clEnqueueMarkerWithWaitList");
-  AMP__CL(clFlush(view->queue), "clFlush");
   AMP__TRY(amp__future_create(ev, 0, out));
   return AMP_SUCCESS;
 fail:
@@ -174,6 +173,12 @@ fail:
 /* ---- futures ------------------------------------------------------------------------------ */
 
 amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out) {
+  /* A future stands for submitted work: in automatic mode the command may still sit in its
+   * queue, and polling (is_ready, then) does not submit it, so submit it here. User events (the
+   * futures of host-side work) belong to no queue. */
+  cl_command_queue q = NULL;
+  if (clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
+    clFlush(q);
   amp_future *f = calloc(1, sizeof *f);
   if (!f)
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a future");

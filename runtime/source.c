@@ -864,7 +864,6 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   if (amp__rangeset_add(&L->valid, 0, s->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (async_out) {
-    clFlush(q->queue);
     AMP__TRY(amp__future_create(ev, 0, async_out));
     ev = NULL;
   }
@@ -897,7 +896,6 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   if (amp__evlist_push(&L->reads, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   if (async_out) {
-    clFlush(q->queue);
     AMP__TRY(amp__future_create(ev, 0, async_out));
     ev = NULL;
   }
