@@ -300,19 +300,21 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
   } else if (strcmp(impl, "fast") == 0) {
     p->kind = MM_FAST;
     name = "matmul_fast";
-    /* float: the kernel's defaults (64 x 128 per tile, 8 x 4 per thread, 25.6 KB tile_static);
-     * double: the shape its header recommends (64 x 128, 8 x 8 per thread, K tile 8). */
-    opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8" : "-DT=float";
-    p->ts_m = 64;
+    /* float: the kernel's defaults (128 x 128 per tile, 8 x 8 per thread, 33.8 KB tile_static);
+     * double: the shape its header recommends (64 x 128, 8 x 8 per thread, K tile 8, double2
+     * columns of B). */
+    opts =
+        dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2" : "-DT=float";
+    p->ts_m = dbl ? 64 : 128;
     p->ts_n = 128;
-    p->rts_m = 8;
-    p->rts_n = dbl ? 16 : 32;
+    p->rts_m = dbl ? 8 : 16;
+    p->rts_n = 16;
     if (ctx->fast_opts) { /* a tile shape to try: read it back from the options */
       snprintf(fast_buf, sizeof fast_buf, "-DT=%s %s", dbl ? "double" : "float", ctx->fast_opts);
       opts = fast_buf;
       int wm = bench_option_int(ctx->fast_opts, "-DWPT_M=", 8),
-          wn = bench_option_int(ctx->fast_opts, "-DWPT_N=", 4);
-      p->ts_m = bench_option_int(ctx->fast_opts, "-DTS_M=", 64);
+          wn = bench_option_int(ctx->fast_opts, "-DWPT_N=", 8);
+      p->ts_m = bench_option_int(ctx->fast_opts, "-DTS_M=", 128);
       p->ts_n = bench_option_int(ctx->fast_opts, "-DTS_N=", 128);
       p->rts_m = p->ts_m / wm;
       p->rts_n = p->ts_n / wn;

@@ -56,18 +56,18 @@ for part in $parts; do
     run examples "$B/examples/tiles" $acc
     ;;
   transfer) run transfer "$B/bench/amp-transfer" $acc --mib 64,256,1024 --repeats 5 ;;
-  tune)
-    for o in "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8" "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8" \
-      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4" "-DTS_M=128 -DTS_N=64 -DWPT_M=4 -DWPT_N=8" \
-      "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DPADV=2"; do
+  tune) # the float defaults, then one step of matmul_fast.cl's course undone at a time
+    for o in "" "-DINNER_FAST=0" "-DGROUP_M=1" "-DDOUBLE_BUFFER=0" "-DTS_K=8" \
+      "-DTS_M=64 -DTS_N=256" "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4"; do
       run tune $ab --workload matmul --impl fast,clblast --types float --sizes 4096,8192 \
         --repeats 3 --fast-opts "$o"
     done
     ;;
-  tune-double)
-    for o in "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4" "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4 -DDOUBLE_BUFFER=0" \
-      "-DTS_M=128 -DTS_N=64 -DWPT_M=4 -DWPT_N=8 -DDOUBLE_BUFFER=0" "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8" \
-      "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DDOUBLE_BUFFER=0" "-DTS_M=64 -DTS_N=64 -DWPT_M=8 -DWPT_N=8"; do
+  tune-double) # the recommended double shape, then variations
+    d="-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8"
+    for o in "$d -DTS_K=8 -DBW=2" "$d -DTS_K=8 -DBW=4" "$d -DTS_K=8 -DBW=2 -DINNER_FAST=0" \
+      "$d -DTS_K=16 -DBW=2 -DDOUBLE_BUFFER=0" "-DTS_M=128 -DTS_N=64 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2" \
+      "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2"; do
       run tune-double $ab --workload matmul --impl fast,clblast --types double --sizes 4096,8192 \
         --repeats 3 --fast-opts "$o"
     done

@@ -1,6 +1,6 @@
 /* matmul_fast.cl: C = A * B with register blocking, a transposed and padded A tile in
- * tile_static memory, 4-wide vector loads and stores, and double buffering. Lesson 3 of the
- * matmul course (lesson 2: matmul_tiled.cl).
+ * tile_static memory, vector loads and stores, double buffering, an unchecked path for interior
+ * tiles and an L2-friendly tile order. Lesson 3 of the matmul course (lesson 2: matmul_tiled.cl).
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views
  * (sections allowed), for any m, n, w >= 1: odd, prime, non-square.
@@ -8,55 +8,75 @@
  * The steps it adds over matmul_tiled, each attacking what limits the one before:
  *   1. Register blocking. In matmul_tiled every multiply-add needs two tile_static reads, so
  *      on-chip memory, not arithmetic, sets the speed. Here a tile of threads computes a
- *      TS_M x TS_N block of C and each thread WPT_M x WPT_N elements of it (8 x 4 by default),
+ *      TS_M x TS_N block of C and each thread WPT_M x WPT_N elements of it (8 x 8 by default),
  *      kept in registers. Per step of k a thread reads WPT_M values of A and WPT_N of B and does
- *      WPT_M * WPT_N multiply-adds: 32 for 12 reads instead of 1 for 2.
+ *      WPT_M * WPT_N multiply-adds: 64 for 16 reads instead of 1 for 2.
  *   2. A deeper K tile shared by more threads: each tile of threads stages TS_M x TS_K of A and
- *      TS_K x TS_N of B (64 x 16 and 16 x 128 by default), so every element fetched from global
+ *      TS_K x TS_N of B (128 x 16 and 16 x 128 by default), so every element fetched from global
  *      memory is used TS_N (or TS_M) times.
- *   3. Vectors. tile_static arrays hold T4 (float4 for T=float), so a thread reads four rows of A
- *      or four columns of B with one 16-byte access. A is stored transposed (la[k][row/4]) so the
- *      four rows a thread needs for one k are adjacent. B and C move as T4 through global memory
- *      when their offset and row stride are multiples of 4 elements (checked at run time; other
- *      views and the ragged right edge take a scalar path with the same results).
+ *   3. Vectors. The A tile holds T4 (float4 for T=float) and is stored transposed (la[k][row/4]),
+ *      so a thread reads four rows of A for one k with one access; the B tile holds TB, vectors of
+ *      BW elements (BW=4 by default), so it reads BW columns of B at once. B and C move as TB
+ *      through global memory when their offset and row stride are multiples of BW (checked at run
+ *      time; other views and the ragged right edge take a scalar path with the same results).
  *   4. Bank-conflict padding. The transposed store la[kk][q] by consecutive threads (consecutive
- *      kk) would hit one memory bank if a row of la were 32 T4 = 512 bytes long; PADV extra T4
- *      per row (default 1) spread them over all banks.
+ *      kk) would hit one memory bank if a row of la were a multiple of 128 bytes long; PADV extra
+ *      vectors per row (default 1) spread them over all banks.
  *   5. Unrolled loops (#pragma unroll) so the accumulators stay in registers and the compiler
  *      schedules loads ahead of the multiply-adds.
  *   6. Double buffering (-DDOUBLE_BUFFER=1, the default): the next K tile is fetched from global
  *      memory into registers while the current one is multiplied, then stored into the other of
  *      two tile_static buffers: one barrier per K tile instead of two, and global latency hidden
  *      behind arithmetic. -DDOUBLE_BUFFER=0 gives the simpler load / barrier / multiply / barrier.
+ *   7. No checks where none are needed (-DINNER_FAST=1, the default). Steps 1-6 test every load
+ *      against the edges of A and B; on a large matrix almost every tile lies wholly inside, yet
+ *      those tests, the selects they need and the index arithmetic of each view access are issued
+ *      in the main loop beside the multiply-adds. A tile of threads whose block lies inside
+ *      C fetches its full K tiles through pointers that advance by one K tile per step; only the
+ *      last, partial K tile and the tiles on C's edges take the checked path. On an H200 this step
+ *      alone took float from 39.8 to 42.3 TFLOP/s (64 x 128 tiles) and made the wider 128 x 128
+ *      tile with 8 x 8 per thread, which lost before (33.4), the fastest (44-45.6).
+ *   8. Narrow B vectors for double (-DBW=2). A thread reads its WPT_N columns of B from
+ *      tile_static memory as WPT_N / BW vectors at positions tx + j * RTS_N, so consecutive threads
+ *      read consecutive vectors. A double4 is 32 bytes: a warp's 16-byte reads then land 32 bytes
+ *      apart and four threads share each group of banks (a 4-way conflict). With double2 they are
+ *      contiguous (no conflict): on an H200 DGEMM went from 18.9 to 22.6 TFLOP/s. For float, 4 x 4
+ *      bytes are already 16, and BW=4 is best.
+ *   9. Tile order (-DGROUP_M=8). Tiles are dealt out GROUP_M block rows at a time, so the tiles
+ *      running at once share a few block rows of A and a band of B's columns in the L2 cache. On
+ *      an H200, with its 50 MB L2, this is worth under 1% at 8192; it is meant for GPUs with
+ *      smaller caches (not measured here). -DGROUP_M=1 gives the plain row-by-row order.
  *
  * Build options (all optional):
  *   -DT=float|double|int   element type (default float)
- *   -DTS_M=64 -DTS_N=128   rows and columns of C per tile of threads
+ *   -DTS_M=128 -DTS_N=128  rows and columns of C per tile of threads
  *   -DTS_K=16              depth of the K tile
- *   -DWPT_M=8 -DWPT_N=4    rows and columns of C per thread; multiples of 4
- * The defaults are the shape measured fastest for float on an NVIDIA H100 and H200
- * (docs/PERFORMANCE.md, `bench/run_suite.sh tune`): 39.8 TFLOP/s at 8192 on the H200, against
- * 33.4 for 128 x 128 with 8 x 8 per thread.
- *   -DPADV=1               padding of each tile_static row, in T4 units
+ *   -DWPT_M=8 -DWPT_N=8    rows and columns of C per thread; WPT_M a multiple of 4, WPT_N of BW
+ *   -DBW=4                 width of the B and C vectors: 4, or 2 (for double)
+ *   -DPADV=1               padding of each tile_static row, in vectors
  *   -DDOUBLE_BUFFER=1      two tile_static buffers, prefetch through registers
- * Constraints (checked below with #error): WPT_M, WPT_N multiples of 4; TS_M % WPT_M == 0,
- * TS_N % WPT_N == 0; the tile's thread count NT = (TS_M/WPT_M) * (TS_N/WPT_N) divides
- * TS_K*TS_M/4 and TS_K*TS_N/4. tile_static bytes: (1 + DOUBLE_BUFFER) * TS_K * sizeof(T) *
- * (TS_M + TS_N + 8*PADV): 25.6 KB for the float defaults, 51 KB for double with the same tiles,
- * which exceeds the 48 KB of many GPUs. For double use -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8
- * -DTS_K=8 (25.6 KB; 8 x 16 threads): the fastest shape measured for double on an H200, 18.5
- * TFLOP/s at 8192 against 11.2 for 64 x 64 with 4 x 4 per thread. ampcl refuses a launch that needs more tile_static
- * memory than the device has (AMP_ERROR_LIMIT_EXCEEDED), naming both numbers.
+ *   -DINNER_FAST=1         the unchecked fetch for interior tiles (0: every fetch checked)
+ *   -DGROUP_M=8            block rows per band of the tile order (1: row by row)
+ * The defaults are the shape measured fastest for float on an NVIDIA H200 (docs/PERFORMANCE.md,
+ * `bench/run_suite.sh tune`). For double use
+ *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
+ * (8 x 16 threads, 25.3 KB of tile_static memory), the fastest measured for double.
+ * Constraints (checked below with #error): WPT_M a multiple of 4 and WPT_N of BW; TS_M % WPT_M
+ * == 0, TS_N % WPT_N == 0; the tile's thread count NT = (TS_M/WPT_M) * (TS_N/WPT_N) divides
+ * TS_K*TS_M/4 and TS_K*TS_N/BW. tile_static bytes: (1 + DOUBLE_BUFFER) * TS_K * sizeof(T) *
+ * (TS_M + TS_N + (4 + BW) * PADV): 33.8 KB for the float defaults, 67.6 KB for double with the
+ * same shape, which exceeds the 48 KB of many GPUs; ampcl refuses a launch that needs more
+ * tile_static memory than the device has (AMP_ERROR_LIMIT_EXCEEDED), naming both numbers.
  *
  * Tile shape and launch domain. A tile has RTS_M x RTS_N threads, RTS_M = TS_M / WPT_M and
- * RTS_N = TS_N / WPT_N (8 x 32 = 256 for the defaults); tile (ti, tj) computes C's block from row
- * ti*TS_M and column tj*TS_N. The domain holds ceil(m / TS_M) x ceil(n / TS_N) tiles, so threads
- * and tiles that fall wholly or partly outside C load zeros and skip their stores (every thread
- * reaches every barrier). Launch code (host C, errors elided to CHECK; views as in
- * matmul_naive.cl):
+ * RTS_N = TS_N / WPT_N (16 x 16 = 256 for the defaults); the domain holds ceil(m / TS_M) x
+ * ceil(n / TS_N) tiles, one per TS_M x TS_N block of C (step 9 decides which tile takes which
+ * block), so threads and tiles that fall wholly or partly outside C load zeros and skip their
+ * stores (every thread reaches every barrier). Launch code (host C, errors elided to CHECK; views
+ * as in matmul_naive.cl):
  *
- *     enum { TS_M = 64, TS_N = 128, WPT_M = 8, WPT_N = 4 };         // must match the -D options
- *     const int RTS_M = TS_M / WPT_M, RTS_N = TS_N / WPT_N;          // 8 x 32 threads per tile
+ *     enum { TS_M = 128, TS_N = 128, WPT_M = 8, WPT_N = 8 };        // must match the -D options
+ *     const int RTS_M = TS_M / WPT_M, RTS_N = TS_N / WPT_N;          // 16 x 16 threads per tile
  *     CHECK(amp_program_create_builtin("matmul_fast", "-DT=float", &prog));   // the defaults
  *     CHECK(amp_kernel_create(prog, "matmul_fast", &k));
  *     amp_tiled_extent dom = amp_tile2(amp_extent2((m + TS_M - 1) / TS_M * RTS_M,
@@ -70,15 +90,16 @@
  * tiles.
  *
  * Which thread owns what (for whoever tunes this): thread (ty, tx) of a tile owns rows
- * 4*(ty + i*RTS_M) + r and columns 4*(tx + j*RTS_N) + s of the tile's block, for i < WPT_M/4,
- * j < WPT_N/4, r, s < 4. Columns are interleaved across threads in groups of 4, so a row of
- * threads reads consecutive T4 of the B tile (no bank conflicts) and stores consecutive T4 of C
- * (coalesced); rows likewise, so a row of threads reads one A address (a broadcast). */
+ * 4*(ty + i*RTS_M) + r and columns BW*(tx + j*RTS_N) + s of the tile's block, for i < WPT_M/4,
+ * j < WPT_N/BW, r < 4, s < BW. Columns are interleaved across threads in groups of BW, so a row
+ * of threads reads consecutive vectors of the B tile (no bank conflicts) and stores consecutive
+ * vectors of C (coalesced); rows likewise, so a row of threads reads one A address (a
+ * broadcast). */
 #ifndef T
 #define T float
 #endif
 #ifndef TS_M
-#define TS_M 64
+#define TS_M 128
 #endif
 #ifndef TS_N
 #define TS_N 128
@@ -90,7 +111,10 @@
 #define WPT_M 8
 #endif
 #ifndef WPT_N
-#define WPT_N 4
+#define WPT_N 8
+#endif
+#ifndef BW
+#define BW 4
 #endif
 #ifndef PADV
 #define PADV 1
@@ -98,40 +122,53 @@
 #ifndef DOUBLE_BUFFER
 #define DOUBLE_BUFFER 1
 #endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+#ifndef INNER_FAST
+#define INNER_FAST 1
+#endif
 
-#define RTS_M (TS_M / WPT_M)              /* threads per tile along M */
-#define RTS_N (TS_N / WPT_N)              /* threads per tile along N */
-#define NT (RTS_M * RTS_N)                /* threads per tile */
-#define VM (WPT_M / 4)                    /* T4 of A per thread and k */
-#define VN (WPT_N / 4)                    /* T4 of B per thread and k */
-#define LA_ROW (TS_M / 4 + PADV)          /* T4 per row of the transposed A tile */
-#define LB_ROW (TS_N / 4 + PADV)          /* T4 per row of the B tile */
-#define LPT_A (TS_K * TS_M / 4 / NT)      /* T4 of A each thread fetches per K tile */
-#define LPT_B (TS_K * TS_N / 4 / NT)      /* T4 of B each thread fetches per K tile */
-#define NBUF (DOUBLE_BUFFER ? 2 : 1)
+#define RTS_M  (TS_M / WPT_M)          /* threads per tile along M */
+#define RTS_N  (TS_N / WPT_N)          /* threads per tile along N */
+#define NT     (RTS_M * RTS_N)         /* threads per tile */
+#define VM     (WPT_M / 4)             /* T4 of A per thread and k */
+#define VN     (WPT_N / BW)            /* TB of B per thread and k */
+#define LA_ROW (TS_M / 4 + PADV)       /* T4 per row of the transposed A tile */
+#define LB_ROW (TS_N / BW + PADV)      /* TB per row of the B tile */
+#define LPT_A  (TS_K * TS_M / 4 / NT)  /* T4 of A each thread fetches per K tile */
+#define LPT_B  (TS_K * TS_N / BW / NT) /* TB of B each thread fetches per K tile */
+#define NBUF   (DOUBLE_BUFFER ? 2 : 1)
 
-#if WPT_M % 4 != 0 || WPT_N % 4 != 0
-#error "matmul_fast: WPT_M and WPT_N must be multiples of 4"
+#if BW != 2 && BW != 4
+#error "matmul_fast: BW must be 2 or 4"
+#endif
+#if WPT_M % 4 != 0 || WPT_N % BW != 0
+#error "matmul_fast: WPT_M must be a multiple of 4 and WPT_N a multiple of BW"
 #endif
 #if TS_M % WPT_M != 0 || TS_N % WPT_N != 0
 #error "matmul_fast: WPT_M must divide TS_M and WPT_N must divide TS_N"
 #endif
-#if (TS_K * TS_M / 4) % NT != 0 || (TS_K * TS_N / 4) % NT != 0 || LPT_A < 1 || LPT_B < 1
-#error "matmul_fast: the thread count (TS_M/WPT_M)*(TS_N/WPT_N) must divide TS_K*TS_M/4 and TS_K*TS_N/4"
+#if (TS_K * TS_M / 4) % NT != 0 || (TS_K * TS_N / BW) % NT != 0 || LPT_A < 1 || LPT_B < 1
+#error                                                                                             \
+    "matmul_fast: the thread count (TS_M/WPT_M)*(TS_N/WPT_N) must divide TS_K*TS_M/4 and TS_K*TS_N/BW"
 #endif
 
 #define MF_CAT_(a, b) a##b
-#define MF_VEC4_(t) MF_CAT_(t, 4)
-typedef MF_VEC4_(T) T4; /* float4, double4 or int4 */
+#define MF_VEC_(t, w) MF_CAT_(t, w)
+typedef MF_VEC_(T, 4) T4;  /* float4, double4 or int4: four rows of A */
+typedef MF_VEC_(T, BW) TB; /* BW columns of B and C */
+/* Component s of a TB, s a constant after unrolling (OpenCL C has no v[s] for vectors). */
+#define MF_LANE(v, s) (((T *)&(v))[s])
 
 #pragma OPENCL FP_CONTRACT ON
 
 /* Fetches this thread's share of the K tile starting at k0 from global memory into registers:
  * LPT_A T4 of A (four rows at one k, so a tile row of A is read along k by consecutive threads)
- * and LPT_B T4 of B (four columns at one k, consecutive threads on consecutive columns). Elements
+ * and LPT_B TB of B (BW columns at one k, consecutive threads on consecutive columns). Elements
  * outside A or B read as zero. */
 static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, int n, int w,
-                            int row0, int col0, int k0, int tid, int b_vec, T4 *ra, T4 *rb) {
+                            int row0, int col0, int k0, int tid, int b_vec, T4 *ra, TB *rb) {
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
     const int l = tid + p * NT;
@@ -148,25 +185,39 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
 #pragma unroll
   for (int p = 0; p < LPT_B; p++) {
     const int l = tid + p * NT;
-    const int kg = k0 + l / (TS_N / 4), col = col0 + 4 * (l % (TS_N / 4));
-    T4 v = (T4)(0);
+    const int kg = k0 + l / (TS_N / BW), col = col0 + BW * (l % (TS_N / BW));
+    TB v = (TB)(0);
     if (kg < w) {
-      if (b_vec && col + 3 < n) {
-        v = *(__global const T4 *)&amp_at(b, kg, col); /* 4-element aligned: checked by caller */
+      if (b_vec && col + BW - 1 < n) {
+        v = *(__global const TB *)&amp_at(b, kg, col); /* BW-element aligned: checked by caller */
       } else {
-        v.s0 = col + 0 < n ? amp_at(b, kg, col + 0) : (T)0;
-        v.s1 = col + 1 < n ? amp_at(b, kg, col + 1) : (T)0;
-        v.s2 = col + 2 < n ? amp_at(b, kg, col + 2) : (T)0;
-        v.s3 = col + 3 < n ? amp_at(b, kg, col + 3) : (T)0;
+#pragma unroll
+        for (int s = 0; s < BW; s++)
+          MF_LANE(v, s) = col + s < n ? amp_at(b, kg, col + s) : (T)0;
       }
     }
     rb[p] = v;
   }
 }
 
+/* The same fetch for a K tile that lies wholly inside A and B, in a tile of threads whose rows
+ * and columns all lie inside C, with B's rows BW-aligned: no bounds checks, no selects, and no
+ * index arithmetic beyond one pointer step per K tile. pa[p] points at this thread's A element
+ * (row r, column kk of the tile) and pb[p] at its TB of B; the caller advances them by TS_K
+ * columns of A and TS_K rows of B per tile. */
+static inline void mf_fetch_inner(__global const T *const *pa, int lda,
+                                  __global const TB *const *pb, T4 *ra, TB *rb) {
+#pragma unroll
+  for (int p = 0; p < LPT_A; p++)
+    ra[p] = (T4)(pa[p][0], pa[p][lda], pa[p][2 * lda], pa[p][3 * lda]);
+#pragma unroll
+  for (int p = 0; p < LPT_B; p++)
+    rb[p] = *pb[p];
+}
+
 /* Stores the fetched registers into one tile_static buffer: A transposed (la[k][row / 4]). */
-static inline void mf_stage(__local T4 (*la)[LA_ROW], __local T4 (*lb)[LB_ROW], int tid,
-                            const T4 *ra, const T4 *rb) {
+static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int tid,
+                            const T4 *ra, const TB *rb) {
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
     const int l = tid + p * NT;
@@ -175,16 +226,17 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local T4 (*lb)[LB_ROW], 
 #pragma unroll
   for (int p = 0; p < LPT_B; p++) {
     const int l = tid + p * NT;
-    lb[l / (TS_N / 4)][l % (TS_N / 4)] = rb[p];
+    lb[l / (TS_N / BW)][l % (TS_N / BW)] = rb[p];
   }
 }
 
 /* acc += this thread's part of (A tile) * (B tile), from one tile_static buffer. */
-static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local T4 (*lb)[LB_ROW],
-                               int ty, int tx, T4 acc[WPT_M][VN]) {
+static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int ty, int tx,
+                               TB acc[WPT_M][VN]) {
 #pragma unroll
   for (int k = 0; k < TS_K; k++) {
-    T4 av[VM], bv[VN];
+    T4 av[VM];
+    TB bv[VN];
 #pragma unroll
     for (int i = 0; i < VM; i++)
       av[i] = la[k][ty + i * RTS_M];
@@ -204,37 +256,84 @@ static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local T4 (*lb)[LB_ROW
   }
 }
 
+/* Advances the inner-fetch pointers by one K tile: TS_K columns of A, TS_K rows of B. */
+static inline void mf_advance(__global const T **pa, __global const TB **pb, int ldb) {
+#pragma unroll
+  for (int p = 0; p < LPT_A; p++)
+    pa[p] += TS_K;
+#pragma unroll
+  for (int p = 0; p < LPT_B; p++)
+    pb[p] += TS_K * (ldb / BW);
+}
+
 __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
   AMP_TILED_INDEX2(idx);
   tile_static T4 la[NBUF][TS_K][LA_ROW];
-  tile_static T4 lb[NBUF][TS_K][LB_ROW];
+  tile_static TB lb[NBUF][TS_K][LB_ROW];
   const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
   const int ty = idx.local_id[0], tx = idx.local_id[1], tid = ty * RTS_N + tx;
-  const int row0 = idx.tile[0] * TS_M, col0 = idx.tile[1] * TS_N;
-  /* T4 access to B and C needs 4-element alignment of every row start: offset and row stride
-   * multiples of 4 (buffers themselves are aligned far beyond that). Uniform across the launch. */
-  const int b_vec = ((b_shape.s3 | b_shape.s4) & 3) == 0;
-  const int c_vec = ((c_shape.s3 | c_shape.s4) & 3) == 0;
+  /* Which block of C this tile computes: tiles are numbered in the order the GPU tends to start
+   * them (tile[1], OpenCL's dimension 0, fastest) and the numbers are dealt out GROUP_M block
+   * rows at a time, so the tiles running at once share GROUP_M block rows of A and a narrow band
+   * of B's columns, which stay in the L2 cache. */
+  const int tiles_m = get_num_groups(1), tiles_n = get_num_groups(0);
+  const int lin = idx.tile[0] * tiles_n + idx.tile[1];
+  const int band = lin / (GROUP_M * tiles_n), in_band = lin % (GROUP_M * tiles_n);
+  const int band_rows = min(GROUP_M, tiles_m - band * GROUP_M);
+  const int row0 = (band * GROUP_M + in_band % band_rows) * TS_M;
+  const int col0 = in_band / band_rows * TS_N;
+  /* TB access to B and C needs BW-element alignment of every row start: offset and row stride
+   * multiples of BW (buffers themselves are aligned far beyond that). Uniform across the launch. */
+  const int b_vec = ((b_shape.s3 | b_shape.s4) & (BW - 1)) == 0;
+  const int c_vec = ((c_shape.s3 | c_shape.s4) & (BW - 1)) == 0;
   const int ktiles = (w + TS_K - 1) / TS_K; /* the same in every thread: barriers stay uniform */
 
-  T4 acc[WPT_M][VN];
+  TB acc[WPT_M][VN];
 #pragma unroll
   for (int i = 0; i < WPT_M; i++)
 #pragma unroll
     for (int j = 0; j < VN; j++)
-      acc[i][j] = (T4)(0);
-  T4 ra[LPT_A], rb[LPT_B];
+      acc[i][j] = (TB)(0);
+  T4 ra[LPT_A];
+  TB rb[LPT_B];
+
+  /* Interior tiles of threads (the whole TS_M x TS_N block inside C, B's rows BW-aligned) fetch
+   * their full K tiles through mf_fetch_inner; the last, partial K tile and the tiles on C's
+   * bottom and right edges go through the checked mf_fetch. Uniform across the tile. */
+  const int interior = INNER_FAST && b_vec && row0 + TS_M <= m && col0 + TS_N <= n;
+  const int kfull = interior ? w / TS_K : 0; /* K tiles that mf_fetch_inner may fetch */
+  const int lda = a_shape.s4, ldb = b_shape.s4;
+  __global const T *pa[LPT_A];
+  __global const TB *pb[LPT_B];
+#pragma unroll
+  for (int p = 0; p < LPT_A; p++) {
+    const int l = tid + p * NT;
+    pa[p] = a_data + a_shape.s3 + (row0 + 4 * (l / TS_K)) * lda + l % TS_K;
+  }
+#pragma unroll
+  for (int p = 0; p < LPT_B; p++) {
+    const int l = tid + p * NT;
+    pb[p] = (__global const TB *)(b_data + b_shape.s3 + (l / (TS_N / BW)) * ldb + col0 +
+                                  BW * (l % (TS_N / BW)));
+  }
 
 #if DOUBLE_BUFFER
-  mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, 0, tid, b_vec, ra, rb);
+  if (kfull > 0)
+    mf_fetch_inner(pa, lda, pb, ra, rb);
+  else
+    mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, 0, tid, b_vec, ra, rb);
   mf_stage(la[0], lb[0], tid, ra, rb);
   amp_barrier_wait_with_tile_static_memory_fence();
   for (int t = 0; t < ktiles; t++) {
     const int cur = t & 1;
     const int more = t + 1 < ktiles;
-    if (more) /* global loads in flight while we multiply */
+    if (t + 1 < kfull) { /* global loads in flight while we multiply */
+      mf_advance(pa, pb, ldb);
+      mf_fetch_inner(pa, lda, pb, ra, rb);
+    } else if (more) {
       mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, (t + 1) * TS_K, tid, b_vec,
                ra, rb);
+    }
     mf_multiply(la[cur], lb[cur], ty, tx, acc);
     /* The other buffer was last read in step t-1, before the barrier that ended it. */
     if (more)
@@ -243,7 +342,12 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
   }
 #else
   for (int t = 0; t < ktiles; t++) {
-    mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
+    if (t < kfull) {
+      mf_fetch_inner(pa, lda, pb, ra, rb);
+      mf_advance(pa, pb, ldb);
+    } else {
+      mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
+    }
     mf_stage(la[0], lb[0], tid, ra, rb);
     amp_barrier_wait_with_tile_static_memory_fence(); /* the tiles are complete */
     mf_multiply(la[0], lb[0], ty, tx, acc);
@@ -260,19 +364,15 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
         continue;
 #pragma unroll
       for (int j = 0; j < VN; j++) {
-        const int col = col0 + 4 * (tx + j * RTS_N);
-        const T4 v = acc[4 * i + r][j];
-        if (c_vec && col + 3 < n) {
-          *(__global T4 *)&amp_at(c, row, col) = v;
+        const int col = col0 + BW * (tx + j * RTS_N);
+        TB v = acc[4 * i + r][j];
+        if (c_vec && col + BW - 1 < n) {
+          *(__global TB *)&amp_at(c, row, col) = v;
         } else {
-          if (col + 0 < n)
-            amp_at(c, row, col + 0) = v.s0;
-          if (col + 1 < n)
-            amp_at(c, row, col + 1) = v.s1;
-          if (col + 2 < n)
-            amp_at(c, row, col + 2) = v.s2;
-          if (col + 3 < n)
-            amp_at(c, row, col + 3) = v.s3;
+#pragma unroll
+          for (int s = 0; s < BW; s++)
+            if (col + s < n)
+              amp_at(c, row, col + s) = MF_LANE(v, s);
         }
       }
     }

@@ -21,26 +21,37 @@ typedef struct {
   int float_only;      /* variants of the tile shape run for float only, to keep POCL's compile
                           time (most of this test's run time) down */
   int tile;            /* TILED: the tile size */
-  int ts_m, ts_n, ts_k, wpt_m, wpt_n, padv, dbuf; /* FAST: as the -D options (for domain, memory);
-                                                     CPU: ts_m, ts_n = rows, columns per item */
+  int ts_m, ts_n, ts_k, wpt_m, wpt_n, padv, dbuf, bw; /* FAST: as the -D options (for domain,
+                                                         memory); CPU: ts_m, ts_n = rows,
+                                                         columns per item */
 } config;
 
 static const config configs[] = {
-    {"naive", NAIVE, "", 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"tiled 16", TILED, "-DTILE=16", 0, 16, 0, 0, 0, 0, 0, 0, 0},
-    {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0},
-    {"fast defaults", FAST, "", 0, 0, 64, 128, 16, 8, 4, 1, 1},
-    {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 64, 128, 16, 8, 4, 1, 0},
-    {"fast 128x128 8x8", FAST, "-DTS_M=128 -DTS_N=128 -DWPT_M=8 -DWPT_N=8", 1, 0, 128, 128, 16, 8,
-     8, 1, 1},
+    {"naive", NAIVE, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled 16", TILED, "-DTILE=16", 0, 16, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"fast defaults", FAST, "", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4},
+    {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 128, 128, 16, 8, 8, 1, 0, 4},
+    {"fast all checked", FAST, "-DINNER_FAST=0 -DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
+    {"fast 64x128 8x4", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 1, 0, 64, 128, 16, 8, 4,
+     1, 1, 4},
     {"fast 32x64 k8 4x8", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8", 0, 0, 32, 64, 8,
-     4, 8, 1, 1},
-    {"fast double shape 64x128 8x8 k8", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8",
-     0, 0, 64, 128, 8, 8, 8, 1, 1},
-    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0},
-    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0},
+     4, 8, 1, 1, 4},
+    {"fast 64x128 8x8 k8", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8", 1, 0, 64, 128,
+     8, 8, 8, 1, 1, 4},
+    {"fast 32x64 bands of 3", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8 -DGROUP_M=3",
+     1, 0, 32, 64, 8, 4, 8, 1, 1, 4},
+    {"fast double shape, 2-wide B", FAST,
+     "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 0, 64, 128, 8, 8, 8, 1, 1, 2},
+    {"fast 2-wide B single buffer", FAST,
+     "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DDOUBLE_BUFFER=0 -DBW=2", 1, 0, 64, 128,
+     16, 8, 8, 1, 0, 2},
+    {"fast 32x32 4x2 2-wide", FAST, "-DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=2 -DTS_K=16 -DBW=2", 1,
+     0, 32, 32, 16, 4, 2, 1, 1, 2},
+    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0},
+    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
-     16, 4, 4, 0, 1},
+     16, 4, 4, 0, 1, 4},
 };
 
 typedef struct {
@@ -58,8 +69,8 @@ static const elem elems[] = {
 };
 
 /* m x w times w x n */
-static const int sizes[][3] = {
-    {1, 1, 1}, {17, 13, 29}, {61, 67, 59}, {128, 64, 96}, {130, 33, 131}};
+static const int sizes[][3] = {{1, 1, 1},     {17, 13, 29},   {61, 67, 59},
+                               {128, 64, 96}, {130, 33, 131}, {136, 40, 260}};
 
 static const char *fill_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
                               "  AMP_INDEX2(i);\n"
@@ -244,7 +255,7 @@ done:
 }
 
 static size_t fast_local_bytes(const config *c, const elem *e) {
-  return (size_t)(1 + c->dbuf) * c->ts_k * e->size * (c->ts_m + c->ts_n + 8 * c->padv);
+  return (size_t)(1 + c->dbuf) * c->ts_k * e->size * (c->ts_m + c->ts_n + (4 + c->bw) * c->padv);
 }
 
 int main(void) {
@@ -311,6 +322,10 @@ int main(void) {
           CHECK_EQ_INT(bad, 0);
           total_bad += bad != 0;
           bad = run_one(av, c, e, k, fill, 61, 67, 59, section);
+          CHECK_EQ_INT(bad, 0);
+          total_bad += bad != 0;
+          /* big enough for matmul_fast's interior tiles (unchecked fetch) next to edge ones */
+          bad = run_one(av, c, e, k, fill, 133, 37, 261, section);
           CHECK_EQ_INT(bad, 0);
           total_bad += bad != 0;
         }
