@@ -123,7 +123,7 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
     f = s = r = NULL;                                                                              \
   } while (0)
 
-  if (bench_fail(cell, amp_program_create_builtin("add_exp", NULL, &prog), "program") ||
+  if (bench_fail(cell, amp_program_create_builtin("add_exp", ctx->fast_opts, &prog), "program") ||
       bench_fail(cell, amp_kernel_create(prog, kname, &k), "kernel"))
     goto done;
   poison(n);
