@@ -300,15 +300,28 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
   } else if (strcmp(impl, "fast") == 0) {
     p->kind = MM_FAST;
     name = "matmul_fast";
-    /* float: the kernel's defaults (128 x 128 per tile, 8 x 8 per thread, 33.8 KB tile_static);
-     * double: the shape its header recommends (64 x 128, 8 x 8 per thread, K tile 8, double2
-     * columns of B). */
-    opts =
-        dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2" : "-DT=float";
-    p->ts_m = dbl ? 64 : 128;
-    p->ts_n = 128;
-    p->rts_m = dbl ? 8 : 16;
-    p->rts_n = 16;
+    /* float: the largest of three shapes that still gives half the compute units a tile each
+     * (measured on an H200, 132 units: 128 x 128 from 2048 up, 64 x 128 at 1024, 32 x 64 at 512;
+     * matmul_fast.cl's header). double: the shape the header recommends (64 x 128, 8 x 8 per
+     * thread, K tile 8, double2 columns of B). */
+    static const struct {
+      int ts_m, ts_n, wpt_m, wpt_n;
+      const char *opts;
+    } shapes[] = {{128, 128, 8, 8, "-DT=float"},
+                  {64, 128, 8, 4, "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4"},
+                  {32, 64, 4, 4, "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4"}};
+    size_t si = 0;
+    while (si + 1 < sizeof shapes / sizeof shapes[0] &&
+           2 * ((cell->size + shapes[si].ts_m - 1) / shapes[si].ts_m) *
+                   ((cell->size + shapes[si].ts_n - 1) / shapes[si].ts_n) <
+               (long)ctx->props.compute_units)
+      si++;
+    opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2"
+               : shapes[si].opts;
+    p->ts_m = dbl ? 64 : shapes[si].ts_m;
+    p->ts_n = dbl ? 128 : shapes[si].ts_n;
+    p->rts_m = p->ts_m / (dbl ? 8 : shapes[si].wpt_m);
+    p->rts_n = p->ts_n / (dbl ? 8 : shapes[si].wpt_n);
     if (ctx->fast_opts) { /* a tile shape to try: read it back from the options */
       snprintf(fast_buf, sizeof fast_buf, "-DT=%s %s", dbl ? "double" : "float", ctx->fast_opts);
       opts = fast_buf;

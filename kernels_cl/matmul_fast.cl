@@ -61,6 +61,11 @@
  * `bench/run_suite.sh tune`). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
  * (8 x 16 threads, 25.3 KB of tile_static memory), the fastest measured for double.
+ * Small matrices: a 128 x 128 tile leaves most of the GPU idle when C has fewer such blocks than
+ * the device has compute units. amp-bench takes the largest of 128 x 128 (8 x 8 per thread),
+ * 64 x 128 (-DTS_M=64 -DWPT_N=4) and 32 x 64 (-DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4) that
+ * gives at least half the compute units a tile each; on an H200 (132 units) float went from 20.5
+ * to 33.3 TFLOP/s at 1024 and from 4.8 to 10.7 at 512 (docs/PERFORMANCE.md).
  * Constraints (checked below with #error): WPT_M a multiple of 4 and WPT_N of BW; TS_M % WPT_M
  * == 0, TS_N % WPT_N == 0; the tile's thread count NT = (TS_M/WPT_M) * (TS_N/WPT_N) divides
  * TS_K*TS_M/4 and TS_K*TS_N/BW. tile_static bytes: (1 + DOUBLE_BUFFER) * TS_K * sizeof(T) *
