@@ -65,15 +65,18 @@ __kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, s
 #ifndef CHUNK
 #define CHUNK 256
 #endif
-/* Streaming stores. A normal store first reads the cache line it writes into (to own it), so
- * each result element costs 8 bytes of memory traffic instead of 4 and the kernel moves 16 bytes
- * per element, not 12. A non-temporal store writes around the cache. OpenCL C has no word for it;
- * clang, which POCL compiles with, has __builtin_nontemporal_store. Where the compiler lacks it
- * (or with -DAE_STREAM=0) the kernel uses vstore16. On the 2-core CI machine this took 2^24
- * elements from about 26 to 30-33 GB/s (docs/PERFORMANCE.md). */
+/* Streaming stores, for results too big to stay in the cache (n >= AE_STREAM_MIN elements,
+ * default 2^23: 96 MB moved). A normal store first reads the cache line it writes into (to own
+ * it), so each result element costs 8 bytes of memory traffic instead of 4: 16 bytes an element
+ * in all, not 12. A non-temporal store writes around the cache. OpenCL C has no word for it;
+ * clang, which POCL compiles with, has __builtin_nontemporal_store, and x86 needs an sfence after
+ * such stores (OpenCL's own fences compile to nothing there). Smaller results are better left in
+ * the cache, where the next kernel finds them. Elsewhere, or with -DAE_STREAM=0, vstore16 only.
+ * On the 2-core CI machine this took 2^24 elements from a median of 26.2 to 28.7 GB/s
+ * (docs/PERFORMANCE.md). */
 #ifndef AE_STREAM
-#if defined(__clang__) && defined(__has_builtin)
-#if __has_builtin(__builtin_nontemporal_store)
+#if defined(__clang__) && defined(__has_builtin) && (defined(__x86_64__) || defined(__i386__))
+#if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
 #define AE_STREAM 1
 #endif
 #endif
@@ -81,20 +84,23 @@ __kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, s
 #ifndef AE_STREAM
 #define AE_STREAM 0
 #endif
+#ifndef AE_STREAM_MIN
+#define AE_STREAM_MIN (1 << 23)
+#endif
 __kernel void add_exp_cpu(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
                           AMP_VIEW(float, result)) {
   AMP_INDEX1(idx);
   const int n = amp_extent(result, 0), start = CHUNK * idx[0], end = min(start + CHUNK, n);
   int i = start;
 #if AE_STREAM
-  /* x86's streaming stores need aligned vectors: every 16-element step of this chunk is 64-byte
-   * aligned when the chunk's start is. */
-  const int aligned64 = ((size_t)&amp_at(result, start) & 63) == 0;
+  /* Streaming stores need aligned vectors: every 16-element step of this chunk is 64-byte aligned
+   * when the chunk's start is. */
+  const int stream = n >= AE_STREAM_MIN && ((size_t)&amp_at(result, start) & 63) == 0;
 #endif
   for (; i + 16 <= end; i += 16) {
     const float16 v = vload16(0, &amp_at(first, i)) + fast_math_exp(vload16(0, &amp_at(second, i)));
 #if AE_STREAM
-    if (aligned64)
+    if (stream)
       __builtin_nontemporal_store(v, (__global float16 *)&amp_at(result, i));
     else
 #endif
@@ -102,4 +108,14 @@ __kernel void add_exp_cpu(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, se
   }
   for (; i < end; i++)
     amp_at(result, i) = amp_at(first, i) + fast_math_exp(amp_at(second, i));
+#if AE_STREAM
+  /* One sfence per tile of threads, after a barrier (n is the same everywhere, so every thread
+   * reaches it): a CPU runtime runs a tile on one core, and a fence per work-item would stall
+   * each 1 KB chunk on its own writes. */
+  if (n >= AE_STREAM_MIN) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0)
+      __builtin_ia32_sfence();
+  }
+#endif
 }

@@ -33,14 +33,15 @@
  *      those tests, the selects they need and the index arithmetic of each view access are issued
  *      in the main loop beside the multiply-adds. A tile of threads whose block lies inside
  *      C fetches its full K tiles through pointers that advance by one K tile per step; only the
- *      last, partial K tile and the tiles on C's edges take the checked path. On an H200 this step
- *      alone took float from 39.8 to 42.3 TFLOP/s (64 x 128 tiles) and made the wider 128 x 128
- *      tile with 8 x 8 per thread, which lost before (33.4), the fastest (44-45.6).
+ *      last, partial K tile and the tiles on C's edges take the checked path. On an H200 at 8192
+ *      this step is worth 27% in float (34.9 -> 44.4 TFLOP/s with the default shape), and it is
+ *      what made the wide 128 x 128 tile with 8 x 8 per thread, which lost to 64 x 128 with 8 x 4
+ *      before it (33.4 against 39.8), the better of the two (44.4 against 43.0).
  *   8. Narrow B vectors for double (-DBW=2). A thread reads its WPT_N columns of B from
  *      tile_static memory as WPT_N / BW vectors at positions tx + j * RTS_N, so consecutive threads
  *      read consecutive vectors. A double4 is 32 bytes: a warp's 16-byte reads then land 32 bytes
  *      apart and four threads share each group of banks (a 4-way conflict). With double2 they are
- *      contiguous (no conflict): on an H200 DGEMM went from 18.9 to 22.6 TFLOP/s. For float, 4 x 4
+ *      contiguous (no conflict): on an H200 DGEMM went from 19.0 to 22.6 TFLOP/s. For float, 4 x 4
  *      bytes are already 16, and BW=4 is best.
  *   9. Tile order (-DGROUP_M=8). Tiles are dealt out GROUP_M block rows at a time, so the tiles
  *      running at once share a few block rows of A and a band of B's columns in the L2 cache. On
@@ -57,8 +58,8 @@
  *   -DDOUBLE_BUFFER=1      two tile_static buffers, prefetch through registers
  *   -DINNER_FAST=1         the unchecked fetch for interior tiles (0: every fetch checked)
  *   -DGROUP_M=8            block rows per band of the tile order (1: row by row)
- * The defaults are the shape measured fastest for float on an NVIDIA H200 (docs/PERFORMANCE.md,
- * `bench/run_suite.sh tune`). For double use
+ * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
+ * within 2%; docs/PERFORMANCE.md, `bench/run_suite.sh tune`). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
  * (8 x 16 threads, 25.3 KB of tile_static memory), the fastest measured for double.
  * Small matrices: a 128 x 128 tile leaves most of the GPU idle when C has fewer such blocks than
@@ -148,6 +149,9 @@
 #if BW != 2 && BW != 4
 #error "matmul_fast: BW must be 2 or 4"
 #endif
+#if GROUP_M < 1
+#error "matmul_fast: GROUP_M must be at least 1"
+#endif
 #if WPT_M % 4 != 0 || WPT_N % BW != 0
 #error "matmul_fast: WPT_M must be a multiple of 4 and WPT_N a multiple of BW"
 #endif
@@ -163,10 +167,36 @@
 #define MF_VEC_(t, w) MF_CAT_(t, w)
 typedef MF_VEC_(T, 4) T4;  /* float4, double4 or int4: four rows of A */
 typedef MF_VEC_(T, BW) TB; /* BW columns of B and C */
-/* Component s of a TB, s a constant after unrolling (OpenCL C has no v[s] for vectors). */
-#define MF_LANE(v, s) (((T *)&(v))[s])
 
 #pragma OPENCL FP_CONTRACT ON
+
+/* BW elements of row kg of B from column col, one at a time, zero past column n: the scalar path
+ * for B's ragged right edge and for views whose rows are not BW-aligned. */
+static inline TB mf_load_b_edge(AMP_CONST_VIEW(T, b), int n, int kg, int col) {
+  const T x0 = col + 0 < n ? amp_at(b, kg, col + 0) : (T)0;
+  const T x1 = col + 1 < n ? amp_at(b, kg, col + 1) : (T)0;
+#if BW == 4
+  const T x2 = col + 2 < n ? amp_at(b, kg, col + 2) : (T)0;
+  const T x3 = col + 3 < n ? amp_at(b, kg, col + 3) : (T)0;
+  return (TB)(x0, x1, x2, x3);
+#else
+  return (TB)(x0, x1);
+#endif
+}
+
+/* Stores BW elements of row row of C from column col, one at a time, none past column n. */
+static inline void mf_store_c_edge(AMP_VIEW(T, c), int n, int row, int col, TB v) {
+  if (col + 0 < n)
+    amp_at(c, row, col + 0) = v.s0;
+  if (col + 1 < n)
+    amp_at(c, row, col + 1) = v.s1;
+#if BW == 4
+  if (col + 2 < n)
+    amp_at(c, row, col + 2) = v.s2;
+  if (col + 3 < n)
+    amp_at(c, row, col + 3) = v.s3;
+#endif
+}
 
 /* Fetches this thread's share of the K tile starting at k0 from global memory into registers:
  * LPT_A T4 of A (four rows at one k, so a tile row of A is read along k by consecutive threads)
@@ -196,9 +226,7 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
       if (b_vec && col + BW - 1 < n) {
         v = *(__global const TB *)&amp_at(b, kg, col); /* BW-element aligned: checked by caller */
       } else {
-#pragma unroll
-        for (int s = 0; s < BW; s++)
-          MF_LANE(v, s) = col + s < n ? amp_at(b, kg, col + s) : (T)0;
+        v = mf_load_b_edge(b_data, b_shape, n, kg, col);
       }
     }
     rb[p] = v;
@@ -208,16 +236,16 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
 /* The same fetch for a K tile that lies wholly inside A and B, in a tile of threads whose rows
  * and columns all lie inside C, with B's rows BW-aligned: no bounds checks, no selects, and no
  * index arithmetic beyond one pointer step per K tile. pa[p] points at this thread's A element
- * (row r, column kk of the tile) and pb[p] at its TB of B; the caller advances them by TS_K
- * columns of A and TS_K rows of B per tile. */
-static inline void mf_fetch_inner(__global const T *const *pa, int lda,
-                                  __global const TB *const *pb, T4 *ra, TB *rb) {
+ * (row r, column kk of the tile) and pb[p] at the first element of its TB of B; the caller
+ * advances them by TS_K columns of A and TS_K rows of B per tile. */
+static inline void mf_fetch_inner(__global const T *const *pa, int lda, __global const T *const *pb,
+                                  T4 *ra, TB *rb) {
 #pragma unroll
   for (int p = 0; p < LPT_A; p++)
     ra[p] = (T4)(pa[p][0], pa[p][lda], pa[p][2 * lda], pa[p][3 * lda]);
 #pragma unroll
   for (int p = 0; p < LPT_B; p++)
-    rb[p] = *pb[p];
+    rb[p] = *(__global const TB *)pb[p]; /* BW-aligned: interior tiles need b_vec */
 }
 
 /* Stores the fetched registers into one tile_static buffer: A transposed (la[k][row / 4]). */
@@ -262,13 +290,13 @@ static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW
 }
 
 /* Advances the inner-fetch pointers by one K tile: TS_K columns of A, TS_K rows of B. */
-static inline void mf_advance(__global const T **pa, __global const TB **pb, int ldb) {
+static inline void mf_advance(__global const T **pa, __global const T **pb, int ldb) {
 #pragma unroll
   for (int p = 0; p < LPT_A; p++)
     pa[p] += TS_K;
 #pragma unroll
   for (int p = 0; p < LPT_B; p++)
-    pb[p] += TS_K * (ldb / BW);
+    pb[p] += TS_K * ldb;
 }
 
 __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
@@ -308,8 +336,10 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
   const int interior = INNER_FAST && b_vec && row0 + TS_M <= m && col0 + TS_N <= n;
   const int kfull = interior ? w / TS_K : 0; /* K tiles that mf_fetch_inner may fetch */
   const int lda = a_shape.s4, ldb = b_shape.s4;
-  __global const T *pa[LPT_A];
-  __global const TB *pb[LPT_B];
+  /* For edge tiles these point past A's last row and are never used (int arithmetic, as in
+   * amp_at: A and B must hold fewer than 2^31 elements, counting TS_M rows past A's end). Setting
+   * them only for interior tiles cost 7% in float on an H200 at 8192. */
+  __global const T *pa[LPT_A], *pb[LPT_B];
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
     const int l = tid + p * NT;
@@ -318,8 +348,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
 #pragma unroll
   for (int p = 0; p < LPT_B; p++) {
     const int l = tid + p * NT;
-    pb[p] = (__global const TB *)(b_data + b_shape.s3 + (l / (TS_N / BW)) * ldb + col0 +
-                                  BW * (l % (TS_N / BW)));
+    pb[p] = b_data + b_shape.s3 + (l / (TS_N / BW)) * ldb + col0 + BW * (l % (TS_N / BW));
   }
 
 #if DOUBLE_BUFFER
@@ -370,15 +399,11 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
 #pragma unroll
       for (int j = 0; j < VN; j++) {
         const int col = col0 + BW * (tx + j * RTS_N);
-        TB v = acc[4 * i + r][j];
-        if (c_vec && col + BW - 1 < n) {
+        const TB v = acc[4 * i + r][j];
+        if (c_vec && col + BW - 1 < n)
           *(__global TB *)&amp_at(c, row, col) = v;
-        } else {
-#pragma unroll
-          for (int s = 0; s < BW; s++)
-            if (col + s < n)
-              amp_at(c, row, col + s) = MF_LANE(v, s);
-        }
+        else
+          mf_store_c_edge(c_data, c_shape, n, row, col, v);
       }
     }
   }

@@ -1,10 +1,11 @@
-/* kernels_add_exp: kernels_cl/add_exp.cl's add_exp, add_exp_vec4 and add_exp_cpu against a host
- * reference, at n = 1, 3, 4, 5, 1000003 (tails of 1, 3, 0, 1 and 3 elements for the float4 kernel),
- * through whole views and through sections whose offset is (4) and is not (1) a multiple of 4
- * elements, which add_exp_vec4 sends down its float4 and its scalar path. The whole result buffer
- * is first filled with NaN *on the device* (a one-line kernel over the whole view), so the device
- * holds its newest contents and the final synchronize brings all of it back: an element the kernel
- * forgets stays NaN, and a write past the section's end (a broken tail guard) shows up as a number.
+/* kernels_add_exp: kernels_cl/add_exp.cl's add_exp, add_exp_vec4 and add_exp_cpu (also built to
+ * use streaming stores at every size) against a host reference, at n = 1, 3, 4, 5, 1000003 (tails
+ * of 1, 3, 0, 1 and 3 elements for the float4 kernel), through whole views and through sections
+ * whose offset is (4) and is not (1) a multiple of 4 elements, which add_exp_vec4 sends down its
+ * float4 and its scalar path. The whole result buffer is first filled with NaN *on the device* (a
+ * one-line kernel over the whole view), so the device holds its newest contents and the final
+ * synchronize brings all of it back: an element the kernel forgets stays NaN, and a write past the
+ * section's end (a broken tail guard) shows up as a number.
  */
 #include "check.h"
 
@@ -86,27 +87,34 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return SKIP;
-  amp_program *prog, *fprog;
-  static const char *const names[3] = {"add_exp", "add_exp_vec4", "add_exp_cpu"};
-  static const int per_item[3] = {1, 4, 256}; /* elements per work-item (add_exp_cpu: CHUNK) */
-  amp_kernel *k[3];
+  amp_program *prog, *sprog, *fprog;
+  /* The fourth variant is add_exp_cpu built to stream its stores at every size (on clang and x86:
+   * POCL there), so the streaming path is checked at sizes a test can afford. */
+  enum { NV = 4 };
+  static const char *const names[NV] = {"add_exp", "add_exp_vec4", "add_exp_cpu", "add_exp_cpu"};
+  static const char *const labels[NV] = {"add_exp", "add_exp_vec4", "add_exp_cpu",
+                                         "add_exp_cpu (streaming)"};
+  static const int per_item[NV] = {1, 4, 256, 256}; /* elements per work-item (CHUNK) */
+  amp_kernel *k[NV];
   REQUIRE_OK(amp_program_create(fill_src, NULL, &fprog));
   REQUIRE_OK(amp_kernel_create(fprog, "fill", &fill));
   REQUIRE_OK(amp_program_create_builtin("add_exp", NULL, &prog));
-  for (int v = 0; v < 3; v++)
-    REQUIRE_OK(amp_kernel_create(prog, names[v], &k[v]));
-  for (int v = 0; v < 3; v++)
+  REQUIRE_OK(amp_program_create_builtin("add_exp", "-DAE_STREAM_MIN=1", &sprog));
+  for (int v = 0; v < NV; v++)
+    REQUIRE_OK(amp_kernel_create(v < 3 ? prog : sprog, names[v], &k[v]));
+  for (int v = 0; v < NV; v++)
     for (size_t ni = 0; ni < sizeof counts / sizeof counts[0]; ni++)
       for (size_t oi = 0; oi < sizeof origins / sizeof origins[0]; oi++) {
         const int origin = origins[oi];
         const int bad = run_one(av, k[v], per_item[v], counts[ni], origin);
         CHECK_EQ_INT(bad, 0);
-        printf("%-12s n=%-7d origin %d  %s\n", names[v], counts[ni], origin,
+        printf("%-24s n=%-7d origin %d  %s\n", labels[v], counts[ni], origin,
                bad ? "MISMATCH" : "verified");
       }
-  for (int v = 0; v < 3; v++)
+  for (int v = 0; v < NV; v++)
     amp_kernel_release(k[v]);
   amp_program_release(prog);
+  amp_program_release(sprog);
   amp_kernel_release(fill);
   amp_program_release(fprog);
   return check_done();

@@ -32,7 +32,8 @@ static const config configs[] = {
     {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0, 0},
     {"fast defaults", FAST, "", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4},
     {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 128, 128, 16, 8, 8, 1, 0, 4},
-    {"fast all checked", FAST, "-DINNER_FAST=0 -DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
+    {"fast all checked", FAST, "-DINNER_FAST=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
+    {"fast row-by-row order", FAST, "-DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
     {"fast 64x128 8x4", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 1, 0, 64, 128, 16, 8, 4,
      1, 1, 4},
     {"fast 32x64 k8 4x8", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8", 0, 0, 32, 64, 8,
@@ -68,9 +69,11 @@ static const elem elems[] = {
     {"double", "double", {AMP_ELEM_DOUBLE, 8}, 8},
 };
 
-/* m x w times w x n */
-static const int sizes[][3] = {{1, 1, 1},     {17, 13, 29},   {61, 67, 59},
-                               {128, 64, 96}, {130, 33, 131}, {136, 40, 260}};
+/* m x w times w x n. 136 x 40 x 260 and 330 x 20 x 140: matmul_fast's interior tiles (unchecked
+ * fetch) beside edge tiles, with two and one full K tiles; 330 rows make more block rows than
+ * GROUP_M with the smaller tile shapes; 200 x 9 x 200: interior tiles with no full K tile. */
+static const int sizes[][3] = {{1, 1, 1},      {17, 13, 29},   {61, 67, 59},   {128, 64, 96},
+                               {130, 33, 131}, {136, 40, 260}, {330, 20, 140}, {200, 9, 200}};
 
 static const char *fill_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
                               "  AMP_INDEX2(i);\n"
@@ -140,17 +143,28 @@ static amp_status launch(amp_accelerator_view *av, const config *c, amp_kernel *
 
 /* Layouts: section 0 is whole views; otherwise the matrix lies at (1, col) inside a buffer of
  * (rows + 2) x ld elements. Section 1 (col = 4, ld a multiple of 4) is float4-aligned; section 2
- * (col = 1, odd ld) is not. */
+ * (col = 1, odd ld) is not; section 3 (col = 2, ld = 2 mod 4) is aligned for 2-wide vectors
+ * (matmul_fast -DBW=2) but not for 4-wide ones. */
+enum { NSECTIONS = 3 };
 static int ld_for(int cols, int section) {
   if (section == 0)
     return cols;
   if (section == 1)
     return (cols + 4 + 3) / 4 * 4 + 4;
+  if (section == 3)
+    return (cols + 2 + 3) / 4 * 4 + 2;
   return (cols + 2) | 1;
 }
 
 static int col_for(int section) {
-  return section == 1 ? 4 : section == 2 ? 1 : 0;
+  return section == 1 ? 4 : section == 2 ? 1 : section == 3 ? 2 : 0;
+}
+
+static const char *section_name(int section) {
+  return section == 0   ? "whole views"
+         : section == 1 ? "aligned sections"
+         : section == 2 ? "unaligned sections"
+                        : "2-aligned sections";
 }
 
 /* Runs one product; returns the number of wrong elements (printing the first few). */
@@ -233,11 +247,8 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
       const int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol;
       if (!ok && bad++ < 3)
         fprintf(stderr, "  %s, %s, %dx%dx%d, %s: C(%d,%d)%s = %.9g, expected %.9g\n", c->label,
-                e->name, m, w, n,
-                section == 0   ? "whole views"
-                : section == 1 ? "aligned sections"
-                               : "unaligned sections",
-                i - r0, j - c0, inside ? "" : " (outside the section)", got, want);
+                e->name, m, w, n, section_name(section), i - r0, j - c0,
+                inside ? "" : " (outside the section)", got, want);
     }
 done:
   amp_array_view_release(va);
@@ -317,7 +328,7 @@ int main(void) {
           total_bad += bad != 0;
         }
         /* sections: every kernel, at two awkward sizes */
-        for (int section = 1; section <= 2; section++) {
+        for (int section = 1; section <= NSECTIONS; section++) {
           int bad = run_one(av, c, e, k, fill, 17, 13, 29, section);
           CHECK_EQ_INT(bad, 0);
           total_bad += bad != 0;
