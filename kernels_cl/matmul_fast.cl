@@ -145,6 +145,14 @@
 #define LPT_A  (TS_K * TS_M / 4 / NT)  /* T4 of A each thread fetches per K tile */
 #define LPT_B  (TS_K * TS_N / BW / NT) /* TB of B each thread fetches per K tile */
 #define NBUF   (DOUBLE_BUFFER ? 2 : 1)
+/* What slot l = tid + p * NT of a thread's fetch holds: of A, column MF_A_K(l) of the K tile in
+ * rows 4 * MF_A_Q(l) .. + 3 of the block; of B, row MF_B_K(l) of the K tile and vector MF_B_Q(l)
+ * of it. One definition for mf_fetch, the unchecked fetch's pointers and mf_stage, which must
+ * agree. */
+#define MF_A_K(l) ((l) % TS_K)
+#define MF_A_Q(l) ((l) / TS_K)
+#define MF_B_K(l) ((l) / (TS_N / BW))
+#define MF_B_Q(l) ((l) % (TS_N / BW))
 
 #if BW != 2 && BW != 4
 #error "matmul_fast: BW must be 2 or 4"
@@ -207,7 +215,7 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
     const int l = tid + p * NT;
-    const int kg = k0 + l % TS_K, r = row0 + 4 * (l / TS_K);
+    const int kg = k0 + MF_A_K(l), r = row0 + 4 * MF_A_Q(l);
     T4 v = (T4)(0);
     if (kg < w) {
       v.s0 = r + 0 < m ? amp_at(a, r + 0, kg) : (T)0;
@@ -220,7 +228,7 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
 #pragma unroll
   for (int p = 0; p < LPT_B; p++) {
     const int l = tid + p * NT;
-    const int kg = k0 + l / (TS_N / BW), col = col0 + BW * (l % (TS_N / BW));
+    const int kg = k0 + MF_B_K(l), col = col0 + BW * MF_B_Q(l);
     TB v = (TB)(0);
     if (kg < w) {
       if (b_vec && col + BW - 1 < n) {
@@ -254,12 +262,12 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], 
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
     const int l = tid + p * NT;
-    la[l % TS_K][l / TS_K] = ra[p];
+    la[MF_A_K(l)][MF_A_Q(l)] = ra[p];
   }
 #pragma unroll
   for (int p = 0; p < LPT_B; p++) {
     const int l = tid + p * NT;
-    lb[l / (TS_N / BW)][l % (TS_N / BW)] = rb[p];
+    lb[MF_B_K(l)][MF_B_Q(l)] = rb[p];
   }
 }
 
@@ -343,12 +351,12 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
     const int l = tid + p * NT;
-    pa[p] = a_data + a_shape.s3 + (row0 + 4 * (l / TS_K)) * lda + l % TS_K;
+    pa[p] = a_data + a_shape.s3 + (row0 + 4 * MF_A_Q(l)) * lda + MF_A_K(l);
   }
 #pragma unroll
   for (int p = 0; p < LPT_B; p++) {
     const int l = tid + p * NT;
-    pb[p] = b_data + b_shape.s3 + (l / (TS_N / BW)) * ldb + col0 + BW * (l % (TS_N / BW));
+    pb[p] = b_data + b_shape.s3 + MF_B_K(l) * ldb + col0 + BW * MF_B_Q(l);
   }
 
 #if DOUBLE_BUFFER

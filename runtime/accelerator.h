@@ -62,6 +62,10 @@ amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
 /* The accelerator's OpenCL context, created at first call. Fails for "cpu". */
 amp_status amp__context(amp_accelerator *acc, cl_context *out);
 
+/* A context for a user event: one that exists already (never creating the default accelerator's
+ * as such: host-side work must not fix the default), else the first device's. */
+amp_status amp__any_context(cl_context *out);
+
 /* Runs work(arg) on a new thread and gives back a future that is ready when it returns; the
  * future's wait returns work's status and reason. `cleanup(arg)` runs on the thread afterwards;
  * its failure becomes the future's status when the work itself succeeded. */

@@ -29,7 +29,7 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
   a = calloc(1, sizeof *a);
   if (!a)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_array_create: out of memory");
-  AMP__TRY(amp_array_view_create_empty(extent, type, &a->whole));
+  AMP__TRY(amp__array_view_create_empty(extent, type, "amp_array_create", &a->whole));
   AMP__TRY(amp__source_make_array(a->whole->src, view->acc));
   amp_accelerator_view_retain(view);
   a->view = view;
@@ -48,8 +48,9 @@ amp_status amp_array_create_from(amp_accelerator_view *view, amp_extent extent, 
                                  const void *src, amp_array **out) {
   amp_status status = AMP_SUCCESS;
   amp_array *a = NULL;
-  if (!src)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create_from: src is NULL");
+  if (!src || !out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create_from: %s is NULL",
+              !src ? "src" : "out");
   AMP__TRY(amp_array_create(view, extent, type, &a));
   status = amp__source_write_home(a->whole->src, src, NULL);
   if (status != AMP_SUCCESS) {
@@ -223,23 +224,9 @@ static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view
   }
 }
 
-/* Copies `from`'s part of host memory into `to`'s. Views of one source may overlap, with any
- * strides: then the rows go through a temporary buffer, so none is overwritten before it is read.
- */
-static amp_status copy_rows(amp_array_view *from, amp_array_view *to) {
-  size_t bytes = amp_extent_size(from->extent) * from->type.size;
-  unsigned char *tmp = malloc(bytes ? bytes : 1);
-  if (!tmp)
-    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_view: out of memory for %zu bytes",
-                          bytes);
-  rows_contiguous(from, tmp, 0);
-  rows_contiguous(to, tmp, 1);
-  free(tmp);
-  return AMP_SUCCESS;
-}
-
 amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
   amp_status status = AMP_SUCCESS;
+  unsigned char *tmp = NULL;
   AMP__CHECK(src, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__CHECK(dst, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!amp_extent_equal(src->extent, dst->extent) || src->type.size != dst->type.size)
@@ -249,12 +236,20 @@ amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
               src->extent.rank, dst->extent.rank, src->type.size, dst->type.size);
   if (dst->read_only)
     AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "amp_copy_view: the destination view is read-only");
-  /* Latest source contents to the host, then the destination's part becomes host-owned and is
-   * overwritten there; the next use elsewhere copies it in (rule 2). */
+  /* Latest source contents to the host and out into a temporary buffer (views of one source may
+   * overlap, with any strides, so no row is overwritten before it is read). Only then does the
+   * destination's part become host-owned (its device copies dropped) and get overwritten there:
+   * a failure before that point leaves dst as it was. The next use elsewhere copies it in
+   * (rule 2). */
   AMP__TRY(amp__source_to_host(src, 0));
+  const size_t bytes = amp_extent_size(src->extent) * src->type.size;
+  if (!(tmp = malloc(bytes ? bytes : 1)))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_view: out of memory for %zu bytes", bytes);
+  rows_contiguous(src, tmp, 0);
   AMP__TRY(amp__source_claim_host(dst));
-  AMP__TRY(copy_rows(src, dst));
+  rows_contiguous(dst, tmp, 1);
 fail:
+  free(tmp);
   return status;
 }
 

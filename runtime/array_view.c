@@ -1,7 +1,6 @@
 /* runtime/array_view.c: the public array_view calls (AMP §5.2). The protocol is in source.c. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "source.h"
 
@@ -14,13 +13,14 @@ static amp_status check_type(amp_elem_type t, const char *fn) {
   return AMP_SUCCESS;
 }
 
-static amp_status create(amp_extent extent, amp_elem_type type, void *data, int readonly,
+/* data may be NULL only for an empty view (no data source: the runtime allocates on first use). */
+static amp_status create(amp_extent extent, amp_elem_type type, void *data, int readonly, int empty,
                          const char *fn, amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   amp_array_view *v = NULL;
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-  if (!data && strcmp(fn, "amp_array_view_create_empty") != 0)
+  if (!data && !empty)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: data is NULL (for a view with no data source, use "
               "amp_array_view_create_empty)",
@@ -58,13 +58,13 @@ fail:
 
 amp_status amp_array_view_create(amp_extent extent, amp_elem_type type, void *data,
                                  amp_array_view **out) {
-  return create(extent, type, data, 0, "amp_array_view_create", out);
+  return create(extent, type, data, 0, 0, "amp_array_view_create", out);
 }
 
 amp_status amp_array_view_create_const(amp_extent extent, amp_elem_type type, const void *data,
                                        amp_array_view **out) {
   /* The cast is safe: a read-only source is never written (source.c never copies back to it). */
-  return create(extent, type, (void *)(uintptr_t)data, 1, "amp_array_view_create_const", out);
+  return create(extent, type, (void *)(uintptr_t)data, 1, 0, "amp_array_view_create_const", out);
 }
 
 amp_status amp_array_view_retain(amp_array_view *view) {
@@ -213,7 +213,12 @@ fail:
 
 amp_status amp_array_view_create_empty(amp_extent extent, amp_elem_type type,
                                        amp_array_view **out) {
-  return create(extent, type, NULL, 0, "amp_array_view_create_empty", out);
+  return create(extent, type, NULL, 0, 1, "amp_array_view_create_empty", out);
+}
+
+amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, const char *fn,
+                                        amp_array_view **out) {
+  return create(extent, type, NULL, 0, 1, fn, out);
 }
 
 /* A new handle over the same source; the caller fills in the geometry. */

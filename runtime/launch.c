@@ -378,18 +378,18 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
 
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_extent domain,
                                        amp_kernel *kernel, const amp_arg *args, size_t nargs) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(kernel, AMP__MAGIC_KERNEL, "kernel");
   if (domain.tile_rank != 0 && domain.tile_rank != domain.extent.rank)
-    return amp__set_error(AMP_ERROR_RANK_MISMATCH,
-                          "parallel_for_each(%s): a rank-%d tile was given for a rank-%d extent; "
-                          "use amp_tile%d",
-                          amp__check_handle(kernel, AMP__MAGIC_KERNEL, "kernel", __func__) ==
-                                  AMP_SUCCESS
-                              ? kernel->name
-                              : "?",
-                          domain.tile_rank, domain.extent.rank, domain.extent.rank);
+    AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
+              "parallel_for_each(%s): a rank-%d tile was given for a rank-%d extent; use "
+              "amp_tile%d",
+              kernel->name, domain.tile_rank, domain.extent.rank, domain.extent.rank);
   amp_launch l = {domain.extent, 1,    {domain.tile[0], domain.tile[1], domain.tile[2]},
                   kernel,        args, nargs};
   return amp_parallel_for_each_ex(view, &l, NULL);
+fail:
+  return status;
 }
 
 amp_status amp_parallel_for_each_default(amp_extent domain, amp_kernel *kernel, const amp_arg *args,

@@ -363,9 +363,8 @@ static void *async_main(void *p) {
   return NULL;
 }
 
-/* A context for a user event: one that exists already (never the default accelerator's as such:
- * host-side work must not fix the default), else the first device's. */
-static amp_status any_context(cl_context *out) {
+/* See accelerator.h. */
+amp_status amp__any_context(cl_context *out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
   size_t n = 0;
@@ -394,7 +393,7 @@ amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void
   if (!j || !a)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory starting an asynchronous copy");
   /* The future's event is a user event, which needs some context. */
-  AMP__TRY(any_context(&ctx));
+  AMP__TRY(amp__any_context(&ctx));
   cl_int err = CL_SUCCESS;
   ev = clCreateUserEvent(ctx, &err);
   AMP__CL(err, "clCreateUserEvent");
@@ -413,10 +412,8 @@ amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   int rc = pthread_create(&t, &attr, async_main, j);
   pthread_attr_destroy(&attr);
-  if (rc != 0) { /* no thread: do the work here, the future is ready at once */
+  if (rc != 0) /* no thread: do the work here, the future is ready at once */
     async_main(j);
-    return AMP_SUCCESS;
-  }
   return AMP_SUCCESS;
 fail:
   free(j);

@@ -84,14 +84,15 @@ void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine) {
   for (size_t i = 0; i < n; i++) {
     cl_command_queue q = NULL;
     cl_int st = CL_COMPLETE;
-    /* A finished command needs nothing, and its queue may be gone (a released view). */
-    if (!ev[i] ||
-        clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) !=
-            CL_SUCCESS ||
-        st == CL_COMPLETE || st < 0)
+    /* Our own queue's commands (the usual case) and user events need nothing; comparing the
+     * handle touches no queue, which may be gone (a released view). */
+    if (!ev[i] || clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) != CL_SUCCESS ||
+        !q || q == mine)
       continue;
-    if (clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q &&
-        q != mine)
+    /* A finished command needs nothing either, and then its queue may be gone. */
+    if (clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+            CL_SUCCESS &&
+        st != CL_COMPLETE && st >= 0)
       clFlush(q);
   }
 }
@@ -120,6 +121,16 @@ static int push_deps(amp__evlist *deps, const amp__location *L, int writes) {
 static void record_write(amp__location *L, cl_event ev) {
   set_event(&L->last_write, ev);
   amp__evlist_clear(&L->reads);
+}
+
+/* After a command wrote the whole of an array at its home: valid there and nowhere else. Returns
+ * nonzero when out of memory. */
+static int valid_only_at_home(amp__source *s) {
+  amp__rangeset_clear(&s->host_valid);
+  for (size_t a = 0; a < s->nloc; a++)
+    if ((long)a != s->home)
+      amp__rangeset_clear(&s->loc[a].valid);
+  return amp__rangeset_add(&s->loc[s->home].valid, 0, s->bytes);
 }
 
 /* ---- the part of the source a view covers ------------------------------------------------ */
@@ -170,7 +181,8 @@ fail:
   return status;
 }
 
-amp_status amp__queue_of(size_t index, amp_accelerator_view **out) {
+/* The default view of the accelerator at `index` (for copies that need some queue there). */
+static amp_status queue_of(size_t index, amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
   size_t n = 0;
@@ -589,7 +601,7 @@ static amp_status to_home(amp__source *s, const amp__rangeset *want, amp__evlist
   if (s->home < 0)
     return fetch_to_host(s, want, async);
   amp_accelerator_view *q;
-  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  AMP__TRY(queue_of((size_t)s->home, &q));
   AMP__TRY(copy_in(s, q, want));
 fail:
   return status;
@@ -675,11 +687,11 @@ static void CL_CALLBACK join_one(cl_event e, cl_int st, void *p) {
 }
 
 /* A future that is ready when every event in `l` is (and at once when l is empty). */
-static amp_status join_future(const amp__evlist *l, amp_accelerator *any, amp_future **out) {
+static amp_status join_future(const amp__evlist *l, amp_future **out) {
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
   join_ctx *j = NULL;
-  AMP__TRY(amp__context(any, &ctx));
+  AMP__TRY(amp__any_context(&ctx)); /* a user event may live in any context */
   cl_int err = CL_SUCCESS;
   cl_event user = clCreateUserEvent(ctx, &err);
   AMP__CL(err, "clCreateUserEvent");
@@ -696,8 +708,11 @@ static amp_status join_future(const amp__evlist *l, amp_accelerator *any, amp_fu
     atomic_init(&j->failed, 0);
     clRetainEvent(user);
     j->user = user;
+    /* Where a callback cannot be set, wait here and count the event down at once: the future
+     * must become ready either way. */
     for (size_t i = 0; i < l->n; i++)
-      clSetEventCallback(l->ev[i], CL_COMPLETE, join_one, j);
+      if (clSetEventCallback(l->ev[i], CL_COMPLETE, join_one, j) != CL_SUCCESS)
+        join_one(l->ev[i], wait_event(l->ev[i]), j);
   }
   status = amp__future_create(user, 0, out);
   if (status != AMP_SUCCESS)
@@ -723,18 +738,6 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   }
   if (async_out) {
-    amp_accelerator *any = NULL;
-    amp_accelerator **list = NULL;
-    size_t n = 0;
-    AMP__TRY(amp__accelerators(&list, &n));
-    if (s->home >= 0)
-      any = list[s->home];
-    else
-      for (size_t a = 0; a < n && !any; a++)
-        if (!list[a]->props.is_host && (s->loc[a].buf || a + 2 == n))
-          any = list[a];
-    if (!any)
-      any = list[0];
     if (s->home >= 0 && s->loc[s->home].last_write &&
         amp__evlist_push(&pending, s->loc[s->home].last_write))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -745,7 +748,7 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     /* Whatever the future stands for must be submitted, or waiting for it may never end. */
     amp__flush_producers(pending.ev, pending.n, NULL);
-    AMP__TRY(join_future(&pending, any, async_out));
+    AMP__TRY(join_future(&pending, async_out));
   } else if (s->home < 0) {
     wait_host_idle(s);
   }
@@ -807,7 +810,7 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
     amp__rangeset_remove_all(&s->loc[a].valid, &want);
   if (discard)
     amp__rangeset_remove_all(&s->host_valid, &want);
-  else if (s->host && amp__rangeset_add_all(&s->host_valid, &want))
+  else if (amp__rangeset_add_all(&s->host_valid, &want)) /* refresh: s->host is set (above) */
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
 fail:
   pthread_mutex_unlock(&s->lock);
@@ -845,7 +848,7 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   amp__evlist deps = {0};
   cl_event ev = NULL;
   pthread_mutex_lock(&s->lock);
-  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  AMP__TRY(queue_of((size_t)s->home, &q));
   amp__location *L = &s->loc[s->home];
   if (push_deps(&deps, L, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -856,12 +859,7 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   atomic_fetch_add(&q->acc->to_device_count, 1);
   atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
   record_write(L, ev);
-  /* The whole array is now valid only at home. */
-  amp__rangeset_clear(&s->host_valid);
-  for (size_t a = 0; a < s->nloc; a++)
-    if ((long)a != s->home)
-      amp__rangeset_clear(&s->loc[a].valid);
-  if (amp__rangeset_add(&L->valid, 0, s->bytes))
+  if (valid_only_at_home(s))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (async_out) {
     AMP__TRY(amp__future_create(ev, 0, async_out));
@@ -881,7 +879,7 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   amp__rangeset all = {0};
   cl_event ev = NULL;
   pthread_mutex_lock(&s->lock);
-  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  AMP__TRY(queue_of((size_t)s->home, &q));
   if (amp__rangeset_append(&all, 0, s->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(to_home(s, &all, NULL)); /* newer data written elsewhere through views come first */
@@ -917,7 +915,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   amp__source *first = src < dst ? src : dst, *second = src < dst ? dst : src;
   pthread_mutex_lock(&first->lock);
   pthread_mutex_lock(&second->lock);
-  AMP__TRY(amp__queue_of((size_t)src->home, &q));
+  AMP__TRY(queue_of((size_t)src->home, &q));
   if (amp__rangeset_append(&all, 0, src->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(to_home(src, &all, NULL));
@@ -933,11 +931,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   amp__view_enqueued(q);
   amp__evlist_push(&S->reads, ev);
   record_write(D, ev);
-  amp__rangeset_clear(&dst->host_valid);
-  for (size_t a = 0; a < dst->nloc; a++)
-    if ((long)a != dst->home)
-      amp__rangeset_clear(&dst->loc[a].valid);
-  if (amp__rangeset_add(&D->valid, 0, dst->bytes))
+  if (valid_only_at_home(dst))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
 fail:
   if (ev)

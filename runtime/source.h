@@ -69,9 +69,6 @@ typedef struct amp__use {
   amp__rangeset ranges; /* the view's bytes: filled by amp__uses_acquire, freed by _finish */
 } amp__use;
 
-/* The default view of the accelerator at `index` (for copies that need some queue there). */
-amp_status amp__queue_of(size_t index, amp_accelerator_view **out);
-
 /* Locks the sources of `uses` (each once, in address order), makes every view's part valid on the
  * view's accelerator (copying in what is missing), and appends to *wait the events the command
  * must wait for. On success the sources stay locked until amp__uses_finish. On failure they are
@@ -85,6 +82,9 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
 /* A source over `bytes` bytes of host memory (valid at the host), with one view. host may be
  * NULL: a source with no data (valid nowhere) whose host storage ampcl allocates when needed. */
 amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__source **out);
+/* amp_array_view_create_empty, with the caller's function name in its error messages. */
+amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, const char *fn,
+                                        amp_array_view **out);
 /* Adds a view to the source (sections, projections, arrays' views). */
 void amp__source_add_view(amp__source *s);
 /* Makes the view's part valid at the home location (host or the array's accelerator). With

@@ -147,6 +147,16 @@ int main(void) {
   CHECK_STATUS(amp_array_view_synchronize(s), AMP_ERROR_INVALID_HANDLE);
   CHECK_INTACT(v);
 
+  /* An array made from host data with nowhere to put it; a bad extent named by the call made. */
+  CHECK_STATUS(amp_array_create_from(av, amp_extent1(4), AMP_INT32, twice, NULL),
+               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("out is NULL");
+  amp_array *arr = NULL;
+  CHECK_STATUS(amp_array_create(av, amp_extent1(0), AMP_INT32, &arr),
+               AMP_ERROR_INVALID_COMPUTE_DOMAIN);
+  CHECK_MSG("amp_array_create:");
+  CHECK(arr == NULL);
+
   amp_array_view *rest[] = {vt, ro, row, flat, v};
   for (size_t i = 0; i < 5; i++)
     CHECK_OK(amp_array_view_release(rest[i]));
