@@ -8,7 +8,7 @@ bash .ci/deps.sh
 jobs=$(nproc)
 
 echo "== format check"
-git ls-files '*.c' '*.h' | grep -v '^kernels_cl/' | xargs clang-format --dry-run --Werror
+git -c safe.directory="$PWD" ls-files '*.c' '*.h' | grep -v '^kernels_cl/' | xargs clang-format --dry-run --Werror
 
 echo "== build (warnings are errors) and test"
 cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON

@@ -12,7 +12,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
-#include "check.h"
+#include "dm_common.h"
 
 static amp_accelerator_view *av;
 
@@ -24,12 +24,6 @@ static amp_kernel *make_kernel(const char *src, const char *name) {
   CHECK_OK(amp_kernel_create(p, name, &k));
   amp_program_release(p);
   return k;
-}
-
-static amp_transfer_stats stats(void) {
-  amp_transfer_stats st = {0};
-  CHECK_OK(amp_transfer_stats_get(NULL, &st));
-  return st;
 }
 
 /* ---- element types and ranks ---------------------------------------------------------------- */
@@ -70,9 +64,10 @@ typedef struct {
 } particle;
 
 static void test_types(void) {
-  amp_program *p;
+  amp_program *p = NULL;
   amp_kernel *k_i32, *k_u32, *k_f32, *k_f64, *k_part;
-  if (amp_program_create(types_src, NULL, &p) != AMP_SUCCESS)
+  CHECK_OK(amp_program_create(types_src, NULL, &p));
+  if (!p)
     return;
   CHECK_OK(amp_kernel_create(p, "twice_plus_one", &k_i32));
   CHECK_OK(amp_kernel_create(p, "u32_mix", &k_u32));
@@ -237,25 +232,25 @@ static void test_lazy_and_cached(amp_kernel *add) {
   amp_array_view *v;
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));
-  amp_transfer_stats st = stats();
+  amp_transfer_stats st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 0); /* rule 1: creating a view copies nothing */
   CHECK_EQ_INT(st.to_host_count, 0);
 
   amp_arg a[] = {amp_arg_view(v), amp_arg_int(5)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add, a, 2));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1); /* rule 2: the first use copies in */
   CHECK_EQ_INT(st.to_device_bytes, N * sizeof(int32_t));
   CHECK_EQ_INT(st.to_host_count, 0); /* rule 7: no copy-out before a synchronisation point */
 
   a[1] = amp_arg_int(7);
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add, a, 2));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1); /* rule 3: the device copy is still the latest */
   CHECK_EQ_INT(st.to_host_count, 0);
 
   CHECK_OK(amp_array_view_synchronize(v));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
   CHECK_EQ_INT(st.to_host_bytes, N * sizeof(int32_t));
   int bad = 0;
@@ -264,12 +259,12 @@ static void test_lazy_and_cached(amp_kernel *add) {
   CHECK_EQ_INT(bad, 0);
 
   CHECK_OK(amp_array_view_synchronize(v)); /* the host is up to date: nothing to copy */
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
 
   /* synchronize (read access) keeps the device copy valid: the next kernel copies nothing */
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add, a, 2));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1);
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_EQ_INT(h[10], 10 + 12 + 7);
@@ -290,17 +285,17 @@ static void test_readonly_and_discard(amp_kernel *copy_plus) {
   CHECK_OK(amp_array_view_discard_data(vout));
   amp_arg a[] = {amp_arg_view(vin), amp_arg_view(vout), amp_arg_int(1)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), copy_plus, a, 3));
-  amp_transfer_stats st = stats();
+  amp_transfer_stats st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1); /* only the input: the output was discarded */
   CHECK_EQ_INT(st.to_device_bytes, N * sizeof(int32_t));
 
   CHECK_OK(amp_array_view_synchronize(vin)); /* read-only: never copied back */
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 0);
   CHECK_EQ_INT(in[5], 15);
 
   CHECK_OK(amp_array_view_synchronize(vout));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
   int bad = 0;
   for (int i = 0; i < N; i++)
@@ -311,10 +306,10 @@ static void test_readonly_and_discard(amp_kernel *copy_plus) {
    * values it left are kept (the kernel's write made them valid) */
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_release(vin)); /* read-only: releasing copies nothing back */
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 0);
   CHECK_OK(amp_array_view_release(vout));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 0); /* the host already held the latest output */
 }
 
@@ -332,7 +327,7 @@ static void test_data_and_refresh(amp_kernel *add) {
   void *p = NULL;
   CHECK_OK(amp_array_view_data(v, &p));
   CHECK(p == (void *)h);
-  amp_transfer_stats st = stats();
+  amp_transfer_stats st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1);
   CHECK_EQ_INT(st.to_host_count, 1); /* data() synchronised */
   int32_t *d = p;
@@ -342,7 +337,7 @@ static void test_data_and_refresh(amp_kernel *add) {
     d[i] = 100 + i; /* read-write access through data() */
 
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add, a, 2));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 2); /* data() invalidated the device copy: copied in again */
   CHECK_OK(amp_array_view_synchronize(v));
   int bad = 0;
@@ -356,7 +351,7 @@ static void test_data_and_refresh(amp_kernel *add) {
   CHECK_OK(amp_array_view_refresh(v));
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add, a, 2));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1); /* refresh made the cached copy stale */
   CHECK_OK(amp_array_view_synchronize(v));
   bad = 0;
@@ -381,11 +376,11 @@ static void test_release_writes_back(amp_kernel *add) {
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add, a, 2));
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_release(v)); /* not the last reference: nothing happens */
-  amp_transfer_stats st = stats();
+  amp_transfer_stats st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 0);
   CHECK_EQ_INT(h[7], 14);
   CHECK_OK(amp_array_view_release(v2)); /* the last: the results come home */
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
   int bad = 0;
   for (int i = 0; i < N; i++)
@@ -408,7 +403,7 @@ static void test_wait(amp_kernel *add) {
   bool ready = false;
   CHECK_OK(amp_future_is_ready(done, &ready));
   CHECK(ready);
-  amp_transfer_stats st = stats();
+  amp_transfer_stats st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 0);
   CHECK_OK(amp_future_release(done));
   CHECK_OK(amp_array_view_release(v));
@@ -430,11 +425,11 @@ static void test_matrix_ten_kernels(amp_kernel *accumulate) {
     amp_arg a[] = {amp_arg_view(vm), amp_arg_view(vo), amp_arg_int(k)};
     CHECK_OK(amp_parallel_for_each(av, amp_extent2(R, C), accumulate, a, 3));
   }
-  amp_transfer_stats st = stats();
+  amp_transfer_stats st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1);
   CHECK_EQ_INT(st.to_device_bytes, sizeof m);
   CHECK_OK(amp_array_view_synchronize(vo));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
   CHECK_EQ_INT(st.to_host_bytes, sizeof out);
   int bad = 0;
@@ -444,14 +439,14 @@ static void test_matrix_ten_kernels(amp_kernel *accumulate) {
   CHECK_EQ_INT(bad, 0);
   CHECK_OK(amp_array_view_release(vm));
   CHECK_OK(amp_array_view_release(vo));
-  st = stats();
+  st = dm_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1); /* neither release had anything to copy */
 }
 
 int main(void) {
   av = test_view();
   if (!av)
-    return SKIP;
+    return 1;
   test_types();
   amp_kernel *add = make_kernel(coh_src, "add");
   amp_kernel *copy_plus = make_kernel(coh_src, "copy_plus");

@@ -30,22 +30,22 @@ static float data[64];
 
 static void overlapping(void) {
   amp_array_view *a, *b;
-  amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a);
-  amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 16, &b); /* overlaps a */
-  amp_array_view_release(b);
-  amp_array_view_release(a);
+  CHECK_OK(amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a));
+  CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 16, &b)); /* overlaps a */
+  CHECK_OK(amp_array_view_release(b));
+  CHECK_OK(amp_array_view_release(a));
 }
 
 static void disjoint_and_sections(void) {
   amp_array_view *a, *b, *sec;
-  amp_array_view_create(amp_extent1(32), AMP_FLOAT, data, &a);
-  amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 32, &b); /* disjoint */
-  amp_array_view_section(a, amp_index1(8), amp_extent1(8), &sec);   /* same source */
-  amp_array_view_release(sec);
-  amp_array_view_release(b);
-  amp_array_view_release(a);
-  amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a); /* after release: fine */
-  amp_array_view_release(a);
+  CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data, &a));
+  CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 32, &b)); /* disjoint */
+  CHECK_OK(amp_array_view_section(a, amp_index1(8), amp_extent1(8), &sec));   /* same source */
+  CHECK_OK(amp_array_view_release(sec));
+  CHECK_OK(amp_array_view_release(b));
+  CHECK_OK(amp_array_view_release(a));
+  CHECK_OK(amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a)); /* after release: fine */
+  CHECK_OK(amp_array_view_release(a));
 }
 
 int main(void) {

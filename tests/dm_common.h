@@ -5,12 +5,12 @@
 
 #include "check.h"
 
-/* The counters of one accelerator (acc != NULL) or of all (acc NULL). */
+/* The counters of one accelerator (acc != NULL) or of all (acc NULL); a failure to read them is a
+ * failed check (the zeros returned then must not pass for "no transfers"). */
 static inline amp_transfer_stats dm_stats(const amp_accelerator *acc) {
   amp_transfer_stats st;
   memset(&st, 0, sizeof st);
-  if (amp_transfer_stats_get(acc, &st) != AMP_SUCCESS)
-    fprintf(stderr, "amp_transfer_stats_get failed: %s\n", amp_last_error());
+  CHECK_OK(amp_transfer_stats_get(acc, &st));
   return st;
 }
 

@@ -272,7 +272,7 @@ static size_t fast_local_bytes(const config *c, const elem *e) {
 int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
-    return SKIP;
+    return 1;
   amp_accelerator *acc;
   amp_accelerator_properties props;
   REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));

@@ -222,7 +222,8 @@ static void test_set_operations(void) {
     bad += !same(&got, &want);
     /* s - t */
     amp__rangeset_clear(&want);
-    amp__rangeset_add_all(&want, &s);
+    for (size_t i = 0; i < s.n; i++)
+      amp__rangeset_add(&want, s.r[i].lo, s.r[i].hi);
     for (size_t i = 0; i < t.n; i++)
       amp__rangeset_remove(&want, t.r[i].lo, t.r[i].hi);
     amp__rangeset_clear(&got);
