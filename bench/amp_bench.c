@@ -7,9 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(BENCH_HAVE_OPENBLAS)
 #include <cblas.h>
-#endif
 
 #include "bench.h"
 
@@ -149,9 +147,7 @@ static void print_header(const bench_ctx *ctx, const char *workload) {
       printf(" %s", ctx->multi_paths[i]);
     printf("\n");
   }
-#if defined(BENCH_HAVE_OPENBLAS)
   printf("OpenBLAS: %s, %d threads\n", openblas_get_config(), openblas_get_num_threads());
-#endif
 }
 
 int main(int argc, char **argv) {
@@ -242,7 +238,6 @@ int main(int argc, char **argv) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);
   }
-  ctx.workload = w->name;
   ctx.seq_max = seq_max > 0 ? seq_max : w->seq_max_default;
 
   /* The grid: implementations, sizes, types. */

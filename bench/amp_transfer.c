@@ -3,37 +3,30 @@
  *
  *   amp-transfer [--accelerator PATH] [--mib 64,256,1024] [--repeats 5]
  *
- * Rows (GB/s, median of the repeats, 1 GB = 1e9 bytes):
- *   raw write/read malloc   clEnqueueWriteBuffer / ReadBuffer, blocking, from/to malloc'd memory
- *   raw write/read pinned   the same from/to memory of a CL_MEM_ALLOC_HOST_PTR buffer, mapped
- *   view h2d/d2h malloc     amp_array_view_synchronize_to (after refresh) /
- * amp_array_view_synchronize (after a kernel wrote the view), over malloc'd memory view h2d/d2h
- * pinned     the same over memory from amp_host_alloc Each view row is checked with the transfer
- * counters: exactly the view's bytes moved, once. */
+ * Rows (GB/s, median of the repeats, 1 GB = 1e9 bytes). raw write/read malloc:
+ * clEnqueueWriteBuffer / ReadBuffer, blocking, from/to malloc'd memory. raw write/read pinned: the
+ * same from/to memory of a CL_MEM_ALLOC_HOST_PTR buffer, mapped. view h2d/d2h malloc:
+ * amp_array_view_synchronize_to (after refresh) / amp_array_view_synchronize (after a kernel wrote
+ * the view), over malloc'd memory. view h2d/d2h pinned: the same over memory from amp_host_alloc.
+ * Each view row is checked with the transfer counters: exactly the view's bytes moved, once. */
 #include <ampcl.h>
 #include <ampcl/opencl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench.h"
 
 #define MAX_SIZES   16
 #define MAX_REPEATS 64
+#define MAX_MIB     8191 /* a view's extent (an int) counts uints: the most below 2^31 */
 
 static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+  return bench_now_ms() * 1e-3;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+static double median(const double *v, int n) {
+  return bench_stats_of(v, n).median;
 }
 
 #define TRY(call)                                                                                  \
@@ -50,7 +43,8 @@ static double median(double *v, int n) {
   do {                                                                                             \
     cl_int e_ = (call);                                                                            \
     if (e_ != CL_SUCCESS) {                                                                        \
-      fprintf(stderr, "amp-transfer: %s failed: %d\n", #call, (int)e_);                            \
+      fprintf(stderr, "amp-transfer: %s failed: %s (%d)\n", #call,                                 \
+              amp_status_name((amp_status)e_), (int)e_);                                           \
       exit(1);                                                                                     \
     }                                                                                              \
   } while (0)
@@ -131,16 +125,23 @@ static void through_view(const ctx *c, void *host, size_t bytes, double *gbs_h2d
   *gbs_d2h = (double)bytes / median(td, c->repeats) / 1e9;
 }
 
+/* A comma-separated list of sizes in MiB, each 1..MAX_MIB; returns how many, or -1 (with the
+ * reason printed) for anything else. */
 static int parse_list(const char *s, size_t *out, int max) {
   int n = 0;
-  while (*s && n < max) {
-    out[n++] = strtoull(s, NULL, 10);
-    const char *comma = strchr(s, ',');
-    if (!comma)
-      break;
-    s = comma + 1;
+  for (;;) {
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || v < 1 || v > MAX_MIB || (*end != ',' && *end != '\0') || n == max) {
+      fprintf(stderr, "amp-transfer: --mib wants up to %d sizes of 1..%d MiB, comma-separated\n",
+              max, MAX_MIB);
+      return -1;
+    }
+    out[n++] = (size_t)v;
+    if (*end == '\0')
+      return n;
+    s = end + 1;
   }
-  return n;
 }
 
 int main(int argc, char **argv) {
@@ -152,9 +153,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--accelerator") && i + 1 < argc)
       path = argv[++i];
-    else if (!strcmp(argv[i], "--mib") && i + 1 < argc)
-      nsizes = parse_list(argv[++i], mib, MAX_SIZES);
-    else if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
+    else if (!strcmp(argv[i], "--mib") && i + 1 < argc) {
+      if ((nsizes = parse_list(argv[++i], mib, MAX_SIZES)) < 0)
+        return 2;
+    } else if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
       c.repeats = atoi(argv[++i]);
     else {
       printf("usage: amp-transfer [--accelerator PATH] [--mib 64,256,1024] [--repeats 5]\n");

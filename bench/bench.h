@@ -25,11 +25,9 @@ typedef enum bench_state {
 
 /* Everything the options set, plus the accelerators they chose. */
 typedef struct bench_ctx {
-  const char *workload;
   int repeats, warmup;
-  long seq_max; /* seq only for sizes <= this */
-  int steps;    /* nbody: steps per timed run */
-  int verbose;
+  long seq_max;          /* seq only for sizes <= this */
+  int steps;             /* nbody: steps per timed run */
   const char *fast_opts; /* --fast-opts: build options for matmul_fast (tile shape), or NULL */
   amp_accelerator *acc;  /* --accelerator */
   amp_accelerator_view *av;

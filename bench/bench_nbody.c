@@ -152,12 +152,12 @@ static void poison(particle *p, long n) {
  * 132 compute units. So BPT halves, then the tile, until there are at least as many tiles as
  * compute units (or BPT = 1 and tiles of 64). nbody_tiled always uses NB_TILE. */
 static void nb_shape(const bench_ctx *ctx, const char *impl, long n, int *tile, int *bpt) {
+  *tile = NB_TILE;
+  *bpt = 1;
+  if (strcmp(impl, "fast") != 0)
+    return;
   *tile = bench_option_int(ctx->fast_opts, "-DTILE=", NB_TILE);
   *bpt = bench_option_int(ctx->fast_opts, "-DBPT=", NB_BPT);
-  if (strcmp(impl, "fast") != 0) {
-    *bpt = 1;
-    return;
-  }
   if (ctx->fast_opts)
     return;
   long cus = ctx->props.compute_units ? (long)ctx->props.compute_units : 1;

@@ -1,172 +1,151 @@
 /* bench/bench_overhead.c: what ampcl adds to a kernel launch.
  *
  * The same empty kernel is launched N times (default 10,000) two ways on the same device, each
- * followed by one wait at the end only:
- *   ampcl   amp_parallel_for_each on the accelerator's default view, then
- * amp_accelerator_view_wait; raw     clEnqueueNDRangeKernel on a cl_kernel built here with plain
- * OpenCL, in a context and queue of our own (profiling enabled, as ampcl's queues are), then
- * clFinish. Both use a 1-D range of 1024 work-items and let the driver pick the work-group size.
- * The difference per launch is the runtime's cost: argument and domain checks, the data model's
- * bookkeeping, its lock, and the event it keeps per launch.
+ * followed by one wait at the end only. ampcl: amp_parallel_for_each on the accelerator's default
+ * view, then amp_accelerator_view_wait. Raw: clEnqueueNDRangeKernel on a cl_kernel built here
+ * with plain OpenCL, in a context and queue of our own (profiling enabled, as ampcl's queues
+ * are), then clFinish. Both use a 1-D range of 1024 work-items and let the driver pick the
+ * work-group size. The difference per launch is the runtime's cost: argument and domain checks,
+ * the data model's bookkeeping, its lock, and the event it keeps per launch.
  *
- * The cl_device_id is found from the accelerator's position: ampcl lists OpenCL devices in
- * platform order, CL_DEVICE_TYPE_ALL within a platform (ampcl/accelerator.h), so the k-th device
- * met walking clGetPlatformIDs / clGetDeviceIDs is ampcl's k-th accelerator; its name and
- * platform name are compared to be sure. */
+ * The raw side runs on the accelerator's cl_device_id (ampcl/opencl.h). Both sides build their
+ * program once; only the launches are timed. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <ampcl/opencl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "bench.h"
 
 static const char *raw_src = "__kernel void empty(void) { }\n";
 
-static cl_device_id find_device(const bench_ctx *ctx) {
-  size_t count = 0, want = (size_t)-1;
-  amp_accelerator_count(&count);
-  for (size_t i = 0; i < count; i++) {
-    amp_accelerator *a = NULL;
-    if (amp_accelerator_get(i, &a) == AMP_SUCCESS && a == ctx->acc)
-      want = i;
-  }
-  cl_uint np = 0;
-  if (want == (size_t)-1 || clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0)
-    return NULL;
-  cl_platform_id plats[32];
-  if (np > 32)
-    np = 32;
-  clGetPlatformIDs(np, plats, NULL);
-  size_t seen = 0;
-  for (cl_uint p = 0; p < np; p++) {
-    cl_uint nd = 0;
-    cl_device_id devs[64];
-    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS)
-      continue;
-    if (nd > 64)
-      nd = 64;
-    for (cl_uint d = 0; d < nd; d++, seen++) {
-      if (seen != want)
-        continue;
-      char name[256] = "", pname[256] = "";
-      clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name, name, NULL);
-      clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-      if (strcmp(name, ctx->props.name) == 0 && strcmp(pname, ctx->props.platform_name) == 0)
-        return devs[d];
-      fprintf(stderr, "amp-bench: device %zu is \"%s\" on \"%s\", not the accelerator's \"%s\"\n",
-              want, name, pname, ctx->props.name);
-      return NULL;
-    }
-  }
-  return NULL;
+/* The raw side's context, queue and kernel, made once. */
+typedef struct raw_setup {
+  cl_context ctx;
+  cl_command_queue q;
+  cl_program prog;
+  cl_kernel k;
+} raw_setup;
+
+static void raw_release(raw_setup *r) {
+  if (r->k)
+    clReleaseKernel(r->k);
+  if (r->prog)
+    clReleaseProgram(r->prog);
+  if (r->q)
+    clReleaseCommandQueue(r->q);
+  if (r->ctx)
+    clReleaseContext(r->ctx);
+}
+
+static void raw_failed(const char *what, cl_int err) {
+  fprintf(stderr, "amp-bench: raw OpenCL: %s failed: %s (%d)\n", what,
+          amp_status_name((amp_status)err), (int)err);
+}
+
+/* 0, or 1 with the reason printed. */
+static int raw_create(cl_device_id dev, raw_setup *r) {
+  cl_int err = CL_SUCCESS;
+  const char *what = "clCreateContext";
+  r->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  if (err != CL_SUCCESS)
+    goto fail;
+  what = "clCreateCommandQueue";
+  r->q = clCreateCommandQueue(r->ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  if (err != CL_SUCCESS)
+    goto fail;
+  what = "clCreateProgramWithSource";
+  r->prog = clCreateProgramWithSource(r->ctx, 1, &raw_src, NULL, &err);
+  if (err != CL_SUCCESS)
+    goto fail;
+  what = "clBuildProgram";
+  if ((err = clBuildProgram(r->prog, 1, &dev, NULL, NULL, NULL)) != CL_SUCCESS)
+    goto fail;
+  what = "clCreateKernel";
+  r->k = clCreateKernel(r->prog, "empty", &err);
+  if (err == CL_SUCCESS)
+    return 0;
+fail:
+  raw_failed(what, err);
+  return 1;
 }
 
 /* Launches the raw kernel `launches` times; returns total ms, or -1 with the reason printed. */
-static double raw_launches(cl_device_id dev, int launches, int warmup) {
+static double raw_launches(const raw_setup *r, int launches, int warmup) {
   cl_int err = CL_SUCCESS;
-  cl_context ctx = NULL;
-  cl_command_queue q = NULL;
-  cl_program prog = NULL;
-  cl_kernel k = NULL;
-  double ms = -1;
-  const char *what = "clCreateContext";
+  const char *what = "clEnqueueNDRangeKernel";
   size_t global = 1024;
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-  if (err != CL_SUCCESS)
-    goto done;
-  what = "clCreateCommandQueue";
-  q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-  if (err != CL_SUCCESS)
-    goto done;
-  what = "clCreateProgramWithSource";
-  prog = clCreateProgramWithSource(ctx, 1, &raw_src, NULL, &err);
-  if (err != CL_SUCCESS)
-    goto done;
-  what = "clBuildProgram";
-  if ((err = clBuildProgram(prog, 1, &dev, NULL, NULL, NULL)) != CL_SUCCESS)
-    goto done;
-  what = "clCreateKernel";
-  k = clCreateKernel(prog, "empty", &err);
-  if (err != CL_SUCCESS)
-    goto done;
-  what = "clEnqueueNDRangeKernel";
   for (int i = 0; i < warmup; i++)
-    if ((err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL)) != CL_SUCCESS)
-      goto done;
-  if ((err = clFinish(q)) != CL_SUCCESS)
-    goto done;
+    if ((err = clEnqueueNDRangeKernel(r->q, r->k, 1, NULL, &global, NULL, 0, NULL, NULL)) !=
+        CL_SUCCESS)
+      goto fail;
+  if ((err = clFinish(r->q)) != CL_SUCCESS)
+    goto fail;
   double t0 = bench_now_ms();
   for (int i = 0; i < launches; i++)
-    if ((err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL)) != CL_SUCCESS)
-      goto done;
+    if ((err = clEnqueueNDRangeKernel(r->q, r->k, 1, NULL, &global, NULL, 0, NULL, NULL)) !=
+        CL_SUCCESS)
+      goto fail;
   what = "clFinish";
-  if ((err = clFinish(q)) != CL_SUCCESS)
-    goto done;
-  ms = bench_now_ms() - t0;
-done:
-  if (ms < 0)
-    fprintf(stderr, "amp-bench: raw OpenCL: %s failed with %d\n", what, (int)err);
-  if (k)
-    clReleaseKernel(k);
-  if (prog)
-    clReleaseProgram(prog);
-  if (q)
-    clReleaseCommandQueue(q);
-  if (ctx)
-    clReleaseContext(ctx);
-  return ms;
+  if ((err = clFinish(r->q)) != CL_SUCCESS)
+    goto fail;
+  return bench_now_ms() - t0;
+fail:
+  raw_failed(what, err);
+  return -1;
 }
 
 /* The same through ampcl; returns total ms, or -1 with the reason printed. */
-static double amp_launches(bench_ctx *ctx, int launches, int warmup) {
-  amp_program *prog = NULL;
-  amp_kernel *k = NULL;
+static double amp_launches(bench_ctx *ctx, amp_kernel *k, int launches, int warmup) {
   amp_status st;
-  double ms = -1;
-  const char *what = "amp_program_create";
-  if ((st = amp_program_create(raw_src, NULL, &prog)) != AMP_SUCCESS)
-    goto done;
-  what = "amp_kernel_create";
-  if ((st = amp_kernel_create(prog, "empty", &k)) != AMP_SUCCESS)
-    goto done;
-  what = "amp_parallel_for_each";
+  const char *what = "amp_parallel_for_each";
   for (int i = 0; i < warmup; i++)
     if ((st = amp_parallel_for_each(ctx->av, amp_extent1(1024), k, NULL, 0)) != AMP_SUCCESS)
-      goto done;
-  if ((st = amp_accelerator_view_wait(ctx->av)) != AMP_SUCCESS)
-    goto done;
-  double t0 = bench_now_ms();
-  for (int i = 0; i < launches; i++)
-    if ((st = amp_parallel_for_each(ctx->av, amp_extent1(1024), k, NULL, 0)) != AMP_SUCCESS)
-      goto done;
+      goto fail;
   what = "amp_accelerator_view_wait";
   if ((st = amp_accelerator_view_wait(ctx->av)) != AMP_SUCCESS)
-    goto done;
-  ms = bench_now_ms() - t0;
-done:
-  if (ms < 0)
-    fprintf(stderr, "amp-bench: %s failed: %s: %s\n", what, amp_status_name(st), amp_last_error());
-  amp_kernel_release(k);
-  amp_program_release(prog);
-  return ms;
+    goto fail;
+  double t0 = bench_now_ms();
+  what = "amp_parallel_for_each";
+  for (int i = 0; i < launches; i++)
+    if ((st = amp_parallel_for_each(ctx->av, amp_extent1(1024), k, NULL, 0)) != AMP_SUCCESS)
+      goto fail;
+  what = "amp_accelerator_view_wait";
+  if ((st = amp_accelerator_view_wait(ctx->av)) != AMP_SUCCESS)
+    goto fail;
+  return bench_now_ms() - t0;
+fail:
+  fprintf(stderr, "amp-bench: %s failed: %s: %s\n", what, amp_status_name(st), amp_last_error());
+  return -1;
 }
 
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path) {
-  cl_device_id dev = find_device(ctx);
-  if (!dev) {
-    fprintf(stderr, "amp-bench: no cl_device_id for %s\n", ctx->props.device_path);
+  cl_device_id dev = NULL;
+  if (amp_accelerator_get_cl_device(ctx->acc, &dev) != AMP_SUCCESS) {
+    fprintf(stderr, "amp-bench: no cl_device_id for %s: %s\n", ctx->props.device_path,
+            amp_last_error());
     return 1;
+  }
+  raw_setup raw = {0};
+  amp_program *prog = NULL;
+  amp_kernel *k = NULL;
+  int rc = 1;
+  if (raw_create(dev, &raw))
+    goto done;
+  if (amp_program_create(raw_src, NULL, &prog) != AMP_SUCCESS ||
+      amp_kernel_create(prog, "empty", &k) != AMP_SUCCESS) {
+    fprintf(stderr, "amp-bench: the empty kernel: %s\n", amp_last_error());
+    goto done;
   }
   int warmup = ctx->warmup > 0 ? 100 : 0;
   double amp_ms[BENCH_MAX_REPEATS], raw_ms[BENCH_MAX_REPEATS];
   for (int r = 0; r < ctx->repeats; r++) {
     fprintf(stderr, "[%d/%d] overhead %d launches ...\n", r + 1, ctx->repeats, launches);
     /* interleaved, so drifts of the clock or the device hit both alike */
-    raw_ms[r] = raw_launches(dev, launches, warmup);
-    amp_ms[r] = amp_launches(ctx, launches, warmup);
+    raw_ms[r] = raw_launches(&raw, launches, warmup);
+    amp_ms[r] = amp_launches(ctx, k, launches, warmup);
     if (raw_ms[r] < 0 || amp_ms[r] < 0)
-      return 1;
+      goto done;
   }
   bench_stats a = bench_stats_of(amp_ms, ctx->repeats), w = bench_stats_of(raw_ms, ctx->repeats);
   double us = 1e3 / launches;
@@ -183,7 +162,7 @@ int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path) {
     FILE *f = fopen(csv_path, "w");
     if (!f) {
       fprintf(stderr, "amp-bench: cannot write %s\n", csv_path);
-      return 1;
+      goto done;
     }
     fprintf(f, "workload,impl,launches,us_per_launch_median,us_per_launch_min,"
                "us_per_launch_max,device\n");
@@ -193,5 +172,10 @@ int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path) {
             w.max * us, ctx->props.device_path);
     fclose(f);
   }
-  return 0;
+  rc = 0;
+done:
+  amp_kernel_release(k);
+  amp_program_release(prog);
+  raw_release(&raw);
+  return rc;
 }

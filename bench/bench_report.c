@@ -8,6 +8,17 @@
 
 #include "bench.h"
 
+/* `text` as one quoted CSV field and the end of the row (RFC 4180: quotes inside are doubled). */
+static void csv_quoted(FILE *f, const char *text) {
+  fputc('"', f);
+  for (const char *c = text; *c; c++) {
+    if (*c == '"')
+      fputc('"', f);
+    fputc(*c, f);
+  }
+  fputs("\"\n", f);
+}
+
 enum { CELL_W = 11 }; /* width of one number column */
 
 bench_cell *bench_grid_cell(const bench_grid *g, int type, int size, int impl) {
@@ -253,7 +264,8 @@ int bench_write_csv(const bench_grid *g, const bench_ctx *ctx, const char *path)
           fprintf(f, "%.6g,%.6g,", c->speedup, c->speedup_e2e);
         else
           fprintf(f, ",,");
-        fprintf(f, "%.3g,%s,\"%s\"\n", c->max_err, ctx->props.device_path, c->note);
+        fprintf(f, "%.3g,%s,", c->max_err, ctx->props.device_path);
+        csv_quoted(f, c->note);
       }
   fclose(f);
   return 0;

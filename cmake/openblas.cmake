@@ -1,0 +1,21 @@
+# OpenBLAS's CBLAS, for the host reference and the `openblas` column of examples/matmul and
+# amp-bench: through pkg-config, else any libopenblas with <cblas.h>. Defines the interface
+# target ampcl_openblas when found; nothing is required of it here (each user decides).
+if(NOT TARGET ampcl_openblas)
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(AMP_OPENBLAS IMPORTED_TARGET openblas)
+  endif()
+  if(AMP_OPENBLAS_FOUND)
+    add_library(ampcl_openblas INTERFACE)
+    target_link_libraries(ampcl_openblas INTERFACE PkgConfig::AMP_OPENBLAS)
+  else()
+    find_library(AMP_OPENBLAS_LIBRARY NAMES openblas)
+    find_path(AMP_CBLAS_INCLUDE_DIR NAMES cblas.h PATH_SUFFIXES openblas)
+    if(AMP_OPENBLAS_LIBRARY AND AMP_CBLAS_INCLUDE_DIR)
+      add_library(ampcl_openblas INTERFACE)
+      target_link_libraries(ampcl_openblas INTERFACE ${AMP_OPENBLAS_LIBRARY})
+      target_include_directories(ampcl_openblas INTERFACE ${AMP_CBLAS_INCLUDE_DIR})
+    endif()
+  endif()
+endif()
