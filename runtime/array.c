@@ -177,17 +177,63 @@ fail:
   return status;
 }
 
-amp_status amp_copy_array(amp_array *src, amp_array *dst) {
+/* ---- argument checks of the copies, shared by the calls and their _async forms ------------- */
+
+static amp_status check_array_copy(amp_array *src, amp_array *dst, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  void *tmp = NULL;
-  AMP__CHECK(src, AMP__MAGIC_ARRAY, "array");
-  AMP__CHECK(dst, AMP__MAGIC_ARRAY, "array");
-  amp__source *s = src->whole->src, *d = dst->whole->src;
+  AMP__TRY(amp__check_handle(src, AMP__MAGIC_ARRAY, "array", fn));
+  AMP__TRY(amp__check_handle(dst, AMP__MAGIC_ARRAY, "array", fn));
   if (!amp_extent_equal(src->whole->extent, dst->whole->extent) ||
       src->whole->type.size != dst->whole->type.size)
     AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
-              "amp_copy_array: the arrays differ in extent or element size (%zu and %zu bytes)",
-              s->bytes, d->bytes);
+              "%s: the arrays differ in extent or element size (%zu and %zu bytes)", fn,
+              src->whole->src->bytes, dst->whole->src->bytes);
+fail:
+  return status;
+}
+
+static amp_status check_view_copy(amp_array_view *src, amp_array_view *dst, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(src, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  AMP__TRY(amp__check_handle(dst, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  if (!amp_extent_equal(src->extent, dst->extent) || src->type.size != dst->type.size)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: the views differ in extent (ranks %d and %d) or element size (%zu and %zu "
+              "bytes)",
+              fn, src->extent.rank, dst->extent.rank, src->type.size, dst->type.size);
+  if (dst->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
+fail:
+  return status;
+}
+
+static amp_status check_view_bytes(const amp_array_view *v, size_t bytes, const char *fn) {
+  size_t have = amp_extent_size(v->extent) * v->type.size;
+  if (bytes != have)
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: %zu bytes given, but the view covers %zu bytes", fn, bytes, have);
+  return AMP_SUCCESS;
+}
+
+/* Host memory to a view (to_view) or a view to host memory (!to_view). */
+static amp_status check_host_copy(amp_array_view *v, const void *host, size_t bytes, int to_view,
+                                  const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  if (!host)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, to_view ? "src" : "dst");
+  if (to_view && v->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
+  AMP__TRY(check_view_bytes(v, bytes, fn));
+fail:
+  return status;
+}
+
+amp_status amp_copy_array(amp_array *src, amp_array *dst) {
+  amp_status status = AMP_SUCCESS;
+  void *tmp = NULL;
+  AMP__TRY(check_array_copy(src, dst, "amp_copy_array"));
+  amp__source *s = src->whole->src, *d = dst->whole->src;
   if (s == d)
     return AMP_SUCCESS;
   if (s->home == d->home) {
@@ -227,15 +273,7 @@ static void rows_contiguous(amp_array_view *v, unsigned char *buf, int into_view
 amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst) {
   amp_status status = AMP_SUCCESS;
   unsigned char *tmp = NULL;
-  AMP__CHECK(src, AMP__MAGIC_ARRAY_VIEW, "array view");
-  AMP__CHECK(dst, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!amp_extent_equal(src->extent, dst->extent) || src->type.size != dst->type.size)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
-              "amp_copy_view: the views differ in extent (ranks %d and %d) or element size (%zu "
-              "and %zu bytes)",
-              src->extent.rank, dst->extent.rank, src->type.size, dst->type.size);
-  if (dst->read_only)
-    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "amp_copy_view: the destination view is read-only");
+  AMP__TRY(check_view_copy(src, dst, "amp_copy_view"));
   /* Latest source contents to the host and out into a temporary buffer (views of one source may
    * overlap, with any strides, so no row is overwritten before it is read). Only then does the
    * destination's part become host-owned (its device copies dropped) and get overwritten there:
@@ -253,23 +291,9 @@ fail:
   return status;
 }
 
-static amp_status check_view_bytes(const amp_array_view *v, size_t bytes, const char *fn) {
-  size_t have = amp_extent_size(v->extent) * v->type.size;
-  if (bytes != have)
-    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
-                          "%s: %zu bytes given, but the view covers %zu bytes", fn, bytes, have);
-  return AMP_SUCCESS;
-}
-
 amp_status amp_copy_to_view(const void *src, size_t bytes, amp_array_view *dst) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_copy_to_view";
-  AMP__CHECK(dst, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!src)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
-  if (dst->read_only)
-    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
-  AMP__TRY(check_view_bytes(dst, bytes, fn));
+  AMP__TRY(check_host_copy(dst, src, bytes, 1, "amp_copy_to_view"));
   AMP__TRY(amp__source_claim_host(dst)); /* the host now owns the part; nothing to fetch */
   rows_contiguous(dst, (unsigned char *)(uintptr_t)src, 1);
 fail:
@@ -278,11 +302,7 @@ fail:
 
 amp_status amp_copy_from_view(amp_array_view *src, void *dst, size_t bytes) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_copy_from_view";
-  AMP__CHECK(src, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!dst)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: dst is NULL", fn);
-  AMP__TRY(check_view_bytes(src, bytes, fn));
+  AMP__TRY(check_host_copy(src, dst, bytes, 0, "amp_copy_from_view"));
   AMP__TRY(amp__source_to_host(src, 0)); /* the latest contents, wherever they are */
   rows_contiguous(src, dst, 0);
 fail:
@@ -335,26 +355,21 @@ static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   *out = NULL;
-  /* the handles each kind of copy needs, NULL included */
-  if (tmpl->kind == 0 || tmpl->kind == 2)
-    AMP__CHECK(tmpl->sv, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (tmpl->kind == 0 || tmpl->kind == 1)
-    AMP__CHECK(tmpl->dv, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (tmpl->kind == 3) {
-    AMP__CHECK(tmpl->sa, AMP__MAGIC_ARRAY, "array");
-    AMP__CHECK(tmpl->da, AMP__MAGIC_ARRAY, "array");
+  /* the checks of the synchronous call, so a bad argument fails here and not at the wait */
+  switch (tmpl->kind) {
+  case 0:
+    AMP__TRY(check_view_copy(tmpl->sv, tmpl->dv, fn));
+    break;
+  case 1:
+    AMP__TRY(check_host_copy(tmpl->dv, tmpl->src, tmpl->bytes, 1, fn));
+    break;
+  case 2:
+    AMP__TRY(check_host_copy(tmpl->sv, tmpl->dst, tmpl->bytes, 0, fn));
+    break;
+  default: /* the handles; a difference in extent comes back through the future (as before) */
+    AMP__TRY(amp__check_handle(tmpl->sa, AMP__MAGIC_ARRAY, "array", fn));
+    AMP__TRY(amp__check_handle(tmpl->da, AMP__MAGIC_ARRAY, "array", fn));
   }
-  if ((tmpl->kind == 1 && !tmpl->src) || (tmpl->kind == 2 && !tmpl->dst))
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the host pointer is NULL", fn);
-  if (tmpl->kind == 1)
-    AMP__TRY(check_view_bytes(tmpl->dv, tmpl->bytes, fn));
-  if (tmpl->kind == 2)
-    AMP__TRY(check_view_bytes(tmpl->sv, tmpl->bytes, fn));
-  if ((tmpl->kind == 0 || tmpl->kind == 1) && tmpl->dv->read_only)
-    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
-  if (tmpl->kind == 0 && (!amp_extent_equal(tmpl->sv->extent, tmpl->dv->extent) ||
-                          tmpl->sv->type.size != tmpl->dv->type.size))
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the views differ in extent or element size", fn);
   j = malloc(sizeof *j);
   if (!j)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
