@@ -312,8 +312,10 @@ fail:
 /* ---- asynchronous copies on a worker thread ----------------------------------------------------
  * The worker holds references to the handles it uses, so the caller may release theirs at once. */
 
+typedef enum { VIEW_TO_VIEW, HOST_TO_VIEW, VIEW_TO_HOST, ARRAY_TO_ARRAY } copy_kind;
+
 typedef struct copy_job {
-  int kind; /* 0 view->view, 1 host->view, 2 view->host, 3 array->array */
+  copy_kind kind;
   amp_array_view *sv, *dv;
   amp_array *sa, *da;
   const void *src;
@@ -324,11 +326,11 @@ typedef struct copy_job {
 static amp_status copy_job_run(void *p) {
   copy_job *j = p;
   switch (j->kind) {
-  case 0:
+  case VIEW_TO_VIEW:
     return amp_copy_view(j->sv, j->dv);
-  case 1:
+  case HOST_TO_VIEW:
     return amp_copy_to_view(j->src, j->bytes, j->dv);
-  case 2:
+  case VIEW_TO_HOST:
     return amp_copy_from_view(j->sv, j->dst, j->bytes);
   default:
     return amp_copy_array(j->sa, j->da);
@@ -348,22 +350,22 @@ static amp_status copy_job_done(void *p) {
   return AMP_SUCCESS;
 }
 
-/* Checks what a synchronous call would check first, so argument errors come back at once. */
+/* Checks what the synchronous call would check first, so argument errors come back at once and
+ * not at the wait. */
 static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
   amp_status status = AMP_SUCCESS;
   copy_job *j = NULL;
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   *out = NULL;
-  /* the checks of the synchronous call, so a bad argument fails here and not at the wait */
   switch (tmpl->kind) {
-  case 0:
+  case VIEW_TO_VIEW:
     AMP__TRY(check_view_copy(tmpl->sv, tmpl->dv, fn));
     break;
-  case 1:
+  case HOST_TO_VIEW:
     AMP__TRY(check_host_copy(tmpl->dv, tmpl->src, tmpl->bytes, 1, fn));
     break;
-  case 2:
+  case VIEW_TO_HOST:
     AMP__TRY(check_host_copy(tmpl->sv, tmpl->dst, tmpl->bytes, 0, fn));
     break;
   default: /* the handles; a difference in extent comes back through the future (as before) */
@@ -388,24 +390,24 @@ fail:
 }
 
 amp_status amp_copy_view_async(amp_array_view *src, amp_array_view *dst, amp_future **out) {
-  copy_job t = {0, src, dst, NULL, NULL, NULL, NULL, 0};
+  copy_job t = {VIEW_TO_VIEW, src, dst, NULL, NULL, NULL, NULL, 0};
   return start_copy(&t, out, "amp_copy_view_async");
 }
 
 amp_status amp_copy_to_view_async(const void *src, size_t bytes, amp_array_view *dst,
                                   amp_future **out) {
-  copy_job t = {1, NULL, dst, NULL, NULL, src, NULL, bytes};
+  copy_job t = {HOST_TO_VIEW, NULL, dst, NULL, NULL, src, NULL, bytes};
   return start_copy(&t, out, "amp_copy_to_view_async");
 }
 
 amp_status amp_copy_from_view_async(amp_array_view *src, void *dst, size_t bytes,
                                     amp_future **out) {
-  copy_job t = {2, src, NULL, NULL, NULL, NULL, dst, bytes};
+  copy_job t = {VIEW_TO_HOST, src, NULL, NULL, NULL, NULL, dst, bytes};
   return start_copy(&t, out, "amp_copy_from_view_async");
 }
 
 amp_status amp_copy_array_async(amp_array *src, amp_array *dst, amp_future **out) {
-  copy_job t = {3, NULL, NULL, src, dst, NULL, NULL, 0};
+  copy_job t = {ARRAY_TO_ARRAY, NULL, NULL, src, dst, NULL, NULL, 0};
   return start_copy(&t, out, "amp_copy_array_async");
 }
 
