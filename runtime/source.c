@@ -291,9 +291,9 @@ static cl_int enqueue_block(cl_command_queue q, cl_mem buf, int to_device, cl_bo
 }
 
 /* Copy of a block from accelerator `acc`'s buffer into host memory: blocking, or with `async`
- * left running and recorded in host_readers (and in *async). */
+ * left running and recorded in host_writers. */
 static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__block *b,
-                               amp__evlist *async) {
+                               int async) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
   amp_accelerator_view *dv;
@@ -311,8 +311,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
           "clEnqueueReadBuffer (device to host)");
   if (ev) {
     clFlush(dv->queue);
-    int oom = amp__evlist_push(&s->host_writers, ev) || amp__evlist_push(async, ev) ||
-              amp__evlist_push(&L->reads, ev);
+    int oom = amp__evlist_push(&s->host_writers, ev) || amp__evlist_push(&L->reads, ev);
     clReleaseEvent(ev);
     if (oom)
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -325,7 +324,7 @@ fail:
 
 /* Makes host memory hold the latest contents of every range in `want`, copying from the
  * accelerators that hold them. Ranges valid nowhere (discarded) are left as they are. */
-static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want, amp__evlist *async) {
+static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want, int async) {
   amp_status status = AMP_SUCCESS;
   amp__rangeset miss = {0}, part = {0};
   amp_accelerator **list = NULL;
@@ -368,7 +367,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
   /* Parts that only other accelerators hold come to the host first (after any copy back still
    * landing there). */
   settle_host_writers(s);
-  AMP__TRY(fetch_to_host(s, &miss, NULL));
+  AMP__TRY(fetch_to_host(s, &miss, 0));
   if (amp__rangeset_covered_all(&s->host_valid, &miss, &from_host))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   for (size_t i = 0; i < from_host.n;) {
@@ -596,7 +595,7 @@ void amp__source_add_view(amp__source *s) {
 }
 
 /* Makes `want` valid at the home location: the host, or the accelerator of a device array. */
-static amp_status to_home(amp__source *s, const amp__rangeset *want, amp__evlist *async) {
+static amp_status to_home(amp__source *s, const amp__rangeset *want, int async) {
   amp_status status = AMP_SUCCESS;
   if (s->home < 0)
     return fetch_to_host(s, want, async);
@@ -616,7 +615,7 @@ amp_status amp__source_release(amp__source *s) {
   if (!s->host_readonly && s->home < 0 && !s->owns_host) {
     amp__rangeset all = {0};
     if (amp__rangeset_append(&all, 0, s->bytes) == 0)
-      status = fetch_to_host(s, &all, NULL);
+      status = fetch_to_host(s, &all, 0);
     amp__rangeset_free(&all);
   }
   wait_all(s);
@@ -644,6 +643,20 @@ amp_status amp__source_release(amp__source *s) {
 
 /* Host access to the view's part (synchronize read, data()): `exclusive` (read-write) also drops
  * the accelerators' copies, since the caller may now write the memory. */
+/* With the lock held: host memory holds the latest contents of `want`, and no copy is still
+ * reading or writing it. */
+static amp_status host_latest(amp__source *s, const amp__rangeset *want) {
+  amp_status status = AMP_SUCCESS;
+  settle_host_writers(s);
+  AMP__TRY(fetch_to_host(s, want, 0));
+  AMP__TRY(ensure_host(s));
+  wait_host_idle(s);
+  if (amp__rangeset_add_all(&s->host_valid, want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+fail:
+  return status;
+}
+
 amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   amp_status status = AMP_SUCCESS;
   amp__source *s = v->src;
@@ -651,12 +664,7 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   pthread_mutex_lock(&s->lock);
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  settle_host_writers(s);
-  AMP__TRY(fetch_to_host(s, &want, NULL));
-  AMP__TRY(ensure_host(s));
-  wait_host_idle(s);
-  if (amp__rangeset_add_all(&s->host_valid, &want))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  AMP__TRY(host_latest(s, &want));
   if (exclusive)
     for (size_t a = 0; a < s->nloc; a++)
       amp__rangeset_remove_all(&s->loc[a].valid, &want);
@@ -729,9 +737,13 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
   pthread_mutex_lock(&s->lock);
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (!async_out && s->home < 0) { /* as amp__source_to_host */
+    AMP__TRY(host_latest(s, &want));
+    goto fail;
+  }
   if (!async_out)
     settle_host_writers(s);
-  AMP__TRY(to_home(s, &want, async_out ? &pending : NULL));
+  AMP__TRY(to_home(s, &want, async_out != NULL));
   if (s->home < 0) {
     AMP__TRY(ensure_host(s));
     if (amp__rangeset_add_all(&s->host_valid, &want))
@@ -741,16 +753,14 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
     if (s->home >= 0 && s->loc[s->home].last_write &&
         amp__evlist_push(&pending, s->loc[s->home].last_write))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-    /* Copies back started by an earlier synchronize_async may still be writing this part: the
-     * future is ready only when they are done too. */
+    /* The copies back just started, and those of an earlier synchronize_async that may still be
+     * writing this part, are all in host_writers: the future is ready when they are done. */
     for (size_t i = 0; i < s->host_writers.n; i++)
       if (amp__evlist_push(&pending, s->host_writers.ev[i]))
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     /* Whatever the future stands for must be submitted, or waiting for it may never end. */
     amp__flush_producers(pending.ev, pending.n, NULL);
     AMP__TRY(join_future(&pending, async_out));
-  } else if (s->home < 0) {
-    wait_host_idle(s);
   }
 fail:
   pthread_mutex_unlock(&s->lock);
@@ -882,7 +892,7 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   AMP__TRY(queue_of((size_t)s->home, &q));
   if (amp__rangeset_append(&all, 0, s->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(to_home(s, &all, NULL)); /* newer data written elsewhere through views come first */
+  AMP__TRY(to_home(s, &all, 0)); /* newer data written elsewhere through views come first */
   amp__location *L = &s->loc[s->home];
   cl_uint nw = L->last_write ? 1 : 0;
   amp__flush_producers(&L->last_write, nw, q->queue);
@@ -918,7 +928,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   AMP__TRY(queue_of((size_t)src->home, &q));
   if (amp__rangeset_append(&all, 0, src->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(to_home(src, &all, NULL));
+  AMP__TRY(to_home(src, &all, 0));
   amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
   if (push_deps(&deps, S, 0) || push_deps(&deps, D, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
