@@ -16,16 +16,6 @@
 
 static amp_accelerator_view *av;
 
-/* A kernel from source; the program is released at once (the kernel keeps it alive). */
-static amp_kernel *make_kernel(const char *src, const char *name) {
-  amp_program *p = NULL;
-  amp_kernel *k = NULL;
-  CHECK_OK(amp_program_create(src, NULL, &p));
-  CHECK_OK(amp_kernel_create(p, name, &k));
-  amp_program_release(p);
-  return k;
-}
-
 /* ---- element types and ranks ---------------------------------------------------------------- */
 
 static const char *types_src =
@@ -448,9 +438,9 @@ int main(void) {
   if (!av)
     return 1;
   test_types();
-  amp_kernel *add = make_kernel(coh_src, "add");
-  amp_kernel *copy_plus = make_kernel(coh_src, "copy_plus");
-  amp_kernel *accumulate = make_kernel(coh_src, "accumulate");
+  amp_kernel *add = test_kernel(coh_src, NULL, "add");
+  amp_kernel *copy_plus = test_kernel(coh_src, NULL, "copy_plus");
+  amp_kernel *accumulate = test_kernel(coh_src, NULL, "accumulate");
   if (!add || !copy_plus || !accumulate)
     return check_done();
   test_lazy_and_cached(add);

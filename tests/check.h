@@ -81,6 +81,19 @@ static inline int check_done(void) {
   return check_failed_ ? 1 : 0;
 }
 
+/* Kernel `name` of a program built from `src` with `options` (may be NULL), or NULL; a failure
+ * is a failed check, with the reason printed. The kernel holds its program, so the program
+ * reference is dropped here. */
+static inline amp_kernel *test_kernel(const char *src, const char *options, const char *name) {
+  amp_program *p = NULL;
+  amp_kernel *k = NULL;
+  CHECK_OK(amp_program_create(src, options, &p));
+  if (p)
+    CHECK_OK(amp_kernel_create(p, name, &k));
+  amp_program_release(p);
+  return k;
+}
+
 /* The default accelerator's default view, or NULL with the reason printed. Tests fail without one
  * (return 1), never skip: POCL is always installed, so a missing default view is a bug. */
 static inline amp_accelerator_view *test_view(void) {

@@ -288,9 +288,9 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
-  k_add1 = dm_kernel(src, "add1");
-  k_add1_2 = dm_kernel(src, "add1_2");
-  k_scale = dm_kernel(src, "scale");
+  k_add1 = test_kernel(src, NULL, "add1");
+  k_add1_2 = test_kernel(src, NULL, "add1_2");
+  k_scale = test_kernel(src, NULL, "scale");
   if (!k_add1 || !k_add1_2 || !k_scale)
     return 1;
   one_accelerator(av);

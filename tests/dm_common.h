@@ -23,20 +23,6 @@ static inline amp_transfer_stats dm_stats(const amp_accelerator *acc) {
     CHECK_EQ_INT(st_.device_copy_count, (dev_copy));                                               \
   } while (0)
 
-/* Kernel `name` of a program built from `src`, or NULL with the reason printed. The kernel holds
- * its program, so the program reference is dropped here. */
-static inline amp_kernel *dm_kernel(const char *src, const char *name) {
-  amp_program *p = NULL;
-  amp_kernel *k = NULL;
-  if (amp_program_create(src, NULL, &p) != AMP_SUCCESS ||
-      amp_kernel_create(p, name, &k) != AMP_SUCCESS) {
-    fprintf(stderr, "kernel %s: %s\n", name, amp_last_error());
-    k = NULL;
-  }
-  amp_program_release(p);
-  return k;
-}
-
 /* Up to `max` accelerators that can run kernels (the host "cpu" left out); returns how many. */
 static inline size_t dm_devices(amp_accelerator **out, size_t max) {
   size_t n = 0, found = 0;

@@ -20,7 +20,7 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
-  amp_kernel *add1 = dm_kernel(src, "add1");
+  amp_kernel *add1 = test_kernel(src, NULL, "add1");
   if (!add1)
     return 1;
   int data[R][C], block[3][4], out[3][4];

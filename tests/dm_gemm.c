@@ -130,7 +130,7 @@ static void mixing(amp_accelerator_view *av) {
   fill(b, 0, K * NN, 5);
   for (int i = 0; i < M * NN; i++)
     c[i] = 1000.0f; /* beta = 0 and discarded: never read */
-  amp_kernel *k_fill = dm_kernel(src, "fill_a"), *k_copy = dm_kernel(src, "copy_c");
+  amp_kernel *k_fill = test_kernel(src, NULL, "fill_a"), *k_copy = test_kernel(src, NULL, "copy_c");
   if (!k_fill || !k_copy)
     return;
   amp_array_view *va = NULL, *vb = NULL, *vc = NULL, *vd = NULL;

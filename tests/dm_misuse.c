@@ -39,7 +39,7 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
-  amp_kernel *k_add = dm_kernel(src, "add1_2"), *k_sum = dm_kernel(src, "sum2");
+  amp_kernel *k_add = test_kernel(src, NULL, "add1_2"), *k_sum = test_kernel(src, NULL, "sum2");
   if (!k_add || !k_sum)
     return 1;
   for (int i = 0; i < 10; i++)

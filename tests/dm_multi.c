@@ -225,9 +225,9 @@ int main(void) {
   amp_accelerator_view *av[2];
   for (int a = 0; a < 2; a++)
     REQUIRE_OK(amp_accelerator_default_view(acc[a], &av[a]));
-  k_add1 = dm_kernel(src, "add1");
-  k_twice = dm_kernel(src, "twice");
-  k_mark = dm_kernel(src, "mark_rows");
+  k_add1 = test_kernel(src, NULL, "add1");
+  k_twice = test_kernel(src, NULL, "twice");
+  k_mark = test_kernel(src, NULL, "mark_rows");
   if (!k_add1 || !k_twice || !k_mark)
     return 1;
   read_only_on_both(acc, av);

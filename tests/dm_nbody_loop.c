@@ -41,7 +41,7 @@ static void nbody(amp_accelerator_view *av) {
   static uint32_t a[BODIES], b[BODIES], ra[BODIES], rb[BODIES];
   for (int i = 0; i < BODIES; i++)
     a[i] = ra[i] = (uint32_t)(i * 2654435761u) & 0xFFFFFu;
-  amp_kernel *k = dm_kernel(src, "nbody_step");
+  amp_kernel *k = test_kernel(src, NULL, "nbody_step");
   if (!k)
     return;
   amp_array_view *cur = NULL, *nxt = NULL;
@@ -89,7 +89,7 @@ static void read_only_matrix(amp_accelerator_view *av) {
     m[i] = (float)(i % 5) - 2.0f;
   for (int i = 0; i < R; i++)
     x[i] = (float)(i % 3);
-  amp_kernel *k = dm_kernel(src, "matvec");
+  amp_kernel *k = test_kernel(src, NULL, "matvec");
   if (!k)
     return;
   amp_array_view *vm = NULL, *vx = NULL, *vy = NULL;

@@ -97,7 +97,7 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
-  amp_kernel *fill = dm_kernel(src, "fill"), *sum_into = dm_kernel(src, "sum_into");
+  amp_kernel *fill = test_kernel(src, NULL, "fill"), *sum_into = test_kernel(src, NULL, "sum_into");
   if (!fill || !sum_into)
     return 1;
   refresh_keeps_device_data(av, fill);

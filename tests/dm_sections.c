@@ -307,14 +307,14 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
-  k_fill1 = dm_kernel(src, "fill1");
-  k_add1_1 = dm_kernel(src, "add1_1");
-  k_add1_2 = dm_kernel(src, "add1_2");
-  k_add1_3 = dm_kernel(src, "add1_3");
-  k_set2 = dm_kernel(src, "set2");
-  k_neg_copy2 = dm_kernel(src, "neg_copy2");
-  k_flip = dm_kernel(src, "flip_sign_bit");
-  k_swap = dm_kernel(src, "swap_halves");
+  k_fill1 = test_kernel(src, NULL, "fill1");
+  k_add1_1 = test_kernel(src, NULL, "add1_1");
+  k_add1_2 = test_kernel(src, NULL, "add1_2");
+  k_add1_3 = test_kernel(src, NULL, "add1_3");
+  k_set2 = test_kernel(src, NULL, "set2");
+  k_neg_copy2 = test_kernel(src, NULL, "neg_copy2");
+  k_flip = test_kernel(src, NULL, "flip_sign_bit");
+  k_swap = test_kernel(src, NULL, "swap_halves");
   if (!k_fill1 || !k_add1_1 || !k_add1_2 || !k_add1_3 || !k_set2 || !k_neg_copy2 || !k_flip ||
       !k_swap)
     return 1;

@@ -262,9 +262,9 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
-  k_add1 = dm_kernel(src, "add1");
-  k_fill = dm_kernel(src, "fill");
-  k_twice = dm_kernel(src, "twice");
+  k_add1 = test_kernel(src, NULL, "add1");
+  k_fill = test_kernel(src, NULL, "fill");
+  k_twice = test_kernel(src, NULL, "twice");
   if (!k_add1 || !k_fill || !k_twice)
     return 1;
   caching(av);

@@ -15,15 +15,6 @@
 
 static amp_accelerator_view *av;
 
-static amp_kernel *make_kernel(const char *src, const char *name) {
-  amp_program *p = NULL;
-  amp_kernel *k = NULL;
-  CHECK_OK(amp_program_create(src, NULL, &p));
-  CHECK_OK(amp_kernel_create(p, name, &k));
-  amp_program_release(p);
-  return k;
-}
-
 static const char *src =
     "__kernel void order2(AMP_VIEW(int, v), AMP_VIEW(int, cl0)) {\n"
     "  AMP_INDEX2(idx);\n"
@@ -63,7 +54,7 @@ static const char *src =
 static void test_index_order(void) {
   enum { R = 5, C = 37 };
   static int v[R][C], cl0[R][C];
-  amp_kernel *k = make_kernel(src, "order2");
+  amp_kernel *k = test_kernel(src, NULL, "order2");
   amp_array_view *vv, *vc;
   CHECK_OK(amp_array_view_create(amp_extent2(R, C), AMP_INT32, v, &vv));
   CHECK_OK(amp_array_view_create(amp_extent2(R, C), AMP_INT32, cl0, &vc));
@@ -89,7 +80,7 @@ static void test_index_order(void) {
 static void test_rank3(void) {
   enum { D0 = 3, D1 = 4, D2 = 19 };
   static int v[D0][D1][D2], cl0[D0][D1][D2];
-  amp_kernel *k = make_kernel(src, "order3");
+  amp_kernel *k = test_kernel(src, NULL, "order3");
   amp_array_view *vv, *vc;
   CHECK_OK(amp_array_view_create(amp_extent3(D0, D1, D2), AMP_INT32, v, &vv));
   CHECK_OK(amp_array_view_create(amp_extent3(D0, D1, D2), AMP_INT32, cl0, &vc));
@@ -115,7 +106,7 @@ static void test_scalars(void) {
   int32_t oi[2] = {0, 0};
   uint32_t ou[2] = {0, 0};
   float of[2] = {0, 0};
-  amp_kernel *k = make_kernel(src, "scalars");
+  amp_kernel *k = test_kernel(src, NULL, "scalars");
   amp_array_view *vi, *vu, *vf;
   CHECK_OK(amp_array_view_create(amp_extent1(2), AMP_INT32, oi, &vi));
   CHECK_OK(amp_array_view_create(amp_extent1(2), AMP_UINT32, ou, &vu));
@@ -145,7 +136,7 @@ static void test_scalars(void) {
   double od[2] = {0, 0};
   const double d = 1.0 + 1e-12; /* would round to 1.0f in float */
   amp_array_view *vd;
-  k = make_kernel(src, "scalar_double");
+  k = test_kernel(src, NULL, "scalar_double");
   CHECK_OK(amp_array_view_create(amp_extent1(2), AMP_DOUBLE, od, &vd));
   amp_arg ad[] = {amp_arg_view(vd), amp_arg_double(d)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(1), k, ad, 2));
@@ -167,7 +158,7 @@ static void test_bytes(void) {
   enum { N = 64 };
   float out[N];
   params p = {7, 0.5f, {{1.0f, 2.0f, 3.0f, 4.0f}}};
-  amp_kernel *k = make_kernel(src, "by_value");
+  amp_kernel *k = test_kernel(src, NULL, "by_value");
   amp_array_view *v;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_FLOAT, out, &v));
   CHECK_OK(amp_array_view_discard_data(v));
@@ -190,7 +181,7 @@ static void test_local(void) {
     in[i] = i * 7 + 1;
     out[i] = 0;
   }
-  amp_kernel *k = make_kernel(src, "reverse_tiles");
+  amp_kernel *k = test_kernel(src, NULL, "reverse_tiles");
   amp_array_view *vi, *vo;
   CHECK_OK(amp_array_view_create_const(amp_extent1(N), AMP_INT32, in, &vi));
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, out, &vo));
@@ -286,7 +277,7 @@ static void test_forms(void) {
   int v[N];
   for (int i = 0; i < N; i++)
     v[i] = i;
-  amp_kernel *k = make_kernel(src, "order3"); /* adds idx-coded values, rank 3 */
+  amp_kernel *k = test_kernel(src, NULL, "order3"); /* adds idx-coded values, rank 3 */
   amp_array_view *vv, *vc;
   int cl0[N];
   CHECK_OK(amp_array_view_create(amp_extent3(1, 1, N), AMP_INT32, v, &vv));

@@ -19,15 +19,6 @@ enum { N = 64 };
 static int32_t h[N];      /* the user's data under the views */
 static int32_t h_orig[N]; /* what it must still hold */
 
-static amp_kernel *make_kernel(const char *src, const char *name) {
-  amp_program *p = NULL;
-  amp_kernel *k = NULL;
-  CHECK_OK(amp_program_create(src, NULL, &p));
-  CHECK_OK(amp_kernel_create(p, name, &k));
-  amp_program_release(p);
-  return k;
-}
-
 /* Nothing was copied since the last reset, and the host data are as they were. */
 #define CHECK_NOTHING_MOVED()                                                                      \
   do {                                                                                             \
@@ -107,7 +98,7 @@ static void test_build_failure(void) {
                     "  AMP_INDEX1(i);\n"
                     "  amp_at(v, i[0]) = not_declared_anywhere;\n"
                     "}\n";
-  amp_kernel *k = make_kernel(bad, "broken");
+  amp_kernel *k = test_kernel(bad, NULL, "broken");
   amp_array_view *v;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));
   amp_arg a[] = {amp_arg_view(v)};
@@ -225,7 +216,7 @@ static void test_local_memory(amp_kernel *with_local) {
   CHECK_STATUS(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), 16), with_local, wrong, 2),
                AMP_ERROR_KERNEL_ARGS);
   /* two buffers that fit one by one but not together */
-  amp_kernel *two = make_kernel(good_src, "two_locals");
+  amp_kernel *two = test_kernel(good_src, NULL, "two_locals");
   size_t part = (size_t)props.local_memory / 4 * 3;
   amp_arg both[] = {amp_arg_view(v), amp_arg_local(part), amp_arg_local(part)};
   CHECK_STATUS(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), 16), two, both, 3),
@@ -233,7 +224,7 @@ static void test_local_memory(amp_kernel *with_local) {
   CHECK_MSG("tile_static");
   amp_kernel_release(two);
   /* tile_static memory declared in the kernel itself */
-  amp_kernel *huge = make_kernel(huge_src, "huge_tile_static");
+  amp_kernel *huge = test_kernel(huge_src, NULL, "huge_tile_static");
   amp_arg one[] = {amp_arg_view(v)};
   amp_status st = amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), 16), huge, one, 1);
   if (st == AMP_ERROR_BUILD_FAILED) { /* refused by the compiler: the log says why */
@@ -312,7 +303,7 @@ static void test_arguments(amp_kernel *inc, amp_kernel *copy_const, amp_kernel *
 }
 
 static void test_kernel_name(void) {
-  amp_kernel *k = make_kernel(good_src, "no_such_kernel");
+  amp_kernel *k = test_kernel(good_src, NULL, "no_such_kernel");
   amp_array_view *v;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));
   amp_arg a[] = {amp_arg_view(v)};
@@ -333,8 +324,8 @@ static void test_no_fp64(void) {
     printf("note: no fp64 here; the kernels below would not build, skipping\n");
     return;
   }
-  amp_kernel *kd = make_kernel(good_src, "takes_double");
-  amp_kernel *ks = make_kernel(good_src, "double_scalar");
+  amp_kernel *kd = test_kernel(good_src, NULL, "takes_double");
+  amp_kernel *ks = test_kernel(good_src, NULL, "double_scalar");
   double d[N];
   for (int i = 0; i < N; i++)
     d[i] = i * 0.5;
@@ -390,7 +381,7 @@ static void test_handles(amp_kernel *inc) {
                AMP_ERROR_INVALID_HANDLE);
   CHECK_MSG("not a kernel");
   /* a released kernel */
-  amp_kernel *k2 = make_kernel(good_src, "inc");
+  amp_kernel *k2 = test_kernel(good_src, NULL, "inc");
   CHECK_OK(amp_kernel_release(k2));
   CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), k2, ok, 1), AMP_ERROR_INVALID_HANDLE);
   CHECK_MSG("already released");
@@ -425,17 +416,17 @@ int main(void) {
   REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
   for (int i = 0; i < N; i++)
     h[i] = h_orig[i] = 1000 + i;
-  amp_kernel *inc = make_kernel(good_src, "inc");
-  amp_kernel *inc2 = make_kernel(good_src, "inc2");
-  amp_kernel *copy_const = make_kernel(good_src, "copy_const");
-  amp_kernel *takes_float = make_kernel(good_src, "takes_float");
-  amp_kernel *with_local = make_kernel(good_src, "with_local");
-  amp_kernel *fill_padded = make_kernel(good_src, "fill_padded");
+  amp_kernel *inc = test_kernel(good_src, NULL, "inc");
+  amp_kernel *inc2 = test_kernel(good_src, NULL, "inc2");
+  amp_kernel *copy_const = test_kernel(good_src, NULL, "copy_const");
+  amp_kernel *takes_float = test_kernel(good_src, NULL, "takes_float");
+  amp_kernel *with_local = test_kernel(good_src, NULL, "with_local");
+  amp_kernel *fill_padded = test_kernel(good_src, NULL, "fill_padded");
   test_build_failure();
   test_domains(inc, inc2);
   test_padded(fill_padded);
   test_local_memory(with_local);
-  amp_kernel *by_value = make_kernel(good_src, "set_int");
+  amp_kernel *by_value = test_kernel(good_src, NULL, "set_int");
   test_arguments(inc, copy_const, takes_float, by_value);
   amp_kernel_release(by_value);
   test_kernel_name();

@@ -11,15 +11,6 @@
 
 static amp_accelerator_view *av;
 
-static amp_kernel *make_kernel(const char *src, const char *options, const char *name) {
-  amp_program *p = NULL;
-  amp_kernel *k = NULL;
-  CHECK_OK(amp_program_create(src, options, &p));
-  CHECK_OK(amp_kernel_create(p, name, &k));
-  amp_program_release(p);
-  return k;
-}
-
 static const char *tile_src =
     /* seed 001's demonstration: tile_static int local[2][2] (local is an OpenCL keyword) */
     "__kernel void tile_demo(AMP_VIEW(int, out)) {\n"
@@ -60,7 +51,7 @@ static const char *tile_src =
 static void test_fields(void) {
   enum { N = 96, T = 32 };
   static int g[N], l[N], t[N], o[N];
-  amp_kernel *k = make_kernel(tile_src, NULL, "fields1");
+  amp_kernel *k = test_kernel(tile_src, NULL, "fields1");
   amp_array_view *v[4];
   int *mem[4] = {g, l, t, o};
   amp_arg a[4];
@@ -80,7 +71,7 @@ static void test_fields(void) {
   enum { D0 = 4, D1 = 6, D2 = 8, T0 = 2, T1 = 3, T2 = 4 };
   static int l3[D0][D1][D2], t3[D0][D1][D2], o3[D0][D1][D2];
   int(*m3[3])[D1][D2] = {l3, t3, o3};
-  k = make_kernel(tile_src, NULL, "fields3");
+  k = test_kernel(tile_src, NULL, "fields3");
   for (int i = 0; i < 3; i++) {
     CHECK_OK(amp_array_view_create(amp_extent3(D0, D1, D2), AMP_INT32, m3[i], &v[i]));
     a[i] = amp_arg_view(v[i]);
@@ -104,7 +95,7 @@ static void test_fields(void) {
 static void test_tile_demo(void) {
   enum { N = 16 };
   static int out[N][N];
-  amp_kernel *k = make_kernel(tile_src, NULL, "tile_demo");
+  amp_kernel *k = test_kernel(tile_src, NULL, "tile_demo");
   amp_array_view *v;
   CHECK_OK(amp_array_view_create(amp_extent2(N, N), AMP_INT32, out, &v));
   CHECK_OK(amp_array_view_discard_data(v));
@@ -144,7 +135,7 @@ static void check_mirror(amp_kernel *k, int rows, int cols, int t0, int t1) {
 }
 
 static void test_mirror(void) {
-  amp_kernel *k = make_kernel(tile_src, NULL, "mirror");
+  amp_kernel *k = test_kernel(tile_src, NULL, "mirror");
   check_mirror(k, 16, 16, 2, 2);
   check_mirror(k, 16, 32, 4, 8);
   check_mirror(k, 32, 64, 16, 16); /* 256 threads: the whole tile_mem */
@@ -197,8 +188,8 @@ static void test_matmul_int(void) {
         s += a[i][k] * b[k][j];
       ref[i][j] = s;
     }
-  amp_kernel *naive = make_kernel(matmul_src, "-DT=int", "matmul_naive");
-  amp_kernel *tiled = make_kernel(matmul_src, "-DT=int", "matmul_tiled");
+  amp_kernel *naive = test_kernel(matmul_src, "-DT=int", "matmul_naive");
+  amp_kernel *tiled = test_kernel(matmul_src, "-DT=int", "matmul_tiled");
   amp_array_view *va, *vb, *vc1, *vc2;
   CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_INT32, a, &va));
   CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_INT32, b, &vb));
@@ -249,8 +240,8 @@ static void test_matmul_float(void) {
         s += (double)a[i][k] * b[k][j];
       ref[i][j] = (float)s;
     }
-  amp_kernel *naive = make_kernel(matmul_src, "-DT=float", "matmul_naive");
-  amp_kernel *tiled = make_kernel(matmul_src, "-DT=float", "matmul_tiled");
+  amp_kernel *naive = test_kernel(matmul_src, "-DT=float", "matmul_naive");
+  amp_kernel *tiled = test_kernel(matmul_src, "-DT=float", "matmul_tiled");
   amp_array_view *va, *vb, *vc1, *vc2;
   CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, a, &va));
   CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, b, &vb));
