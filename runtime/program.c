@@ -3,7 +3,9 @@
  * Every program is built with ampcl's kernel prelude in front of it and "-cl-kernel-arg-info",
  * so the launcher can check arguments against the parameters. A `#line 1` after the prelude makes
  * the compiler count lines in the user's source. Built programs are cached for the life of the
- * process, keyed by the full text, the options and the device.
+ * process, keyed by the full text, the options and the device. In debug mode (AMP_DEBUG set) a
+ * program is built with -DAMP_DEBUG=1 as well, which gives it checked view access
+ * (kernels_cl/ampcl_debug.h); that is another cache entry, and its kernels other pools.
  *
  * There is deliberately no on-disk cache in ampcl: the drivers already keep one (POCL under
  * POCL_CACHE_DIR, NVIDIA under ~/.nv/ComputeCache), keyed on what only they know (compiler
@@ -80,13 +82,25 @@ fail:
   return status;
 }
 
+/* The files of the kernel prelude, in the order they go in front of every program. */
+static const char *const prelude_parts[] = {"ampcl_prelude", "ampcl_atomics", "ampcl_index",
+                                            "ampcl_debug"};
+#define NPRELUDE_PARTS (sizeof prelude_parts / sizeof prelude_parts[0])
+
+static int is_prelude_part(const char *name) {
+  for (size_t i = 0; i < NPRELUDE_PARTS; i++)
+    if (strcmp(name, prelude_parts[i]) == 0)
+      return 1;
+  return 0;
+}
+
 amp_status amp_program_create_builtin(const char *name, const char *options, amp_program **out) {
   amp_status status = AMP_SUCCESS;
   if (!name || !out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create_builtin: %s is NULL",
               name ? "out" : "name");
   for (size_t i = 0; i < amp__embedded_count; i++) {
-    if (strcmp(amp__embedded_kernels[i].name, name) == 0 && strcmp(name, "ampcl_prelude") != 0) {
+    if (strcmp(amp__embedded_kernels[i].name, name) == 0 && !is_prelude_part(name)) {
       char label[160];
       snprintf(label, sizeof label, "builtin:%s", name);
       return new_program(label, amp__embedded_kernels[i].text, options, out);
@@ -94,7 +108,7 @@ amp_status amp_program_create_builtin(const char *name, const char *options, amp
   }
   char known[1024] = "";
   for (size_t i = 0; i < amp__embedded_count; i++) {
-    if (strcmp(amp__embedded_kernels[i].name, "ampcl_prelude") == 0)
+    if (is_prelude_part(amp__embedded_kernels[i].name))
       continue;
     size_t len = strlen(known);
     snprintf(known + len, sizeof known - len, "%s%s", len ? ", " : "",
@@ -141,13 +155,14 @@ amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel 
   size_t nacc = 0;
   AMP__TRY(amp__accelerators(&accs, &nacc));
   k = calloc(1, sizeof *k);
-  if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(nacc, sizeof *k->pools))) {
+  /* two pools per accelerator: plain and checked (debug mode) */
+  if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(2 * nacc, sizeof *k->pools))) {
     if (k)
       free(k->name);
     free(k);
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_create: out of memory");
   }
-  k->npools = nacc;
+  k->npools = 2 * nacc;
   atomic_fetch_add(&program->refs, 1);
   k->program = program;
   k->magic = AMP__MAGIC_KERNEL;
@@ -188,6 +203,7 @@ typedef struct cache_entry {
   char *text;    /* prelude + user source */
   char *options; /* as given to clBuildProgram */
   size_t acc_index;
+  int checked;          /* built with -DAMP_DEBUG=1 (debug mode) */
   pthread_mutex_t lock; /* guards building and the pool list */
   cl_program program;   /* NULL until built */
   amp__kernel_pool *pools;
@@ -205,29 +221,56 @@ static uint64_t fnv1a(uint64_t h, const char *s) {
   return h;
 }
 
-static const char *prelude_text(void) {
-  for (size_t i = 0; i < amp__embedded_count; i++)
-    if (strcmp(amp__embedded_kernels[i].name, "ampcl_prelude") == 0)
-      return amp__embedded_kernels[i].text;
-  return "";
+/* The prelude's parts, joined once; NULL only when out of memory. */
+static char *prelude;
+static pthread_once_t prelude_once = PTHREAD_ONCE_INIT;
+
+static void join_prelude(void) {
+  static const char head[] = "#define AMPCL_PRELUDE_EMBEDDED 1\n";
+  const char *text[NPRELUDE_PARTS] = {0};
+  size_t n = sizeof head;
+  for (size_t p = 0; p < NPRELUDE_PARTS; p++) {
+    for (size_t i = 0; i < amp__embedded_count; i++)
+      if (strcmp(amp__embedded_kernels[i].name, prelude_parts[p]) == 0)
+        text[p] = amp__embedded_kernels[i].text;
+    n += (text[p] ? strlen(text[p]) : 0) + 1;
+  }
+  char *all = malloc(n);
+  if (!all)
+    return;
+  size_t o = (size_t)snprintf(all, n, "%s", head);
+  for (size_t p = 0; p < NPRELUDE_PARTS; p++)
+    o += (size_t)snprintf(all + o, n - o, "%s\n", text[p] ? text[p] : "");
+  prelude = all;
 }
 
-/* The cache entry for (program, accelerator), created if new. */
-static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
+static const char *prelude_text(void) {
+  pthread_once(&prelude_once, join_prelude);
+  return prelude;
+}
+
+/* Whether programs are built, and kernels launched, checked: AMP_DEBUG set, now. */
+static int checked_mode(void) {
+  return amp__debug_enabled();
+}
+
+/* The cache entry for (program, accelerator, checked or not), created if new. */
+static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc, int checked,
                                cache_entry **out) {
   amp_status status = AMP_SUCCESS;
   const char *pre = prelude_text();
   const char *line = "\n#line 1\n";
-  size_t n = strlen(pre) + strlen(line) + strlen(p->source) + 1;
-  char *text = malloc(n);
-  char *opts = malloc(strlen(p->options) + 32);
+  size_t n = (pre ? strlen(pre) : 0) + strlen(line) + strlen(p->source) + 1;
+  char *text = pre ? malloc(n) : NULL;
+  char *opts = malloc(strlen(p->options) + 48);
   if (!text || !opts) {
     free(text);
     free(opts);
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
   }
   snprintf(text, n, "%s%s%s", pre, line, p->source);
-  snprintf(opts, strlen(p->options) + 32, "%s -cl-kernel-arg-info", p->options);
+  snprintf(opts, strlen(p->options) + 48, "%s -cl-kernel-arg-info%s", p->options,
+           checked ? " -DAMP_DEBUG=1" : "");
   uint64_t h = fnv1a(fnv1a(14695981039346656037ull, text), opts) ^ acc->index;
 
   pthread_mutex_lock(&cache_lock);
@@ -243,6 +286,7 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
       e->text = text;
       e->options = opts;
       e->acc_index = acc->index;
+      e->checked = checked;
       pthread_mutex_init(&e->lock, NULL);
       e->next = cache_head;
       cache_head = e;
@@ -349,10 +393,14 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
   cl_program prog = NULL;
-  char *log = NULL;
+  char *log = NULL, *plain_opts = NULL;
   AMP__TRY(amp__context(acc, &ctx));
   cl_int err = CL_SUCCESS;
   const char *src = e->text;
+  size_t nplain = strlen(p->options) + 32;
+  if (!(plain_opts = malloc(nplain)))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
+  snprintf(plain_opts, nplain, "%s%s", p->options, e->checked ? " -DAMP_DEBUG=1" : "");
   prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   AMP__CL(err, "clCreateProgramWithSource");
   err = clBuildProgram(prog, 1, &acc->device, e->options, NULL, NULL);
@@ -362,7 +410,7 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
      * error in the source: if that one succeeds, the program is used without argument checks. */
     cl_program plain = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     if (err == CL_SUCCESS &&
-        clBuildProgram(plain, 1, &acc->device, p->options, NULL, NULL) == CL_SUCCESS) {
+        clBuildProgram(plain, 1, &acc->device, plain_opts, NULL, NULL) == CL_SUCCESS) {
       if (amp__debug_enabled())
         fprintf(stderr,
                 "[ampcl] %s built for %s only without -cl-kernel-arg-info: its launches "
@@ -383,11 +431,12 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
     log = calloc(n + 1, 1);
     if (log)
       clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
-    status = amp__set_error(
-        err == CL_BUILD_PROGRAM_FAILURE ? AMP_ERROR_BUILD_FAILED : amp__cl_status(err),
-        "kernel source %s failed to build for %s (%s, options \"%s\"); "
-        "build log:\n",
-        p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)), p->options);
+    status = amp__set_error(err == CL_BUILD_PROGRAM_FAILURE ? AMP_ERROR_BUILD_FAILED
+                                                            : amp__cl_status(err),
+                            "kernel source %s failed to build for %s (%s, options \"%s\"%s); "
+                            "build log:\n",
+                            p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)),
+                            p->options, e->checked ? ", debug mode: -DAMP_DEBUG=1" : "");
     if (!log || !*log) {
       amp__append_error("(the compiler gave no log)");
     } else if (compiler_honours_line(acc, ctx)) {
@@ -407,6 +456,7 @@ fail:
   if (prog)
     clReleaseProgram(prog);
   free(log);
+  free(plain_opts);
   return status;
 }
 
@@ -415,7 +465,7 @@ amp_status amp_program_build(amp_program *program, amp_accelerator *acc) {
   cache_entry *e;
   AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
   AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
-  AMP__TRY(cache_lookup(program, acc, &e));
+  AMP__TRY(cache_lookup(program, acc, checked_mode(), &e));
   pthread_mutex_lock(&e->lock);
   if (!e->program)
     status = build(e, program, acc);
@@ -450,6 +500,7 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
   AMP__CL(err, "clCreateKernel");
   pthread_mutex_init(&pool->lock, NULL);
   pool->program = e->program;
+  pool->checked = e->checked;
   AMP__CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof pool->nparams, &pool->nparams, NULL),
           "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
   AMP__CL(clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -492,14 +543,15 @@ fail:
 amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out) {
   amp_status status = AMP_SUCCESS;
   cache_entry *e;
-  /* Fast path: this kernel already found its pool on this accelerator. */
-  amp__kernel_pool *known =
-      acc->index < kernel->npools ? atomic_load(&kernel->pools[acc->index]) : NULL;
+  const int checked = checked_mode();
+  const size_t slot = 2 * acc->index + (size_t)checked;
+  /* Fast path: this kernel already found its pool on this accelerator, in this mode. */
+  amp__kernel_pool *known = slot < kernel->npools ? atomic_load(&kernel->pools[slot]) : NULL;
   if (known) {
     *out = known;
     return AMP_SUCCESS;
   }
-  AMP__TRY(cache_lookup(kernel->program, acc, &e));
+  AMP__TRY(cache_lookup(kernel->program, acc, checked, &e));
   pthread_mutex_lock(&e->lock);
   if (!e->program)
     status = build(e, kernel->program, acc);
@@ -519,8 +571,8 @@ amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__k
   pthread_mutex_unlock(&e->lock);
   if (status == AMP_SUCCESS) {
     *out = pool;
-    if (acc->index < kernel->npools)
-      atomic_store(&kernel->pools[acc->index], pool);
+    if (slot < kernel->npools)
+      atomic_store(&kernel->pools[slot], pool);
   }
 fail:
   return status;

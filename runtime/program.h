@@ -49,10 +49,13 @@ struct amp__kernel_pool {
   size_t work_group_size; /* CL_KERNEL_WORK_GROUP_SIZE on this device */
   cl_ulong static_local;  /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
                              kernel declares itself (tile_static variables) */
+  int checked;            /* built in debug mode: views have a third parameter, v_debug, and
+                             launches go through runtime/launch_debug.c */
   amp__kernel_pool *next;
 };
 
-/* The pool of `kernel` on `acc`, building the program there first if needed. */
+/* The pool of `kernel` on `acc`, building the program there first if needed; in debug mode
+ * (AMP_DEBUG set when called) the checked build's pool. */
 amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out);
 amp_status amp__kernel_take(amp__kernel_pool *pool, cl_kernel *out);
 void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k);
