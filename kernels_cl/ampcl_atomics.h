@@ -93,7 +93,7 @@ AMP__CONST_V(amp_atomic_fetch_add, , float, __global)
 AMP__CONST_V(amp_atomic_fetch_add, , float, __local)
 
 /* ---- compare and exchange ------------------------------------------------------------------ */
-/* expected may live in private (the usual case: &a_local_variable), global or tile_static memory. */
+/* expected may be in private (the usual case: &a_variable), global or tile_static memory. */
 #define AMP__CAS(T, AS, EAS)                                                                    \
   AMP__OVERLOAD bool amp_atomic_compare_exchange(volatile AS T *dest, EAS T *expected,          \
                                                  T value) {                                     \

@@ -24,7 +24,8 @@
  *   [0] [1] bad accesses, low and high 32 bits     [2] set by the first bad access
  *   [3] the view's argument position (shape.s6)    [4] how many indexes were given
  *   [5..7] the indexes                             [8] the source line
- *   [9] the launch's rank                          [10..12] global id, [13..15] local id (AMP order)
+ *   [9] the launch's rank                          [10..12] global id (AMP order)
+ *                                                  [13..15] local id (AMP order)
  * and from int 32 (byte 128) on, the dummy element. */
 #define AMP__DEBUG_DUMMY 32
 

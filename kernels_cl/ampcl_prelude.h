@@ -19,9 +19,9 @@
  *   idx.barrier.wait()                        amp_barrier_wait()
  *   ..._with_tile_static_memory_fence()       amp_barrier_wait_with_tile_static_memory_fence()
  *   fast_math::exp(x), precise_math::exp(x)   fast_math_exp(x), precise_math_exp(x)
- *   atomic_fetch_add(&x, 1), ..., fences       amp_atomic_fetch_add(&x, 1), ...   (ampcl_atomics.h)
- *   idx + offset, e.contains(idx), ...         amp_index2_add(out, idx, offset), ... (ampcl_index.h)
- *   the REF accelerator's checks               AMP_DEBUG=1: checked amp_at         (ampcl_debug.h)
+ *   atomic_fetch_add(&x, 1), ..., fences      amp_atomic_fetch_add(&x, 1), ...  (ampcl_atomics.h)
+ *   idx + offset, e.contains(idx), ...        amp_index2_add(out, idx, off), ... (ampcl_index.h)
+ *   the REF accelerator's checks              AMP_DEBUG=1: checked amp_at       (ampcl_debug.h)
  *
  * The prelude is four files, put in front of every program in this order: this one, then
  * ampcl_atomics.h, ampcl_index.h and ampcl_debug.h (this file includes them when it is used on
@@ -34,8 +34,9 @@
  * How a view reaches the kernel: AMP_VIEW(T, v) declares two parameters, the buffer `v_data` and
  * its shape `v_shape` (an int8: s0..s2 the extent in AMP order, s3 the offset of the view's first
  * element in the buffer, s4 and s5 the strides of dimensions 0 and 1 in elements, s6 the view's
- * position among the launch's arguments, s7 the rank; the last dimension is always contiguous). amp_at() does the arithmetic, so sections and projections
- * of larger data index correctly and no width needs passing by hand. */
+ * position among the launch's arguments, s7 the rank; the last dimension is always contiguous).
+ * amp_at() does the arithmetic, so sections and projections of larger data index correctly and no
+ * width needs passing by hand. */
 #ifndef AMPCL_PRELUDE_H
 #define AMPCL_PRELUDE_H
 

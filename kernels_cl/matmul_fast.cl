@@ -388,7 +388,8 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_fetch_inner(pa, lda, pb, ra, rb);
       mf_advance(pa, pb, ldb);
     } else {
-      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
+      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra,
+               rb);
     }
     mf_stage(la[0], lb[0], tid, ra, rb);
     amp_barrier_wait_with_tile_static_memory_fence(); /* the tiles are complete */
