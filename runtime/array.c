@@ -17,8 +17,6 @@ struct amp_array {
   amp_array_view *whole;
 };
 
-#define AMP__MAGIC_ARRAY 0x41525231u /* "ARR1" */
-
 amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
                             amp_array **out) {
   amp_status status = AMP_SUCCESS;
@@ -26,9 +24,9 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL");
-  a = calloc(1, sizeof *a);
+  a = amp__handle_alloc(sizeof *a);
   if (!a)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_array_create: out of memory");
+    AMP__TRY(amp__handle_alloc_status());
   AMP__TRY(amp__array_view_create_empty(extent, type, "amp_array_create", &a->whole));
   AMP__TRY(amp__source_make_array(a->whole->src, view->acc));
   amp_accelerator_view_retain(view);
@@ -40,7 +38,7 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
 fail:
   if (a)
     amp_array_view_release(a->whole);
-  free(a);
+  amp__handle_retire(a);
   return status;
 }
 

@@ -35,9 +35,9 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
   if (n > SIZE_MAX / type.size || n > (size_t)INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu elements is more than a view can index (2^31-1)",
               fn, n);
-  v = calloc(1, sizeof *v);
+  v = amp__handle_alloc(sizeof *v);
   if (!v)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    AMP__TRY(amp__handle_alloc_status());
   AMP__TRY(amp__source_create(n * type.size, data, readonly, &v->src));
   v->magic = AMP__MAGIC_ARRAY_VIEW;
   v->refs = 1;
@@ -52,7 +52,7 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
   *out = v;
   return AMP_SUCCESS;
 fail:
-  free(v);
+  amp__handle_retire(v);
   return status;
 }
 
@@ -223,9 +223,10 @@ amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, c
 
 /* A new handle over the same source; the caller fills in the geometry. */
 static amp_status derive(amp_array_view *from, amp_array_view **out, const char *fn) {
-  amp_array_view *v = calloc(1, sizeof *v);
+  (void)fn; /* the allocator records its own reason */
+  amp_array_view *v = amp__handle_alloc(sizeof *v);
   if (!v)
-    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    return amp__handle_alloc_status();
   *v = *from;
   v->refs = 1;
   amp__source_add_view(from->src);

@@ -20,7 +20,7 @@
 
 static amp_status new_program(const char *label, const char *source, const char *options,
                               amp_program **out) {
-  amp_program *p = calloc(1, sizeof *p);
+  amp_program *p = amp__handle_alloc(sizeof *p);
   if (p) {
     p->label = strdup(label);
     p->source = strdup(source);
@@ -32,7 +32,7 @@ static amp_status new_program(const char *label, const char *source, const char 
       free(p->source);
       free(p->options);
     }
-    free(p);
+    amp__handle_retire(p);
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a program");
   }
   p->magic = AMP__MAGIC_PROGRAM;
@@ -140,11 +140,11 @@ amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel 
   amp_accelerator **accs = NULL;
   size_t nacc = 0;
   AMP__TRY(amp__accelerators(&accs, &nacc));
-  k = calloc(1, sizeof *k);
+  k = amp__handle_alloc(sizeof *k);
   if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(nacc, sizeof *k->pools))) {
     if (k)
       free(k->name);
-    free(k);
+    amp__handle_retire(k);
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_create: out of memory");
   }
   k->npools = nacc;
