@@ -26,15 +26,23 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
               "amp_array_view_create_empty)",
               fn);
   if (!amp_extent_is_valid(extent))
-    AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-              "%s: extent of rank %d with dimensions %d x %d x %d is not valid (rank 1..3, every "
-              "dimension > 0)",
-              fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
+    AMP__FAIL(
+        AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+        "%s: extent of rank %d with dimensions %d x %d x %d is not valid (ampcl supports ranks "
+        "1 to 3, and every dimension must be > 0)",
+        fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
   AMP__TRY(check_type(type, fn));
-  size_t n = amp_extent_size(extent);
-  if (n > SIZE_MAX / type.size || n > (size_t)INT32_MAX)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu elements is more than a view can index (2^31-1)",
-              fn, n);
+  size_t n = amp_extent_size(extent); /* SIZE_MAX when the product overflows */
+  if (n > (size_t)INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: an extent of %d x %d x %d (rank %d) is more elements than a view can index "
+              "(2^31-1)",
+              fn, extent.dim[0], extent.rank > 1 ? extent.dim[1] : 1,
+              extent.rank > 2 ? extent.dim[2] : 1, extent.rank);
+  if (n > SIZE_MAX / type.size)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %zu elements of %zu bytes do not fit in size_t (%zu bytes at most)", fn, n,
+              type.size, (size_t)SIZE_MAX);
   v = amp__handle_alloc(sizeof *v);
   if (!v)
     AMP__TRY(amp__handle_alloc_status());
@@ -259,10 +267,12 @@ amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_ex
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the section's extent has a dimension <= 0", fn);
   for (int d = 0; d < e.rank; d++)
-    if (origin.i[d] < 0 || origin.i[d] + extent.dim[d] > e.dim[d])
+    if (origin.i[d] < 0 || extent.dim[d] > e.dim[d] - origin.i[d]) /* no int overflow */
       AMP__FAIL(AMP_ERROR_OUT_OF_RANGE,
-                "%s: in dimension %d the section [%d, %d) is outside the view's [0, %d)", fn, d,
-                origin.i[d], origin.i[d] + extent.dim[d], e.dim[d]);
+                "%s: in dimension %d the section of %d elements from %d (ending at %lld) is "
+                "outside the view's [0, %d)",
+                fn, d, extent.dim[d], origin.i[d], (long long)origin.i[d] + extent.dim[d],
+                e.dim[d]);
   AMP__TRY(derive(view, out, fn));
   size_t off = view->offset;
   for (int d = 0; d < e.rank; d++)

@@ -85,8 +85,8 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
   const char *kname = pool->name;
   if (!amp_extent_is_valid(e))
     AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-              "parallel_for_each(%s): the extent (rank %d, %d x %d x %d) is not valid: rank 1..3 "
-              "and every dimension > 0",
+              "parallel_for_each(%s): the extent (rank %d, %d x %d x %d) is not valid: ampcl "
+              "supports ranks 1 to 3, and every dimension must be > 0",
               kname, e.rank, e.dim[0], e.dim[1], e.dim[2]);
   size_t threads = 1;
   for (int d = 0; d < e.rank; d++) {
@@ -380,7 +380,8 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_ext
                                        amp_kernel *kernel, const amp_arg *args, size_t nargs) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(kernel, AMP__MAGIC_KERNEL, "kernel");
-  if (domain.tile_rank != 0 && domain.tile_rank != domain.extent.rank)
+  if (domain.extent.rank >= 1 && domain.extent.rank <= AMP_MAX_RANK && domain.tile_rank != 0 &&
+      domain.tile_rank != domain.extent.rank)
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
               "parallel_for_each(%s): a rank-%d tile was given for a rank-%d extent; use "
               "amp_tile%d",
