@@ -177,15 +177,40 @@ fail:
 
 /* ---- argument checks of the copies, shared by the calls and their _async forms ------------- */
 
+static const char *kind_name(amp_elem_kind k) {
+  static const char *names[] = {"?", "int32", "uint32", "float", "double", "struct"};
+  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_STRUCT ? names[k] : "?";
+}
+
+/* Copies keep element types and shapes: AMP copies never reinterpret bits (reinterpret_as does). */
+static amp_status check_same_shape(amp_extent se, amp_elem_type st, amp_extent de, amp_elem_type dt,
+                                   const char *what, const char *fn) {
+  if (se.rank != de.rank)
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: the source %s has rank %d but the destination rank %d", fn, what,
+                          se.rank, de.rank);
+  if (!amp_extent_equal(se, de))
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: the source %s is %d x %d x %d but the destination %d x %d x %d "
+                          "(shapes must be equal, not only sizes; use view_as to reshape)",
+                          fn, what, se.dim[0], se.rank > 1 ? se.dim[1] : 1,
+                          se.rank > 2 ? se.dim[2] : 1, de.dim[0], de.rank > 1 ? de.dim[1] : 1,
+                          de.rank > 2 ? de.dim[2] : 1);
+  if (st.kind != dt.kind || st.size != dt.size)
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                          "%s: the source %s holds %s (%zu bytes) but the destination %s (%zu "
+                          "bytes); copies never convert or reinterpret elements (use "
+                          "amp_array_view_reinterpret_as)",
+                          fn, what, kind_name(st.kind), st.size, kind_name(dt.kind), dt.size);
+  return AMP_SUCCESS;
+}
+
 static amp_status check_array_copy(amp_array *src, amp_array *dst, const char *fn) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(src, AMP__MAGIC_ARRAY, "array", fn));
   AMP__TRY(amp__check_handle(dst, AMP__MAGIC_ARRAY, "array", fn));
-  if (!amp_extent_equal(src->whole->extent, dst->whole->extent) ||
-      src->whole->type.size != dst->whole->type.size)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
-              "%s: the arrays differ in extent or element size (%zu and %zu bytes)", fn,
-              src->whole->src->bytes, dst->whole->src->bytes);
+  AMP__TRY(check_same_shape(src->whole->extent, src->whole->type, dst->whole->extent,
+                            dst->whole->type, "array", fn));
 fail:
   return status;
 }
@@ -194,11 +219,7 @@ static amp_status check_view_copy(amp_array_view *src, amp_array_view *dst, cons
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(src, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
   AMP__TRY(amp__check_handle(dst, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
-  if (!amp_extent_equal(src->extent, dst->extent) || src->type.size != dst->type.size)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
-              "%s: the views differ in extent (ranks %d and %d) or element size (%zu and %zu "
-              "bytes)",
-              fn, src->extent.rank, dst->extent.rank, src->type.size, dst->type.size);
+  AMP__TRY(check_same_shape(src->extent, src->type, dst->extent, dst->type, "view", fn));
   if (dst->read_only)
     AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
 fail:
@@ -366,9 +387,8 @@ static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
   case VIEW_TO_HOST:
     AMP__TRY(check_host_copy(tmpl->sv, tmpl->dst, tmpl->bytes, 0, fn));
     break;
-  default: /* the handles; a difference in extent comes back through the future (as before) */
-    AMP__TRY(amp__check_handle(tmpl->sa, AMP__MAGIC_ARRAY, "array", fn));
-    AMP__TRY(amp__check_handle(tmpl->da, AMP__MAGIC_ARRAY, "array", fn));
+  default:
+    AMP__TRY(check_array_copy(tmpl->sa, tmpl->da, fn));
   }
   j = malloc(sizeof *j);
   if (!j)
