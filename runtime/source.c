@@ -394,8 +394,11 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     }
   }
-  /* Everything wanted is valid here now; parts valid nowhere had been discarded. */
-  if (amp__rangeset_add_all(&L->valid, want))
+  /* What came from the host is valid here now. Parts valid nowhere (discarded) stay valid nowhere:
+   * a command that only reads them must not make the buffer's undefined bytes count as the
+   * latest contents, or they would be copied back over host memory. A command that writes them
+   * makes them valid here (amp__uses_finish). */
+  if (amp__rangeset_add_all(&L->valid, &from_host))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
 fail:
   amp__rangeset_free(&miss);
@@ -472,6 +475,8 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
     if (uses[i].write) {
       record_write(L, done);
       /* Rule 5: the written part is now valid only here. */
+      if (amp__rangeset_add_all(&L->valid, &uses[i].ranges))
+        wait_event(done); /* out of memory: keep the old state; nothing is lost but tracking */
       amp__rangeset_remove_all(&s->host_valid, &uses[i].ranges);
       for (size_t o = 0; o < s->nloc; o++)
         if (o != a)
