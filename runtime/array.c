@@ -28,6 +28,7 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
   if (!a)
     AMP__TRY(amp__handle_alloc_status());
   AMP__TRY(amp__array_view_create_empty(extent, type, "amp_array_create", &a->whole));
+  AMP__TRY(amp__check_alloc(view->acc, a->whole->src->bytes, "amp_array_create"));
   AMP__TRY(amp__source_make_array(a->whole->src, view->acc));
   amp_accelerator_view_retain(view);
   a->view = view;
@@ -450,6 +451,7 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
   if (!out || !bytes)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_host_alloc: %s", out ? "bytes is 0" : "out is NULL");
+  AMP__TRY(amp__check_alloc(acc, bytes, "amp_host_alloc"));
   AMP__TRY(amp__context(acc, &ctx));
   AMP__TRY(amp_accelerator_default_view(acc, &q));
   p = calloc(1, sizeof *p);

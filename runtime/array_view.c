@@ -13,6 +13,29 @@ static amp_status check_type(amp_elem_type t, const char *fn) {
   return AMP_SUCCESS;
 }
 
+/* A view with no data source gets its storage where it is first used: refuse at once a size that
+ * no accelerator can allocate, rather than with an OpenCL error at the first launch. */
+static amp_status check_fits_somewhere(size_t bytes, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  uint64_t best = 0;
+  const char *where = "";
+  AMP__TRY(amp__accelerators(&list, &n));
+  for (size_t i = 0; i < n; i++)
+    if (amp__max_alloc(list[i]) > best) {
+      best = amp__max_alloc(list[i]);
+      where = list[i]->props.device_path;
+    }
+  if (best && bytes > best)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %zu bytes exceed the largest buffer any accelerator can allocate (%s: %llu "
+              "bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+              fn, bytes, where, (unsigned long long)best);
+fail:
+  return status;
+}
+
 /* data may be NULL only for an empty view (no data source: the runtime allocates on first use). */
 static amp_status create(amp_extent extent, amp_elem_type type, void *data, int readonly, int empty,
                          const char *fn, amp_array_view **out) {
@@ -43,6 +66,8 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "%s: %zu elements of %zu bytes do not fit in size_t (%zu bytes at most)", fn, n,
               type.size, (size_t)SIZE_MAX);
+  if (empty)
+    AMP__TRY(check_fits_somewhere(n * type.size, fn));
   v = amp__handle_alloc(sizeof *v);
   if (!v)
     AMP__TRY(amp__handle_alloc_status());

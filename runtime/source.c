@@ -157,6 +157,24 @@ int amp__view_ranges(const amp_array_view *v, amp__rangeset *out) {
 
 /* ---- locations, buffers and copies -------------------------------------------------------- */
 
+uint64_t amp__max_alloc(const amp_accelerator *acc) {
+  cl_ulong max_alloc = 0;
+  if (acc->props.is_host || clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                                            sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS)
+    return 0;
+  return max_alloc;
+}
+
+amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn) {
+  uint64_t max_alloc = amp__max_alloc(acc);
+  if (max_alloc && bytes > max_alloc)
+    return amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
+                          "%s: %zu bytes exceed the largest buffer %s can allocate "
+                          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE, %llu bytes)",
+                          fn, bytes, acc->props.device_path, (unsigned long long)max_alloc);
+  return AMP_SUCCESS;
+}
+
 static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
@@ -164,12 +182,7 @@ static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
     return AMP_SUCCESS;
   cl_context ctx;
   AMP__TRY(amp__context(acc, &ctx));
-  cl_ulong max_alloc = 0;
-  clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-  if (max_alloc && s->bytes > max_alloc)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
-              "the data (%zu bytes) exceed the largest buffer %s can allocate (%llu bytes)",
-              s->bytes, acc->props.device_path, (unsigned long long)max_alloc);
+  AMP__TRY(amp__check_alloc(acc, s->bytes, "allocating the data on the accelerator"));
   cl_int err = CL_SUCCESS;
   L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
   if (err != CL_SUCCESS) {
