@@ -493,13 +493,15 @@ amp_status amp_host_free(void *ptr) {
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "amp_host_free: %p was not allocated by amp_host_alloc (or was freed already)", ptr);
   cl_event ev = NULL;
-  clEnqueueUnmapMemObject(p->queue, p->buf, p->ptr, 0, NULL, &ev);
+  cl_int err = clEnqueueUnmapMemObject(p->queue, p->buf, p->ptr, 0, NULL, &ev);
   if (ev) {
-    clWaitForEvents(1, &ev);
+    cl_int w = clWaitForEvents(1, &ev);
+    err = err != CL_SUCCESS ? err : w;
     clReleaseEvent(ev);
   }
   clReleaseMemObject(p->buf);
   free(p);
+  AMP__CL(err, "amp_host_free: unmapping the pinned memory");
 fail:
   return status;
 }
