@@ -21,7 +21,9 @@ extern "C" {
 
 typedef struct amp_array amp_array;
 
-/* An array of `extent` elements of `type` on the view's accelerator; contents undefined. */
+/* An array of `extent` elements of `type` on the view's accelerator; contents undefined. More bytes
+ * than the accelerator's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is AMP_ERROR_LIMIT_EXCEEDED,
+ * naming both sizes. */
 AMP_API amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent,
                                     amp_elem_type type, amp_array **out);
 
@@ -86,7 +88,8 @@ AMP_API amp_status amp_copy_from_view_async(amp_array_view *src, void *dst, size
 
 /* Host memory that transfers at full speed to and from `acc` (page-locked through
  * CL_MEM_ALLOC_HOST_PTR and mapped). Use it like malloc'd memory, under views or with amp_copy;
- * free it with amp_host_free. Views over it use it for copies directly. */
+ * free it with amp_host_free. Views over it use it for copies directly. More bytes than the
+ * accelerator's largest buffer is AMP_ERROR_LIMIT_EXCEEDED, naming both sizes. */
 AMP_API amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out);
 AMP_API amp_status amp_host_free(void *ptr);
 
