@@ -76,36 +76,33 @@ bool amp_extent_equal(amp_extent a, amp_extent b) {
   return true;
 }
 
-amp_index amp_index_add(amp_index a, amp_index b) {
+/* a + sign * b component-wise, or rank 0 (with the reason recorded) on a rank mismatch or an
+ * overflow. */
+static amp_index index_op(amp_index a, amp_index b, int sign, const char *fn) {
   amp_index r = {0, {0, 0, 0}};
   if (a.rank != b.rank || a.rank < 1 || a.rank > AMP_MAX_RANK)
     return r;
-  for (int d = 0; d < a.rank; d++)
-    if (__builtin_add_overflow(a.i[d], b.i[d], &r.i[d])) {
+  for (int d = 0; d < a.rank; d++) {
+    int bad = sign > 0 ? __builtin_add_overflow(a.i[d], b.i[d], &r.i[d])
+                       : __builtin_sub_overflow(a.i[d], b.i[d], &r.i[d]);
+    if (bad) {
       amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
-                     "amp_index_add: %d + %d in dimension %d does not fit in an int", a.i[d],
-                     b.i[d], d);
+                     "%s: %d %c %d in dimension %d does not fit in an int", fn, a.i[d],
+                     sign > 0 ? '+' : '-', b.i[d], d);
       r.rank = 0;
       return r;
     }
+  }
   r.rank = a.rank;
   return r;
 }
 
+amp_index amp_index_add(amp_index a, amp_index b) {
+  return index_op(a, b, 1, "amp_index_add");
+}
+
 amp_index amp_index_sub(amp_index a, amp_index b) {
-  amp_index r = {0, {0, 0, 0}};
-  if (a.rank != b.rank || a.rank < 1 || a.rank > AMP_MAX_RANK)
-    return r;
-  for (int d = 0; d < a.rank; d++)
-    if (__builtin_sub_overflow(a.i[d], b.i[d], &r.i[d])) {
-      amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
-                     "amp_index_sub: %d - %d in dimension %d does not fit in an int", a.i[d],
-                     b.i[d], d);
-      r.rank = 0;
-      return r;
-    }
-  r.rank = a.rank;
-  return r;
+  return index_op(a, b, -1, "amp_index_sub");
 }
 
 amp_extent amp_extent_add(amp_extent e, amp_index delta) {
