@@ -17,6 +17,12 @@ static _Thread_local amp_status h_alloc_status;
 
 #define SLOTS_PER_CHUNK (AMP__HANDLE_CHUNK / AMP__HANDLE_SLOT)
 
+/* LeakSanitizer does not look for pointers in memory it did not allocate: in sanitizer builds the
+ * region is registered as a root, so what live handles point to is not reported as leaked. LSan
+ * scans only the readable part, which is why the region is reserved PROT_NONE and opened chunk by
+ * chunk as slots are handed out. (Weak: absent, and not called, without a sanitizer runtime.) */
+void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
+
 static const char *kind_name(uint32_t magic) {
   switch (magic) {
   case AMP__MAGIC_ACCELERATOR:
@@ -88,11 +94,12 @@ void *amp__handle_alloc(size_t size) {
   void *out = NULL;
   if (!h_base) {
     for (size_t sz = AMP__HANDLE_REGION; sz >= ((size_t)1 << 30) && !h_base; sz /= 2) {
-      void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+      void *p = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (p != MAP_FAILED) {
         h_base = p;
         h_size = sz;
+        if (__lsan_register_root_region)
+          __lsan_register_root_region(p, sz);
       }
     }
   }
@@ -117,6 +124,11 @@ void *amp__handle_alloc(size_t size) {
       d[i] = 0;
     h_dead = d;
     h_nchunks = n;
+  }
+  if (h_next % AMP__HANDLE_CHUNK == 0 &&
+      mprotect(h_base + h_next, AMP__HANDLE_CHUNK, PROT_READ | PROT_WRITE) != 0) {
+    pthread_mutex_unlock(&h_lock);
+    return alloc_fail(AMP_ERROR_OUT_OF_MEMORY, "cannot open a chunk of handle memory");
   }
   out = h_base + h_next;
   h_next += AMP__HANDLE_SLOT;
