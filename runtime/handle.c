@@ -13,14 +13,13 @@ static size_t h_size;         /* bytes reserved */
 static size_t h_next;         /* bytes handed out: slots below it were handles once */
 static uint16_t *h_dead;      /* per chunk: slots released */
 static size_t h_nchunks;      /* chunks h_dead has room for */
-static _Thread_local amp_status h_alloc_status;
 
 #define SLOTS_PER_CHUNK (AMP__HANDLE_CHUNK / AMP__HANDLE_SLOT)
 
-/* LeakSanitizer does not look for pointers in memory it did not allocate: in sanitizer builds the
- * region is registered as a root, so what live handles point to is not reported as leaked. LSan
- * scans only the readable part, which is why the region is reserved PROT_NONE and opened chunk by
- * chunk as slots are handed out. (Weak: absent, and not called, without a sanitizer runtime.) */
+/* LeakSanitizer does not look for pointers in memory it did not allocate: in sanitizer builds each
+ * chunk is registered as a root when it is opened, so what live handles point to is not reported
+ * as leaked, and LSan scans only the chunks in use, not the whole reservation. (Weak: absent, and
+ * not called, without a sanitizer runtime.) */
 void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
 
 static const char *kind_name(uint32_t magic) {
@@ -78,28 +77,32 @@ amp_status amp__check_handle(const void *h, uint32_t magic, const char *what, co
   return amp__set_error(AMP_ERROR_INVALID_HANDLE, "%s: the handle is not a %s", fn, what);
 }
 
+/* No thread-local state here (the reason is in amp_last_error already): the status follows from
+ * whether the region is used up. */
 amp_status amp__handle_alloc_status(void) {
-  return h_alloc_status;
+  pthread_mutex_lock(&h_lock);
+  int full = h_base && h_next + AMP__HANDLE_SLOT > h_size;
+  pthread_mutex_unlock(&h_lock);
+  return full ? AMP_ERROR_LIMIT_EXCEEDED : AMP_ERROR_OUT_OF_MEMORY;
 }
 
 static void *alloc_fail(amp_status st, const char *why) {
-  h_alloc_status = amp__set_error(st, "creating a handle: %s", why);
+  amp__set_error(st, "creating a handle: %s", why);
   return NULL;
 }
 
 void *amp__handle_alloc(size_t size) {
   if (size > AMP__HANDLE_SLOT)
-    return alloc_fail(AMP_ERROR_LIMIT_EXCEEDED, "the handle struct is larger than a slot");
+    return alloc_fail(AMP_ERROR_OUT_OF_MEMORY, "the handle struct is larger than a slot");
   pthread_mutex_lock(&h_lock);
   void *out = NULL;
   if (!h_base) {
     for (size_t sz = AMP__HANDLE_REGION; sz >= ((size_t)1 << 30) && !h_base; sz /= 2) {
-      void *p = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
       if (p != MAP_FAILED) {
         h_base = p;
         h_size = sz;
-        if (__lsan_register_root_region)
-          __lsan_register_root_region(p, sz);
       }
     }
   }
@@ -125,11 +128,8 @@ void *amp__handle_alloc(size_t size) {
     h_dead = d;
     h_nchunks = n;
   }
-  if (h_next % AMP__HANDLE_CHUNK == 0 &&
-      mprotect(h_base + h_next, AMP__HANDLE_CHUNK, PROT_READ | PROT_WRITE) != 0) {
-    pthread_mutex_unlock(&h_lock);
-    return alloc_fail(AMP_ERROR_OUT_OF_MEMORY, "cannot open a chunk of handle memory");
-  }
+  if (h_next % AMP__HANDLE_CHUNK == 0 && __lsan_register_root_region)
+    __lsan_register_root_region(h_base + h_next, AMP__HANDLE_CHUNK);
   out = h_base + h_next;
   h_next += AMP__HANDLE_SLOT;
   pthread_mutex_unlock(&h_lock);

@@ -5,8 +5,8 @@
  * or a released one comes back as AMP_ERROR_INVALID_HANDLE with a message instead of a crash.
  *
  * Why this is always right (not only within a window of recent releases): handle memory comes
- * from one region of address space reserved once (mmap PROT_NONE, MAP_NORESERVE: address space,
- * not memory), opened chunk by chunk and handed out in fixed slots by a bump pointer. A slot's
+ * from one region of address space reserved once (mmap MAP_NORESERVE: address space, not memory;
+ * a page costs memory only once written) and handed out in fixed slots by a bump pointer. A slot's
  * address is never handed out twice, so a released handle can never turn into a live handle of
  * another object. The check reads nothing outside the region: a pointer that is not the start of a
  * slot already handed out is "not an ampcl handle" without being dereferenced. A released slot's
