@@ -18,6 +18,11 @@ struct amp_accelerator {
   cl_device_id device; /* NULL for the host "cpu" */
   amp_accelerator_properties props;
   char *strings; /* one allocation holding every string of props */
+  /* The driver's CL_KERNEL_WORK_GROUP_SIZE is a floor, not the kernel's limit: NVIDIA's OpenCL
+   * reports 256 for every kernel, a 12-register one included, and runs such a kernel in tiles of
+   * 1024 (measured on an H100, docs/KERNELS.md "Tiles of 1024 threads on NVIDIA"). There a tile
+   * above that number is tried, and the driver's refusal at enqueue is the kernel's limit. */
+  int kernel_limit_is_floor;
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */

@@ -45,10 +45,13 @@ struct amp__kernel_pool {
   cl_kernel *free;
   size_t nfree, cap;
   cl_uint nparams;
-  amp__param *params;     /* NULL when the driver gives no argument info */
-  size_t work_group_size; /* CL_KERNEL_WORK_GROUP_SIZE on this device */
-  cl_ulong static_local;  /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
-                             kernel declares itself (tile_static variables) */
+  amp__param *params;          /* NULL when the driver gives no argument info */
+  size_t work_group_size;      /* CL_KERNEL_WORK_GROUP_SIZE on this device */
+  _Atomic size_t refused_tile; /* where that is a floor (amp_accelerator.kernel_limit_is_floor):
+                                  the smallest tile the driver refused for lack of resources, so
+                                  later launches are refused before data moves; 0 = none yet */
+  cl_ulong static_local;       /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
+                                  kernel declares itself (tile_static variables) */
   amp__kernel_pool *next;
 };
 
