@@ -56,9 +56,11 @@ struct amp_future {
   _Atomic int refs;
   amp__async *async; /* for host-side work: its outcome (the event says only done or failed) */
   cl_event event;
-  cl_event start; /* when not NULL, device time counts from the end of this command (work made of
-                     several commands, such as a CLBlast call) */
-  int is_kernel;  /* a kernel's event: profiling information is available */
+  cl_event start;   /* when not NULL, device time counts from the end of this command (work made of
+                       several commands, such as a CLBlast call) */
+  int is_kernel;    /* a kernel's event: profiling information is available */
+  uint64_t host_ns; /* work done on the host before the future was made (a GEMM through OpenBLAS
+                       on a CPU device): its elapsed time, when not 0 */
 };
 
 /* Number of accelerators and the list (fails with the reason if enumeration failed). */
