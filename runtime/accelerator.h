@@ -27,6 +27,7 @@ struct amp_accelerator {
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */
   amp_accelerator_view *default_view;
+  struct amp__stager *stager; /* pinned staging buffers (staging.c), made at first use */
 
   /* transfer counters (ampcl/stats.h) */
   _Atomic uint64_t to_device_count, to_device_bytes;
