@@ -13,9 +13,9 @@
  *
  * Measured on the H100 (16 cores), 16 MiB chunks and 8 threads gave 48 GB/s to the device and
  * 41 GB/s back, 88% and 74% of the link; add-exp over 2^28 floats end to end went from 466 ms
- * (the driver's path) to 85 ms with 12 threads (docs/PERFORMANCE.md). The chunk lands in a buffer
- * that stays in the host's caches, which is why this beats a plain multi-threaded memcpy of the
- * whole array (28 GB/s). The default is 3/4 of the cores, at most 12.
+ * (the driver's path) to 70-85 ms with 10 to 14 threads (docs/PERFORMANCE.md). The chunk lands in a
+ * buffer that stays in the host's caches, which is why this beats a plain multi-threaded memcpy of
+ * the whole array (28 GB/s). The default is 7/8 of the cores, at most 14.
  *
  * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
  * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
@@ -64,7 +64,7 @@ static void read_settings(void) {
   cfg.mode = !m ? 1 : strcmp(m, "0") == 0 ? 0 : strcmp(m, "force") == 0 ? 2 : 1;
   cfg.chunk = c && strtoull(c, NULL, 10) > 0 ? (size_t)strtoull(c, NULL, 10) : DEFAULT_CHUNK;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  long dflt = cores * 3 / 4 > 12 ? 12 : cores * 3 / 4; /* 12 of an H100 host's 16 were best */
+  long dflt = cores * 7 / 8 > 14 ? 14 : cores * 7 / 8; /* 14 of an H100 host's 16 were best */
   int n = t ? atoi(t) : (int)dflt;
   cfg.threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
 }
