@@ -164,6 +164,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   pr->max_tile_extent[1] = items[1];
   pr->max_tile_extent[2] = items[0];
   pr->local_memory = local;
+  a->kernel_limit_is_floor = platform_name && strstr(platform_name, "NVIDIA") != NULL;
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   return a;

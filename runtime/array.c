@@ -9,6 +9,7 @@
 
 #include "ampcl/array.h"
 #include "source.h"
+#include "staging.h"
 
 struct amp_array {
   uint32_t magic;
@@ -435,6 +436,7 @@ amp_status amp_copy_array_async(amp_array *src, amp_array *dst, amp_future **out
 
 typedef struct pinned {
   void *ptr;
+  size_t bytes;
   cl_mem buf;
   cl_command_queue queue;
   struct pinned *next;
@@ -442,6 +444,17 @@ typedef struct pinned {
 
 static pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER;
 static pinned *pinned_head;
+
+int amp__host_pinned(const void *ptr, size_t len) {
+  const unsigned char *p = ptr;
+  int found = 0;
+  pthread_mutex_lock(&pinned_lock);
+  for (const pinned *q = pinned_head; q && !found; q = q->next)
+    found =
+        p >= (const unsigned char *)q->ptr && p + len <= (const unsigned char *)q->ptr + q->bytes;
+  pthread_mutex_unlock(&pinned_lock);
+  return found;
+}
 
 amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   amp_status status = AMP_SUCCESS;
@@ -461,6 +474,7 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   p->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
   AMP__CL(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
   p->queue = q->queue;
+  p->bytes = bytes;
   p->ptr = clEnqueueMapBuffer(q->queue, p->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
                               NULL, NULL, &err);
   AMP__CL(err, "clEnqueueMapBuffer (pinned host memory)");

@@ -4,6 +4,7 @@
  * the kernel's parameters (from -cl-kernel-arg-info), access and fp64. Only then are views made
  * valid on the accelerator (source.c) and the kernel enqueued. A failed launch leaves host data
  * and every copy as they were. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,11 +253,18 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
               "tile",
               kname, threads, acc->props.device_path, acc->props.max_tile_size);
   AMP__TRY(check_required_tile(l, pool, local));
-  if (l->tiled && threads > pool->work_group_size)
+  /* The kernel's own limit (registers, local memory). Where the driver's number is only a floor
+   * (NVIDIA), a larger tile is tried and the driver's refusal, remembered, is the limit. */
+  size_t refused = atomic_load(&pool->refused_tile);
+  if (l->tiled && threads > pool->work_group_size &&
+      (!acc->kernel_limit_is_floor || (refused && threads >= refused)))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
-              "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit of %zu "
-              "threads per tile on %s (CL_KERNEL_WORK_GROUP_SIZE: registers or local memory)",
-              kname, threads, pool->work_group_size, acc->props.device_path);
+              "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit on %s: "
+              "%s (CL_KERNEL_WORK_GROUP_SIZE %zu; its registers or local memory per thread allow "
+              "no more)",
+              kname, threads, acc->props.device_path,
+              refused ? "the driver refused a tile this large" : "the driver allows at most",
+              pool->work_group_size);
 fail:
   return status;
 }
@@ -489,6 +497,32 @@ fail:
   return status;
 }
 
+/* The status of a kernel enqueue the driver refused. A tile above the kernel's reported limit
+ * on a driver where that limit is a floor (check_domain let it through) and refused for lack of
+ * resources is the kernel's real limit: it is remembered, so the next launch of that size is
+ * refused before data moves, and reported as such. */
+static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc,
+                                 amp__kernel_pool *pool, const size_t *local, cl_int err) {
+  size_t threads = local[0] * local[1] * local[2];
+  if (l->tiled && threads > pool->work_group_size &&
+      (err == CL_OUT_OF_RESOURCES || err == CL_INVALID_WORK_GROUP_SIZE)) {
+    size_t seen = atomic_load(&pool->refused_tile);
+    while ((!seen || threads < seen) &&
+           !atomic_compare_exchange_weak(&pool->refused_tile, &seen, threads))
+      ;
+    return amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
+                          "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's "
+                          "limit on %s: the driver refused it (%s), as the kernel needs more "
+                          "registers per thread than a tile this large can have; "
+                          "CL_KERNEL_WORK_GROUP_SIZE %zu always runs",
+                          pool->name, threads, acc->props.device_path,
+                          amp_status_name(amp__cl_status(err)), pool->work_group_size);
+  }
+  return amp__set_error(amp__cl_status(err),
+                        "parallel_for_each(%s): clEnqueueNDRangeKernel failed: %s (%d)", pool->name,
+                        amp_status_name(amp__cl_status(err)), (int)err);
+}
+
 amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
                                     amp_future **done) {
   amp_status status = AMP_SUCCESS;
@@ -533,10 +567,11 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   int rank = launch->domain.rank;
   amp__flush_producers(wait.ev, wait.n, view->queue);
   /* An event only when something needs one: views to record, or a future (they cost time). */
-  AMP__CL(clEnqueueNDRangeKernel(view->queue, k, (cl_uint)rank, NULL, global,
-                                 launch->tiled ? local : NULL, (cl_uint)wait.n,
-                                 wait.n ? wait.ev : NULL, nuses || done ? &ev : NULL),
-          "clEnqueueNDRangeKernel");
+  cl_int err = clEnqueueNDRangeKernel(view->queue, k, (cl_uint)rank, NULL, global,
+                                      launch->tiled ? local : NULL, (cl_uint)wait.n,
+                                      wait.n ? wait.ev : NULL, nuses || done ? &ev : NULL);
+  if (err != CL_SUCCESS)
+    AMP__TRY(refused_launch(launch, acc, pool, local, err));
   amp__uses_finish(view, uses, nuses, ev);
   acquired = 0;
   amp__view_enqueued(view);

@@ -272,6 +272,10 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_elapsed_ns: out is NULL");
+  if (future->host_ns) {
+    *out = future->host_ns;
+    return AMP_SUCCESS;
+  }
   if (!future->is_kernel)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "amp_future_elapsed_ns: only futures of kernel launches carry a device time");
