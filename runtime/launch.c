@@ -60,30 +60,9 @@ static const char *elem_cl_name(amp_elem_kind k) {
  * The compiler reports each parameter's type as written (without spaces here: "float*",
  * "unsignedint", "real*" for a typedef, "structpair*"). To compare it with an argument, names are
  * made canonical: "unsigned int" is "uint", and a `typedef <type> name;` in the program's source
- * is followed to the type it names. A name that stays unknown is a struct (or a typedef of one),
- * whose size OpenCL does not report: a view of structs is accepted for it, anything else is not. */
-
-/* Size in bytes of an OpenCL C built-in scalar or vector type (no spaces, canonical), or 0. */
-static size_t builtin_size(const char *t) {
-  static const struct {
-    const char *name;
-    size_t size;
-  } base[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"half", 2},  {"int", 4},
-              {"uint", 4}, {"float", 4}, {"long", 8},  {"ulong", 8},  {"double", 8}};
-  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
-    size_t n = strlen(base[i].name);
-    if (strncmp(t, base[i].name, n) != 0)
-      continue;
-    const char *w = t + n;
-    if (!*w)
-      return base[i].size;
-    int lanes = atoi(w);
-    if ((lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16) &&
-        strspn(w, "0123456789") == strlen(w))
-      return base[i].size * (size_t)(lanes == 3 ? 4 : lanes);
-  }
-  return 0;
-}
+ * is followed to the type it names. A name that stays unknown is a struct (or a typedef of one):
+ * its size comes from the compiler (param_size.c), and a view of structs or amp_arg_bytes must
+ * have that size; anything else is refused. */
 
 /* "unsignedint" -> "uint" and the like, in place. */
 static void canonical_unsigned(char *t) {
@@ -144,7 +123,7 @@ static char *canonical_type(const char *source, const char *type) {
   t[n] = '\0';
   for (int depth = 0; depth < 8 && source; depth++) {
     canonical_unsigned(t);
-    if (builtin_size(t))
+    if (amp__builtin_type_size(t))
       break;
     char *next = typedef_of(source, t);
     if (!next)
@@ -314,7 +293,7 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp_accelerator
                 "parallel_for_each(%s): argument %zu is a view of %s, but parameter '%s' is %s%s, "
                 "not a view; declare it with AMP_VIEW(T, name) or AMP_CONST_VIEW(T, name)",
                 kname, i, want ? want : "structs", pname, at, P[p].type);
-    size_t psize = builtin_size(pt);
+    size_t psize = P[p].size ? P[p].size : amp__builtin_type_size(pt);
     if (want && strcmp(pt, want) != 0)
       AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                 "parallel_for_each(%s): argument %zu is a view of %s, but parameter '%s' is a "
@@ -325,6 +304,11 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp_accelerator
                 "parallel_for_each(%s): argument %zu is a view of %zu-byte structs, but parameter "
                 "'%s' is a view of %s (%zu bytes)",
                 kname, i, v->type.size, pname, pt, psize);
+    if (want && psize && psize != v->type.size) /* the name matched: a size differing is a bug */
+      AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
+                "parallel_for_each(%s): argument %zu is a view of %zu-byte %s, but parameter '%s' "
+                "is a view of %zu-byte %s",
+                kname, i, v->type.size, want, pname, psize, pt);
     *param_const = (P[p].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     if (v->read_only && !*param_const)
       AMP__FAIL(AMP_ERROR_ACCESS_DENIED,
@@ -355,11 +339,11 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp_accelerator
                 "parallel_for_each(%s): argument %zu is %zu bytes by value, but parameter '%s' is "
                 "%s%s; pass a view (amp_arg_view) for a pointer parameter",
                 kname, i, a->u.bytes.size, P[p].name, at, P[p].type);
-    if (P && builtin_size(pt) && builtin_size(pt) != a->u.bytes.size)
+    if (P && P[p].size && P[p].size != a->u.bytes.size)
       AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                 "parallel_for_each(%s): argument %zu is %zu bytes by value, but parameter '%s' is "
                 "%s (%zu bytes)",
-                kname, i, a->u.bytes.size, P[p].name, P[p].type, builtin_size(pt));
+                kname, i, a->u.bytes.size, P[p].name, P[p].type, P[p].size);
     break;
   case AMP_ARG_LOCAL:
     if (!a->u.local_size)

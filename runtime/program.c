@@ -508,6 +508,7 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
     }
     strip_spaces(pa->type);
   }
+  amp__param_sizes(k, e->text, e->options, acc, pool->params, pool->nparams);
   amp__kernel_give_back(pool, k);
   *out = pool;
   return AMP_SUCCESS;

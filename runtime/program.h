@@ -29,9 +29,20 @@ struct amp_kernel {
 typedef struct amp__param {
   cl_kernel_arg_address_qualifier address;
   cl_kernel_arg_type_qualifier qualifier;
-  char *type; /* type name without spaces, e.g. "float*", "int8"; any length (malloc'd) */
-  char *name; /* the parameter's name, or "#<index>" when the driver gives none (malloc'd) */
+  char *type;  /* type name without spaces, e.g. "float*", "int8"; any length (malloc'd) */
+  char *name;  /* the parameter's name, or "#<index>" when the driver gives none (malloc'd) */
+  size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
 } amp__param;
+
+/* Size in bytes of an OpenCL C built-in scalar or vector type named without spaces ("uint",
+ * "float4"), or 0 (param_size.c). */
+size_t amp__builtin_type_size(const char *type);
+
+/* Fills params[i].size for kernel k's parameters: from the name for built-in types, and for struct
+ * types by building `text` (the program's full source) once more with a probe kernel that reports
+ * sizeof (param_size.c). Sizes that cannot be found stay 0. */
+void amp__param_sizes(cl_kernel k, const char *text, const char *options, amp_accelerator *acc,
+                      amp__param *params, cl_uint n);
 
 /* Frees the strings of n parameters and the array. NULL does nothing. */
 void amp__params_free(amp__param *params, cl_uint n);

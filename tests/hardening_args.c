@@ -1,8 +1,9 @@
 /* hardening_args: kernel arguments are checked whatever the parameters' type names (any length,
  * structs, typedefs, address-space qualifiers; kernel.h). A by-value argument where the kernel
  * takes a view or pointer, a view where it takes a scalar, and a view whose element type differs
- * from the parameter's (structs by size) fail with AMP_ERROR_KERNEL_ARGS naming the argument's
- * index (from 0) and both types, before anything is enqueued: nothing moves, host data stay. */
+ * from the parameter's (structs by the size the compiler gives) fail with AMP_ERROR_KERNEL_ARGS
+ * naming the argument's index (from 0) and both types, before anything is enqueued: nothing moves,
+ * host data stay. */
 #include "check.h"
 
 enum { N = 32 };
@@ -82,6 +83,24 @@ int main(void) {
   amp_arg a_int_for_struct[] = {amp_arg_view(vi), amp_arg_bytes(&one, sizeof one)};
   CHECK_STATUS(amp_parallel_for_each(av, e, pk, a_int_for_struct, 2), AMP_ERROR_KERNEL_ARGS);
   CHECK_MSG("pair_t");
+  /* bytes of another size than a struct parameter: OpenCL's own size check, named */
+  amp_arg a_short_bytes[] = {amp_arg_view(vp), amp_arg_bytes(&one, 4)};
+  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N / 2), pk, a_short_bytes, 2),
+               AMP_ERROR_KERNEL_ARGS);
+  CHECK_MSG("argument 1 is 4 bytes by value, but parameter 'p' is pair_t (8 bytes)");
+  /* struct views against struct parameters: the size the compiler gives for them */
+  amp_array_view *v12 = NULL;
+  amp_elem_type twelve = {AMP_ELEM_STRUCT, 12};
+  REQUIRE_OK(amp_array_view_create(amp_extent1(N / 4), twelve, h, &v12));
+  amp_arg a_v12[] = {amp_arg_view(v12), amp_arg_bytes(&one, sizeof one)};
+  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N / 4), pk, a_v12, 2), AMP_ERROR_KERNEL_ARGS);
+  CHECK_MSG("argument 0 is a view of 12-byte structs, but parameter 'v' is a view of pair_t (8 "
+            "bytes)");
+  amp_arg a_v12_long[] = {amp_arg_view(v12)};
+  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N / 4), ls, a_v12_long, 1),
+               AMP_ERROR_KERNEL_ARGS);
+  CHECK_MSG("(8 bytes)");
+  CHECK_OK(amp_array_view_release(v12));
   /* qualified raw pointers and __local parameters take neither bytes nor scalars */
   amp_arg a_rp[] = {amp_arg_float(1.0f), amp_arg_local(64)};
   CHECK_STATUS(amp_parallel_for_each(av, e, rp, a_rp, 2), AMP_ERROR_KERNEL_ARGS);

@@ -110,13 +110,14 @@ AMP_API amp_arg amp_arg_local(size_t bytes);
  * Errors leave host data untouched and enqueue nothing: a rank mismatch, an invalid extent, an
  * argument that does not match its parameter (AMP_ERROR_KERNEL_ARGS, naming the argument's index
  * from 0 and both types: a view for a scalar parameter, a scalar or amp_arg_bytes for a view or
- * pointer, a view of another element type; structs are compared by size where OpenCL knows the
- * parameter's size), a read-only view given to a non-const parameter (AMP_ERROR_ACCESS_DENIED),
- * double data or arguments on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), a kernel
- * written for a tile shape (AMP_TILE_SHAPE / reqd_work_group_size) launched untiled
- * (AMP_ERROR_INVALID_ARGUMENT, naming the shape), and a build failure (the build log in
- * amp_last_error()). AMP_SUCCESS means the kernel was enqueued; a failure while it runs is
- * reported by the next call that waits for it (a synchronize, amp_future_wait, ..._wait). */
+ * pointer, a view of another element type; views of structs and amp_arg_bytes are compared by
+ * size with the parameter's type, whose sizeof ampcl asks the compiler for when it is a struct), a
+ * read-only view given to a non-const parameter (AMP_ERROR_ACCESS_DENIED), double data or arguments
+ * on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), a kernel written for a tile shape
+ * (AMP_TILE_SHAPE / reqd_work_group_size) launched untiled (AMP_ERROR_INVALID_ARGUMENT, naming the
+ * shape), and a build failure (the build log in amp_last_error()). AMP_SUCCESS means the kernel was
+ * enqueued; a failure while it runs is reported by the next call that waits for it (a synchronize,
+ * amp_future_wait, ..._wait). */
 AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain,
                                          amp_kernel *kernel, const amp_arg *args, size_t nargs);
 
