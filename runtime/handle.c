@@ -4,15 +4,16 @@
 #include "handle.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 static pthread_mutex_t h_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned char *h_base; /* the reserved region; NULL until the first handle */
-static size_t h_size;         /* bytes reserved */
-static size_t h_next;         /* bytes handed out: slots below it were handles once */
-static uint16_t *h_dead;      /* per chunk: slots released */
-static size_t h_nchunks;      /* chunks h_dead has room for */
+static unsigned char *_Atomic h_base; /* the reserved region; NULL until the first handle */
+static size_t h_size;                 /* bytes reserved */
+static _Atomic size_t h_next;         /* bytes handed out: slots below it were handles once */
+static uint16_t *h_dead;              /* per chunk: slots released */
+static size_t h_nchunks;              /* chunks h_dead has room for */
 
 #define SLOTS_PER_CHUNK (AMP__HANDLE_CHUNK / AMP__HANDLE_SLOT)
 
@@ -43,14 +44,11 @@ static const char *kind_name(uint32_t magic) {
   }
 }
 
-/* True when h is the start of a slot handed out already (so reading it is safe). */
+/* True when h is the start of a slot handed out already (so reading it is safe). Lock-free: the
+ * base is set once and h_next only grows, so every call checks handles without contention. */
 static int was_handed_out(const void *h) {
-  pthread_mutex_lock(&h_lock);
-  const unsigned char *p = h;
-  int ok =
-      h_base && p >= h_base && p < h_base + h_next && (size_t)(p - h_base) % AMP__HANDLE_SLOT == 0;
-  pthread_mutex_unlock(&h_lock);
-  return ok;
+  uintptr_t base = (uintptr_t)atomic_load(&h_base), p = (uintptr_t)h;
+  return base && p >= base && p - base < atomic_load(&h_next) && (p - base) % AMP__HANDLE_SLOT == 0;
 }
 
 amp_status amp__check_handle(const void *h, uint32_t magic, const char *what, const char *fn) {
