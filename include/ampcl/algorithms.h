@@ -13,8 +13,8 @@
  * Element types: AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE (histogram: AMP_INT32, AMP_UINT32).
  * Views may be sections (rank-1 views are contiguous; rank-2 rows may have any stride). Every
  * call returns when its work is done (its temporaries are freed then), except amp_transpose_view,
- * which returns once enqueued. NULL or released handles give AMP_ERROR_INVALID_HANDLE. Full description,
- * tile shapes and performance: docs/ALGORITHMS.md. */
+ * which returns once enqueued. NULL or released handles give AMP_ERROR_INVALID_HANDLE. Full
+ * description, tile shapes and performance: docs/ALGORITHMS.md. */
 #ifndef AMPCL_ALGORITHMS_H
 #define AMPCL_ALGORITHMS_H
 
