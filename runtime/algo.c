@@ -81,6 +81,17 @@ fail:
   return status;
 }
 
+amp_status amp__algo_kernel_opts(const char *file, const char *options, const char *kname,
+                                 amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_program *p = NULL;
+  AMP__TRY(amp_program_create_builtin(file, options, &p));
+  AMP__TRY(amp_kernel_create(p, kname, out));
+fail:
+  amp_program_release(p); /* the kernel keeps it */
+  return status;
+}
+
 amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
                              const amp_arg *args, size_t nargs) {
   amp_status status = AMP_SUCCESS;

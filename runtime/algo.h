@@ -25,6 +25,10 @@ amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view
 amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
                             const char *kname, amp_kernel **out);
 
+/* The same with the build options given whole (e.g. "-DK=uint -DHAS_VALUES=0"). */
+amp_status amp__algo_kernel_opts(const char *file, const char *options, const char *kname,
+                                 amp_kernel **out);
+
 /* A 1-D tiled launch of `tiles` tiles of `tile` threads. */
 amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
                              const amp_arg *args, size_t nargs);

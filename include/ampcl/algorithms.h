@@ -1,6 +1,6 @@
-/* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose
- * and histogram, each a few builtin kernels (kernels_cl/reduce.cl, scan.cl, transpose.cl,
- * histogram.cl) launched like the caller's own.
+/* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose,
+ * histogram and radix sort, each a few builtin kernels (kernels_cl/reduce.cl, scan.cl,
+ * transpose.cl, histogram.cl, sort.cl) launched like the caller's own.
  *
  * Every call is a command on views like a kernel launch: inputs are copied in lazily where they
  * are not already valid on the accelerator view's device, and outputs count as written there
@@ -73,6 +73,19 @@ AMP_API amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view
  * are not counted. bins is overwritten (not added to). */
 AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src,
                                  amp_array_view *bins);
+
+/* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32 or AMP_FLOAT) in place into ascending
+ * order: a stable least-significant-digit radix sort, 8 passes of 4-bit digits. Float keys are
+ * ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a clear
+ * sign bit after +inf (and with a set one before -inf). Temporaries of n keys and 16 * ceil(n /
+ * 1024) counts live on the device during the call. */
+AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
+
+/* The same, moving `values` (a rank-1 view of AMP_UINT32, AMP_INT32 or AMP_FLOAT with the extent
+ * of keys, on other data than keys) with their keys: after the call values[i] is the value that
+ * came with keys[i]; equal keys keep their values' order (stable). */
+AMP_API amp_status amp_sort_by_key(amp_accelerator_view *view, amp_array_view *keys,
+                                   amp_array_view *values);
 
 #ifdef __cplusplus
 }
