@@ -39,7 +39,7 @@ static void usage(FILE *f) {
           "  --plots DIR         write gnuplot data, scripts and PNGs to DIR\n"
           "  --overhead          measure launch overhead instead (ampcl vs raw OpenCL)\n"
           "  --launches N        launches for --overhead (default 10000)\n"
-          "  --algorithms        time reduce, scan, transpose, histogram on device data against\n"
+          "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
           "  --list              list the accelerators and exit\n"
           "  --inject-error      corrupt one element of every result before its check (a\n"

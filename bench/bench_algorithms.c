@@ -11,6 +11,9 @@
  *   scan       amp_scan(AMP_SCAN_INCLUSIVE) of n ints            8n (read + write)
  *   transpose  amp_transpose_view of a sqrt(n) x sqrt(n) float   8n (n rounded to a square)
  *   histogram  amp_histogram of n uints into 256 bins            4n (read)
+ *   sort       amp_sort of n/4 random uint keys (2^26 for 2^28)  8 (n/4): one read and write;
+ *              the goal here is keys/s (>= 1 G keys/s), not a share of the copy; the keys are
+ *              restored from a copy (untimed) before every run
  *
  * GB/s is bytes counted / median time: the least traffic each algorithm must make, so it is
  * comparable with the copy's GB/s, and "vs copy" is the ratio (the goal is >= 0.80). Every result
@@ -23,9 +26,9 @@
 
 #include "bench.h"
 
-#define NALGO 5
-static const char *algo_names[NALGO] = {"copy", "reduce", "scan", "transpose", "histogram"};
-static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4}; /* per element */
+#define NALGO 6
+static const char *algo_names[NALGO] = {"copy", "reduce", "scan", "transpose", "histogram", "sort"};
+static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8}; /* per element */
 #define HIST_BINS 256
 
 typedef struct algo_row {
@@ -42,13 +45,17 @@ typedef struct algo_data {
   float *xf;    /* n floats */
   int32_t *xi;  /* n ints (scan) */
   uint32_t *xu; /* n uints (histogram) */
-  amp_array *af, *af2, *ai, *ai2, *au, *bins, *t_in, *t_out;
-  amp_array_view *vf, *vf2, *vi, *vi2, *vu, *vbins, *vt_in, *vt_out;
+  uint32_t *xk; /* n/4 keys (sort) */
+  long nsort;
+  amp_array *af, *af2, *ai, *ai2, *au, *bins, *t_in, *t_out, *k0, *k;
+  amp_array_view *vf, *vf2, *vi, *vi2, *vu, *vbins, *vt_in, *vt_out, *vk0, *vk;
 } algo_data;
 
 static void data_free(algo_data *d) {
-  amp_array_view *views[] = {d->vf, d->vf2, d->vi, d->vi2, d->vu, d->vbins, d->vt_in, d->vt_out};
-  amp_array *arrays[] = {d->af, d->af2, d->ai, d->ai2, d->au, d->bins, d->t_in, d->t_out};
+  amp_array_view *views[] = {d->vf,    d->vf2,   d->vi,     d->vi2, d->vu,
+                             d->vbins, d->vt_in, d->vt_out, d->vk0, d->vk};
+  amp_array *arrays[] = {d->af,   d->af2,  d->ai,    d->ai2, d->au,
+                         d->bins, d->t_in, d->t_out, d->k0,  d->k};
   for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
     amp_array_view_release(views[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -56,6 +63,7 @@ static void data_free(algo_data *d) {
   free(d->xf);
   free(d->xi);
   free(d->xu);
+  free(d->xk);
   memset(d, 0, sizeof *d);
 }
 
@@ -74,6 +82,14 @@ static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, siz
   d->xf = bench_alloc((size_t)n * sizeof *d->xf);
   d->xi = bench_alloc((size_t)n * sizeof *d->xi);
   d->xu = bench_alloc((size_t)n * sizeof *d->xu);
+  d->nsort = n / 4;
+  d->xk = bench_alloc((size_t)d->nsort * sizeof *d->xk);
+  for (long i = 0; i < d->nsort; i++) {
+    uint32_t h = (uint32_t)i * 0x9e3779b9u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    d->xk[i] = h ^ (h >> 12);
+  }
   bench_fill_float(d->xf, (size_t)n, 42);
   for (long i = 0; i < n; i++) {
     uint32_t h = (uint32_t)i * 2654435761u;
@@ -88,7 +104,9 @@ static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, siz
       (s = make(ctx, e, AMP_UINT32, d->xu, &d->au, &d->vu)) ||
       (s = make(ctx, amp_extent1(HIST_BINS), AMP_UINT32, NULL, &d->bins, &d->vbins)) ||
       (s = make(ctx, sq, AMP_FLOAT, d->xf, &d->t_in, &d->vt_in)) ||
-      (s = make(ctx, sq, AMP_FLOAT, NULL, &d->t_out, &d->vt_out)))
+      (s = make(ctx, sq, AMP_FLOAT, NULL, &d->t_out, &d->vt_out)) ||
+      (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, d->xk, &d->k0, &d->vk0)) ||
+      (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->k, &d->vk)))
     snprintf(why, cap, "%s: %s", amp_status_name(s), amp_last_error());
   return s;
 }
@@ -109,9 +127,21 @@ static amp_status run_once(bench_ctx *ctx, algo_data *d, int a, double *sum) {
   case 3:
     s = amp_transpose_view(ctx->av, d->vt_in, d->vt_out);
     return s == AMP_SUCCESS ? amp_accelerator_view_wait(ctx->av) : s;
-  default:
+  case 4:
     return amp_histogram(ctx->av, d->vu, d->vbins);
+  default:
+    return amp_sort(ctx->av, d->vk);
   }
+}
+
+/* Untimed preparation before each run: the sort gets its unsorted keys back. */
+static amp_status prepare(algo_data *d, int a) {
+  return a == 5 ? amp_copy_array(d->k0, d->k) : AMP_SUCCESS;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
 }
 
 /* Checks the result of algorithm a against the host; 0 when right, else 1 with the reason. */
@@ -147,9 +177,9 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       snprintf(why, cap, "histogram differs from the host's");
     return bad;
   }
-  size_t bytes = (size_t)(a == 3 ? d->side * d->side : n) * 4;
+  size_t bytes = (size_t)(a == 3 ? d->side * d->side : a == 5 ? d->nsort : n) * 4;
   void *out = bench_alloc(bytes);
-  amp_array *src = a == 0 ? d->af2 : a == 2 ? d->ai2 : d->t_out;
+  amp_array *src = a == 0 ? d->af2 : a == 2 ? d->ai2 : a == 3 ? d->t_out : d->k;
   if (amp_copy_from_array(src, out, bytes)) {
     snprintf(why, cap, "copy back: %s", amp_last_error());
     free(out);
@@ -165,6 +195,12 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       acc += d->xi[i];
       bad = o[i] != acc;
     }
+  } else if (a == 5) {
+    uint32_t *o = out, *want = bench_alloc(bytes);
+    memcpy(want, d->xk, bytes);
+    qsort(want, (size_t)d->nsort, 4, cmp_u32);
+    bad = memcmp(o, want, bytes) != 0;
+    free(want);
   } else {
     float *o = out;
     long s = d->side;
@@ -190,7 +226,8 @@ static void run_algo(bench_ctx *ctx, algo_data *d, int a, algo_row *row) {
   amp_status s = AMP_SUCCESS;
   fprintf(stderr, "%s n=%ld ...\n", algo_names[a], d->n);
   for (int w = 0; w < ctx->warmup + 1 && s == AMP_SUCCESS; w++)
-    s = run_once(ctx, d, a, &sum);
+    if ((s = prepare(d, a)) == AMP_SUCCESS)
+      s = run_once(ctx, d, a, &sum);
   if (s) {
     row->state = BENCH_ERROR;
     snprintf(row->note, sizeof row->note, "%s: %s", amp_status_name(s), amp_last_error());
@@ -201,8 +238,10 @@ static void run_algo(bench_ctx *ctx, algo_data *d, int a, algo_row *row) {
     return;
   }
   for (int r = 0; r < ctx->repeats; r++) {
+    if ((s = prepare(d, a)) == AMP_SUCCESS)
+      s = amp_accelerator_view_wait(ctx->av);
     double t0 = bench_now_ms();
-    if ((s = run_once(ctx, d, a, &sum))) {
+    if (s || (s = run_once(ctx, d, a, &sum))) {
       row->state = BENCH_ERROR;
       snprintf(row->note, sizeof row->note, "%s: %s", amp_status_name(s), amp_last_error());
       return;
@@ -225,8 +264,8 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
     return 1;
   }
   if (csv)
-    fprintf(csv,
-            "workload,impl,size,bytes,ms_median,ms_min,ms_max,gbps,vs_copy,state,device,note\n");
+    fprintf(csv, "workload,impl,size,bytes,ms_median,ms_min,ms_max,gbps,gelem_per_s,vs_copy,state,"
+                 "device,note\n");
   for (int si = 0; si < nsizes; si++) {
     long n = sizes[si];
     if (n < 4 || n > 0x7fffffffL) {
@@ -247,20 +286,21 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
     for (int a = 0; a < NALGO; a++)
       run_algo(ctx, &d, a, &rows[a]);
     double copy_gbps = 0;
-    printf("\nAlgorithms on %s, device-resident data, n = %ld (transpose %ld x %ld); median of "
-           "%d, end to end\n\n",
-           ctx->props.device_path, n, d.side, d.side, ctx->repeats);
-    printf("%-10s %12s %10s %10s %10s %9s  %s\n", "algorithm", "bytes", "median ms", "min ms",
-           "GB/s", "vs copy", "check");
+    printf("\nAlgorithms on %s, device-resident data, n = %ld (transpose %ld x %ld, sort %ld "
+           "keys); median of %d, end to end\n\n",
+           ctx->props.device_path, n, d.side, d.side, d.nsort, ctx->repeats);
+    printf("%-10s %11s %12s %10s %10s %9s %9s %9s  %s\n", "algorithm", "elements", "bytes",
+           "median ms", "min ms", "GB/s", "Gelem/s", "vs copy", "check");
     for (int a = 0; a < NALGO; a++) {
       algo_row *r = &rows[a];
-      long elems = a == 3 ? d.side * d.side : n;
+      long elems = a == 3 ? d.side * d.side : a == 5 ? d.nsort : n;
       double bytes = algo_bytes[a] * (double)elems;
       bench_stats st = {0};
-      double gbps = 0, ratio = 0;
+      double gbps = 0, ratio = 0, geps = 0;
       if (r->state == BENCH_OK) {
         st = bench_stats_of(r->ms, r->nrun);
         gbps = bytes / (st.median * 1e6);
+        geps = (double)elems / (st.median * 1e6);
         if (a == 0)
           copy_gbps = gbps;
         ratio = copy_gbps > 0 ? gbps / copy_gbps : 0;
@@ -271,15 +311,15 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
                             : r->state == BENCH_FAILED ? "FAILED"
                                                        : "ERROR";
       if (r->state == BENCH_OK)
-        printf("%-10s %12.0f %10.3f %10.3f %10.1f %9.2f  %s\n", algo_names[a], bytes, st.median,
-               st.min, gbps, ratio, verdict);
+        printf("%-10s %11ld %12.0f %10.3f %10.3f %9.1f %9.3f %9.2f  %s\n", algo_names[a], elems,
+               bytes, st.median, st.min, gbps, geps, ratio, verdict);
       else
-        printf("%-10s %12.0f %10s %10s %10s %9s  %s: %s\n", algo_names[a], bytes, "-", "-", "-",
-               "-", verdict, r->note);
+        printf("%-10s %11ld %12.0f %10s %10s %9s %9s %9s  %s: %s\n", algo_names[a], elems, bytes,
+               "-", "-", "-", "-", "-", verdict, r->note);
       unquote(r->note);
       if (csv)
-        fprintf(csv, "algorithms,%s,%ld,%.0f,%.4f,%.4f,%.4f,%.2f,%.3f,%s,\"%s\",\"%s\"\n",
-                algo_names[a], elems, bytes, st.median, st.min, st.max, gbps, ratio, verdict,
+        fprintf(csv, "algorithms,%s,%ld,%.0f,%.4f,%.4f,%.4f,%.2f,%.4f,%.3f,%s,\"%s\",\"%s\"\n",
+                algo_names[a], elems, bytes, st.median, st.min, st.max, gbps, geps, ratio, verdict,
                 ctx->props.device_path, r->note);
     }
     data_free(&d);

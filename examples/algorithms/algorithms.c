@@ -9,7 +9,8 @@
  *   scan       amp_scan of the counts gives the cumulative distribution (how many samples lie
  *              below each level: exclusive);
  *   transpose  the signal's first rows * cols samples seen as a matrix (a section, then
- *              view_as), transposed (amp_transpose_view).
+ *              view_as), transposed (amp_transpose_view);
+ *   sort       the samples sorted by value, their positions carried along (amp_sort_by_key).
  * The views stay on the accelerator between the steps; only results are read back.
  *
  *   algorithms [--size N] [--accelerator PATH] [--kernels DIR] */
@@ -58,7 +59,9 @@ int main(int argc, char **argv) {
   amp_kernel *quantize = NULL;
   amp_array_view *vx = NULL, *vlev = NULL, *vbins = NULL, *vcdf = NULL, *vm = NULL, *vt = NULL,
                  *vpart = NULL;
-  float *x = malloc((size_t)n * sizeof *x), *t = NULL;
+  float *x = malloc((size_t)n * sizeof *x), *t = NULL, *sorted = NULL;
+  uint32_t *from = NULL;
+  amp_array_view *vsorted = NULL, *vfrom = NULL;
   int32_t *lev = malloc((size_t)n * sizeof *lev);
   uint32_t bins[256], cdf[256], want_bins[256] = {0};
   if (!x || !lev) {
@@ -146,7 +149,38 @@ int main(int argc, char **argv) {
       tr_ok = t[(size_t)c * rows + r] == x[(size_t)r * cols + c];
   bad += check(tr_ok, "every element");
 
+  /* ---- sort: the samples in ascending order, with where each came from ---- */
+  printf("sort (%d samples, by value, with their positions)\n", n);
+  sorted = malloc((size_t)n * sizeof *sorted);
+  from = malloc((size_t)n * sizeof *from);
+  if (!sorted || !from) {
+    fprintf(stderr, "out of memory\n");
+    status = AMP_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  memcpy(sorted, x, (size_t)n * sizeof *x);
+  for (int i = 0; i < n; i++)
+    from[i] = (uint32_t)i;
+  EX_TRY(amp_array_view_create(amp_extent1(n), AMP_FLOAT, sorted, &vsorted));
+  EX_TRY(amp_array_view_create(amp_extent1(n), AMP_UINT32, from, &vfrom));
+  EX_TRY(amp_sort_by_key(av, vsorted, vfrom));
+  EX_TRY(amp_array_view_synchronize(vsorted));
+  EX_TRY(amp_array_view_synchronize(vfrom));
+  /* -0.0 sorts before +0.0 (the radix order of their bits); among equal bits, positions rise */
+  int sort_ok = 1;
+  for (int i = 0; i < n && sort_ok; i++) {
+    sort_ok = from[i] < (uint32_t)n && memcmp(&sorted[i], &x[from[i]], sizeof *x) == 0;
+    if (sort_ok && i > 0) {
+      int same = memcmp(&sorted[i - 1], &sorted[i], sizeof *x) == 0;
+      sort_ok = sorted[i - 1] <= sorted[i] && (!same || from[i - 1] < from[i]);
+    }
+  }
+  printf("  median sample %.4f\n", sorted[n / 2]);
+  bad += check(sort_ok, "ascending, stable, values follow their keys");
+
 fail:
+  EX_CLEANUP(amp_array_view_release(vsorted));
+  EX_CLEANUP(amp_array_view_release(vfrom));
   EX_CLEANUP(amp_array_view_release(vt));
   EX_CLEANUP(amp_array_view_release(vm));
   EX_CLEANUP(amp_array_view_release(vpart));
@@ -157,6 +191,8 @@ fail:
   EX_CLEANUP(amp_kernel_release(quantize));
   EX_CLEANUP(amp_program_release(prog));
   free(t);
+  free(sorted);
+  free(from);
   free(lev);
   free(x);
   if (status != AMP_SUCCESS)
