@@ -1,6 +1,7 @@
 /* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose,
- * histogram and radix sort, each a few builtin kernels (kernels_cl/reduce.cl, scan.cl,
- * transpose.cl, histogram.cl, sort.cl) launched like the caller's own.
+ * histogram, radix sort and a 2-D stencil (Gaussian blur), each a few builtin kernels
+ * (kernels_cl/reduce.cl, scan.cl, transpose.cl, histogram.cl, sort.cl, stencil.cl) launched like
+ * the caller's own.
  *
  * Every call is a command on views like a kernel launch: inputs are copied in lazily where they
  * are not already valid on the accelerator view's device, and outputs count as written there
@@ -10,11 +11,12 @@
  * extents must fit (AMP_ERROR_EXTENT_MISMATCH), double needs an fp64 device
  * (AMP_ERROR_UNSUPPORTED_FEATURE). A failed call leaves every view's contents as they were.
  *
- * Element types: AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE (histogram: AMP_INT32, AMP_UINT32).
- * Views may be sections (rank-1 views are contiguous; rank-2 rows may have any stride). Every
- * call returns when its work is done (its temporaries are freed then), except amp_transpose_view,
- * which returns once enqueued. NULL or released handles give AMP_ERROR_INVALID_HANDLE. Full
- * description, tile shapes and performance: docs/ALGORITHMS.md. */
+ * Element types: AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE, except where a call says less
+ * (histogram: int and uint; sort: uint, int and float; stencil: float). Views may be sections
+ * (rank-1 views are contiguous; rank-2 rows may have any stride). Every call returns when its work
+ * is done (its temporaries are freed then), except amp_transpose_view and amp_stencil_2d, which
+ * return once enqueued. NULL or released handles give AMP_ERROR_INVALID_HANDLE. Full description,
+ * tile shapes and performance: docs/ALGORITHMS.md. */
 #ifndef AMPCL_ALGORITHMS_H
 #define AMPCL_ALGORITHMS_H
 
@@ -86,6 +88,25 @@ AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
  * came with keys[i]; equal keys keep their values' order (stable). */
 AMP_API amp_status amp_sort_by_key(amp_accelerator_view *view, amp_array_view *keys,
                                    amp_array_view *values);
+
+/* The largest stencil radius amp_stencil_2d takes (weights of 17 x 17). */
+#define AMP_STENCIL_MAX_RADIUS 8
+
+/* dst(i, j) = the sum over -r <= a, b <= r of weights(a + r, b + r) * src(i + a, j + b), where
+ * indexes outside src are clamped to its edge (the border pixels repeat). src and dst are rank-2
+ * AMP_FLOAT views of the same extent (an image of H rows and W columns) on other data; weights is
+ * a rank-2 AMP_FLOAT view of (2r + 1) x (2r + 1), 0 <= r <= AMP_STENCIL_MAX_RADIUS
+ * (AMP_ERROR_EXTENT_MISMATCH or AMP_ERROR_LIMIT_EXCEEDED otherwise). Asynchronous like a launch:
+ * returns once enqueued. */
+AMP_API amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src,
+                                  amp_array_view *dst, amp_array_view *weights);
+
+/* A Gaussian blur of the image src into dst (as amp_stencil_2d): weights exp(-(a^2 + b^2) /
+ * (2 sigma^2)), normalised to sum 1, radius ceil(3 sigma). 0 < sigma <= AMP_STENCIL_MAX_RADIUS / 3
+ * (AMP_ERROR_INVALID_ARGUMENT names the value otherwise). Returns when done (the weights are a
+ * temporary view). */
+AMP_API amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src,
+                                     amp_array_view *dst, float sigma);
 
 #ifdef __cplusplus
 }
