@@ -14,6 +14,8 @@
  *   sort       amp_sort of n/4 random uint keys (2^26 for 2^28)  8 (n/4): one read and write;
  *              the goal here is keys/s (>= 1 G keys/s), not a share of the copy; the keys are
  *              restored from a copy (untimed) before every run
+ *   stencil    amp_gaussian_blur (sigma 1: 7 x 7 weights) of the   8n (read + write)
+ *              sqrt(n) x sqrt(n) float image
  *
  * GB/s is bytes counted / median time: the least traffic each algorithm must make, so it is
  * comparable with the copy's GB/s, and "vs copy" is the ratio (the goal is >= 0.80). Every result
@@ -26,9 +28,10 @@
 
 #include "bench.h"
 
-#define NALGO 6
-static const char *algo_names[NALGO] = {"copy", "reduce", "scan", "transpose", "histogram", "sort"};
-static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8}; /* per element */
+#define NALGO 7
+static const char *algo_names[NALGO] = {"copy",      "reduce", "scan",   "transpose",
+                                        "histogram", "sort",   "stencil"};
+static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8}; /* per element */
 #define HIST_BINS 256
 
 typedef struct algo_row {
@@ -129,8 +132,10 @@ static amp_status run_once(bench_ctx *ctx, algo_data *d, int a, double *sum) {
     return s == AMP_SUCCESS ? amp_accelerator_view_wait(ctx->av) : s;
   case 4:
     return amp_histogram(ctx->av, d->vu, d->vbins);
-  default:
+  case 5:
     return amp_sort(ctx->av, d->vk);
+  default:
+    return amp_gaussian_blur(ctx->av, d->vt_in, d->vt_out, 1.0f);
   }
 }
 
@@ -142,6 +147,28 @@ static amp_status prepare(algo_data *d, int a) {
 static int cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);
+}
+
+/* The blur at a sample of pixels (every 997th, edges included), against a host sum in double. */
+static int check_blur(const algo_data *d, const float *o) {
+  long s = d->side;
+  double w[7][7], total = 0;
+  for (int a = 0; a < 7; a++)
+    for (int b = 0; b < 7; b++)
+      total += w[a][b] = exp(-((a - 3) * (a - 3) + (b - 3) * (b - 3)) / 2.0);
+  for (long p = 0; p < s * s; p += (p % 997 == 0 && p + 1 < s * s) ? 1 : 997) {
+    long i = p / s, j = p % s;
+    double want = 0;
+    for (int a = -3; a <= 3; a++)
+      for (int b = -3; b <= 3; b++) {
+        long y = i + a < 0 ? 0 : i + a >= s ? s - 1 : i + a;
+        long x = j + b < 0 ? 0 : j + b >= s ? s - 1 : j + b;
+        want += w[a + 3][b + 3] / total * d->xf[y * s + x];
+      }
+    if (fabs(o[p] - want) > 1e-5)
+      return 1;
+  }
+  return 0;
 }
 
 /* Checks the result of algorithm a against the host; 0 when right, else 1 with the reason. */
@@ -177,15 +204,17 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       snprintf(why, cap, "histogram differs from the host's");
     return bad;
   }
-  size_t bytes = (size_t)(a == 3 ? d->side * d->side : a == 5 ? d->nsort : n) * 4;
+  size_t bytes = (size_t)(a == 3 || a == 6 ? d->side * d->side : a == 5 ? d->nsort : n) * 4;
   void *out = bench_alloc(bytes);
-  amp_array *src = a == 0 ? d->af2 : a == 2 ? d->ai2 : a == 3 ? d->t_out : d->k;
+  amp_array *src = a == 0 ? d->af2 : a == 2 ? d->ai2 : a == 5 ? d->k : d->t_out;
   if (amp_copy_from_array(src, out, bytes)) {
     snprintf(why, cap, "copy back: %s", amp_last_error());
     free(out);
     return 1;
   }
-  if (bench_inject_error)
+  if (bench_inject_error && a == 6)
+    ((float *)out)[0] += 1.0f; /* the blur's check has a tolerance */
+  else if (bench_inject_error)
     ((int32_t *)out)[0] ^= 1;
   if (a == 0) {
     bad = memcmp(out, d->xf, bytes) != 0;
@@ -201,6 +230,8 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
     qsort(want, (size_t)d->nsort, 4, cmp_u32);
     bad = memcmp(o, want, bytes) != 0;
     free(want);
+  } else if (a == 6) {
+    bad = check_blur(d, out);
   } else {
     float *o = out;
     long s = d->side;
@@ -286,14 +317,14 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
     for (int a = 0; a < NALGO; a++)
       run_algo(ctx, &d, a, &rows[a]);
     double copy_gbps = 0;
-    printf("\nAlgorithms on %s, device-resident data, n = %ld (transpose %ld x %ld, sort %ld "
-           "keys); median of %d, end to end\n\n",
+    printf("\nAlgorithms on %s, device-resident data, n = %ld (transpose and stencil %ld x %ld, "
+           "sort %ld keys); median of %d, end to end\n\n",
            ctx->props.device_path, n, d.side, d.side, d.nsort, ctx->repeats);
     printf("%-10s %11s %12s %10s %10s %9s %9s %9s  %s\n", "algorithm", "elements", "bytes",
            "median ms", "min ms", "GB/s", "Gelem/s", "vs copy", "check");
     for (int a = 0; a < NALGO; a++) {
       algo_row *r = &rows[a];
-      long elems = a == 3 ? d.side * d.side : a == 5 ? d.nsort : n;
+      long elems = a == 3 || a == 6 ? d.side * d.side : a == 5 ? d.nsort : n;
       double bytes = algo_bytes[a] * (double)elems;
       bench_stats st = {0};
       double gbps = 0, ratio = 0, geps = 0;

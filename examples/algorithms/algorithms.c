@@ -10,7 +10,8 @@
  *              below each level: exclusive);
  *   transpose  the signal's first rows * cols samples seen as a matrix (a section, then
  *              view_as), transposed (amp_transpose_view);
- *   sort       the samples sorted by value, their positions carried along (amp_sort_by_key).
+ *   sort       the samples sorted by value, their positions carried along (amp_sort_by_key);
+ *   stencil    the transpose's matrix blurred (amp_gaussian_blur, sigma 1).
  * The views stay on the accelerator between the steps; only results are read back.
  *
  *   algorithms [--size N] [--accelerator PATH] [--kernels DIR] */
@@ -61,7 +62,8 @@ int main(int argc, char **argv) {
                  *vpart = NULL;
   float *x = malloc((size_t)n * sizeof *x), *t = NULL, *sorted = NULL;
   uint32_t *from = NULL;
-  amp_array_view *vsorted = NULL, *vfrom = NULL;
+  amp_array_view *vsorted = NULL, *vfrom = NULL, *vblur = NULL;
+  float *blurred = NULL;
   int32_t *lev = malloc((size_t)n * sizeof *lev);
   uint32_t bins[256], cdf[256], want_bins[256] = {0};
   if (!x || !lev) {
@@ -178,7 +180,38 @@ int main(int argc, char **argv) {
   printf("  median sample %.4f\n", sorted[n / 2]);
   bad += check(sort_ok, "ascending, stable, values follow their keys");
 
+  /* ---- stencil: the matrix of the transpose section, blurred (sigma 1: 7 x 7 weights) ---- */
+  printf("stencil (Gaussian blur, sigma 1, of the %d x %d matrix)\n", rows, cols);
+  blurred = malloc((size_t)rows * (size_t)cols * sizeof *blurred);
+  if (!blurred) {
+    fprintf(stderr, "out of memory\n");
+    status = AMP_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  EX_TRY(amp_array_view_create(amp_extent2(rows, cols), AMP_FLOAT, blurred, &vblur));
+  EX_TRY(amp_array_view_discard_data(vblur));
+  EX_TRY(amp_gaussian_blur(av, vm, vblur, 1.0f));
+  EX_TRY(amp_array_view_synchronize(vblur));
+  double gw[7][7], gsum = 0, worst = 0;
+  for (int a = 0; a < 7; a++)
+    for (int b = 0; b < 7; b++)
+      gsum += gw[a][b] = exp(-((a - 3) * (a - 3) + (b - 3) * (b - 3)) / 2.0);
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      double want = 0;
+      for (int a = -3; a <= 3; a++)
+        for (int b = -3; b <= 3; b++) {
+          int y = r + a < 0 ? 0 : r + a >= rows ? rows - 1 : r + a;
+          int z = c + b < 0 ? 0 : c + b >= cols ? cols - 1 : c + b;
+          want += gw[a + 3][b + 3] / gsum * x[(size_t)y * cols + z];
+        }
+      worst = fmax(worst, fabs(blurred[(size_t)r * cols + c] - want));
+    }
+  printf("  largest difference from the host: %.2g\n", worst);
+  bad += check(worst <= 1e-5, "every pixel (borders clamped)");
+
 fail:
+  EX_CLEANUP(amp_array_view_release(vblur));
   EX_CLEANUP(amp_array_view_release(vsorted));
   EX_CLEANUP(amp_array_view_release(vfrom));
   EX_CLEANUP(amp_array_view_release(vt));
@@ -192,6 +225,7 @@ fail:
   EX_CLEANUP(amp_program_release(prog));
   free(t);
   free(sorted);
+  free(blurred);
   free(from);
   free(lev);
   free(x);
