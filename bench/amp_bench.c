@@ -234,7 +234,7 @@ int main(int argc, char **argv) {
       char *items[MAX_LIST];
       int n = split_list(size_arg, items);
       for (int i = 0; i < n; i++)
-        if ((asizes[an++] = parse_size(items[i])) <= 0) {
+        if ((asizes[an++] = bench_parse_size(items[i])) <= 0) {
           fprintf(stderr, "amp-bench: bad size %s\n", items[i]);
           return 2;
         }
