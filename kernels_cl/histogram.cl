@@ -11,6 +11,12 @@
  *                        tile). Domain: amp_extent1(G * 256) tiled by 256.
  *   amp_histogram_global Untiled, for more bins than fit in tile_static memory: one global
  *                        atomic_inc per counted element, a grid stride as above. */
+#ifndef T /* the runtime always passes T (and T4); these defaults let the file build alone */
+#define T uint
+#endif
+#ifndef T4
+#define T4 uint4
+#endif
 #define HIST_TILE 256
 
 __kernel void amp_histogram_zero(AMP_VIEW(uint, bins)) {

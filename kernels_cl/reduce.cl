@@ -16,6 +16,16 @@
  *
  * Elements are combined in an order that depends on the launch, so a float sum may differ from
  * a sequential one by rounding. */
+#ifndef T /* the runtime always passes T (and T4); these defaults let the file build alone */
+#define T float
+#endif
+#ifndef T4
+#define T4 float4
+#endif
+#ifndef AMP_REDUCE_IDENTITY /* built alone: a sum */
+#define AMP_REDUCE_IDENTITY 0
+inline T amp_reduce_op(T a, T b) { return a + b; }
+#endif
 #define RED_TILE 256
 
 __kernel void amp_reduce_tiles(AMP_CONST_VIEW(T, src), AMP_VIEW(T, partial)) {

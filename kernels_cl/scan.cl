@@ -14,6 +14,12 @@
  *
  * Memory traffic: the input is read twice and the output written once (3n elements moved; a copy
  * moves 2n). src and dst may be the same view (in place). */
+#ifndef T /* the runtime always passes T (and T4); these defaults let the file build alone */
+#define T float
+#endif
+#ifndef T4
+#define T4 float4
+#endif
 #define SCAN_TILE 256
 #define SCAN_ITEMS (4 * SCAN_TILE)
 

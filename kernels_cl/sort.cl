@@ -20,6 +20,17 @@
  *                     tile's keys ordered by digit; the keys are placed there, then written out in
  *                     that order, so threads next to each other write next to each other within a
  *                     digit's run. Values follow their keys. */
+#ifndef K /* the runtime always passes these; the defaults let the file build alone */
+#define K uint
+#define K4 uint4
+#define KEY_KIND 0
+#endif
+#ifndef HAS_VALUES
+#define HAS_VALUES 0
+#endif
+#ifndef V
+#define V uint
+#endif
 #define SORT_TILE 256
 #define SORT_KEYS (4 * SORT_TILE)
 #define SORT_BITS 4

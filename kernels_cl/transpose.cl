@@ -9,6 +9,12 @@
  * different banks, so reading it by columns has no bank conflicts. Domain: amp_extent2(ceil(R/32)
  * * 8, ceil(C/32) * 32) tiled by (8, 32); edge blocks check bounds, so R and C need not be
  * multiples of 32. Sections work (rows are read through the views' strides). */
+#ifndef T /* the runtime always passes T (and T4); these defaults let the file build alone */
+#define T float
+#endif
+#ifndef T4
+#define T4 float4
+#endif
 #define TR_DIM 32
 #define TR_ROWS 8
 
