@@ -3,10 +3,11 @@
  * (runtime/algo_scan.c: amp_scan). Built with -DT=<int, uint, float or double> and -DT4=<its
  * 4-vector>.
  *
- * Tile shape: 1-D tiles of exactly SCAN_TILE (256) threads; a tile step covers SCAN_ITEMS (1024)
- * elements, four per thread (thread t holds elements 4t .. 4t+3 of the step: one vector load and
- * one vector store each, neighbouring threads on neighbouring 16 bytes). The view is cut into G
- * chunks of `chunk` elements (a multiple of 1024), one per tile; G <= 1024.
+ * Tile shape: 1-D tiles of exactly SCAN_TILE (256) threads; a tile step covers SCAN_ITEMS (4096)
+ * elements, 16 per thread: in amp_scan_apply thread t holds elements 16t .. 16t+15 of the step
+ * (four vector loads and stores, scanned in registers, so one tile-wide scan of 256 thread sums
+ * serves 4096 elements); amp_scan_sums reads the step as 4 rounds of 256 neighbouring 4-vectors.
+ * The view is cut into G chunks of `chunk` elements (a multiple of 4096), one per tile; G <= 1024.
  *
  *   amp_scan_sums   tile g adds up its chunk and writes sums[g].
  *   amp_scan_carry  one tile: sums[0..G) becomes its exclusive prefix sums, in place.
@@ -21,7 +22,8 @@
 #define T4 float4
 #endif
 #define SCAN_TILE 256
-#define SCAN_ITEMS (4 * SCAN_TILE)
+#define SCAN_VECS 4 /* 4-vectors per thread and step in amp_scan_sums / amp_scan_apply */
+#define SCAN_ITEMS (4 * SCAN_VECS * SCAN_TILE)
 
 /* Four elements starting at i, zeros past n. */
 static inline T4 scan_load(__global const T *p, long i, long n) {
@@ -60,10 +62,11 @@ __kernel void amp_scan_sums(AMP_CONST_VIEW(T, src), AMP_VIEW(T, sums), int chunk
   const long n = amp_extent(src, 0), begin = (long)g * chunk, end = min(begin + chunk, n);
   __global const T *p = &amp_at(src, 0);
   T acc = 0;
-  for (long base = begin; base < end; base += SCAN_ITEMS) {
-    const T4 v = scan_load(p, base + 4 * lid, end);
-    acc += (v.x + v.y) + (v.z + v.w);
-  }
+  for (long base = begin; base < end; base += SCAN_ITEMS)
+    for (int q = 0; q < SCAN_VECS; q++) {
+      const T4 v = scan_load(p, base + 4 * (q * SCAN_TILE + lid), end);
+      acc += (v.x + v.y) + (v.z + v.w);
+    }
   sh[lid] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = SCAN_TILE / 2; s > 0; s >>= 1) {
@@ -103,22 +106,32 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
   __global T *q = &amp_at(dst, 0);
   T carry = amp_at(sums, g);
   for (long base = begin; base < end; base += SCAN_ITEMS) {
-    const long i = base + 4 * lid;
-    const T4 v = scan_load(p, i, end);
+    /* this thread's SCAN_VECS * 4 neighbouring elements, one vector load each */
+    const long i = base + 4 * SCAN_VECS * lid;
+    T4 v[SCAN_VECS];
+    T mine = 0;
+    for (int k = 0; k < SCAN_VECS; k++) {
+      v[k] = scan_load(p, i + 4 * k, end);
+      mine += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
     T total;
-    const T e = carry + tile_exclusive(sh, lid, (v.x + v.y) + (v.z + v.w), &total);
-    T4 r = (T4)(e, e + v.x, e + v.x + v.y, e + v.x + v.y + v.z);
-    if (inclusive)
-      r += v;
-    if (i + 3 < end) {
-      vstore4(r, 0, q + i);
-    } else {
-      if (i < end)
-        q[i] = r.x;
-      if (i + 1 < end)
-        q[i + 1] = r.y;
-      if (i + 2 < end)
-        q[i + 2] = r.z;
+    T e = carry + tile_exclusive(sh, lid, mine, &total);
+    for (int k = 0; k < SCAN_VECS; k++) {
+      const long j = i + 4 * k;
+      T4 r = (T4)(e, e + v[k].x, e + v[k].x + v[k].y, e + v[k].x + v[k].y + v[k].z);
+      e = r.w + v[k].w;
+      if (inclusive)
+        r += v[k];
+      if (j + 3 < end) {
+        vstore4(r, 0, q + j);
+      } else {
+        if (j < end)
+          q[j] = r.x;
+        if (j + 1 < end)
+          q[j + 1] = r.y;
+        if (j + 2 < end)
+          q[j + 2] = r.z;
+      }
     }
     carry += total;
   }

@@ -1,6 +1,6 @@
 /* runtime/algo_scan.c: amp_scan, prefix sums as reduce-then-scan (kernels_cl/scan.cl).
  *
- * G tiles each own a chunk of the view (a multiple of 1024 elements): amp_scan_sums writes each
+ * G tiles each own a chunk of the view (a multiple of 4096 elements): amp_scan_sums writes each
  * chunk's sum to a temporary view of G elements, amp_scan_carry turns those into each chunk's
  * starting value (one tile), and amp_scan_apply scans every chunk from its start. */
 #include <stdio.h>
@@ -37,10 +37,10 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
   size_t tiles = amp__algo_tiles(view, n, SCAN_ITEMS, SCAN_MAX_TILES);
   size_t steps = n / SCAN_ITEMS + (n % SCAN_ITEMS != 0); /* tile steps in all */
   size_t per = steps / tiles + (steps % tiles != 0);
-  size_t chunk = per * SCAN_ITEMS; /* <= n + 1023 + 1024 * tiles: fits an int for any view */
+  size_t chunk = per * SCAN_ITEMS;
+  if (chunk > INT32_MAX) /* only with one tile per 2^31 elements: not on a real device */
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: chunks of %zu elements do not fit an int", fn, chunk);
   tiles = n / chunk + (n % chunk != 0);
-  if (chunk > INT32_MAX)
-    chunk = (size_t)INT32_MAX / SCAN_ITEMS * SCAN_ITEMS; /* unreachable: n < 2^31 */
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles), src->type, fn, &sums));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
   AMP__TRY(amp__algo_launch1(view, ks, tiles, SCAN_TILE, a1, AMP_NARGS(a1)));

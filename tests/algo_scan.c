@@ -1,11 +1,11 @@
 /* tests/algo_scan.c: amp_scan, inclusive and exclusive, of int, uint, float and double, against a
- * host prefix sum, at sizes around the tile step (1, 3, 1023, 1024, 1025, 5000, 300007), in place,
+ * host prefix sum, at sizes around the vector, tile and step sizes (1 .. 300007), in place,
  * on sections not vector-aligned, and with bad input. */
 #include "check.h"
 
 #include <stdint.h>
 
-static const int sizes[] = {1, 3, 1023, 1024, 1025, 5000, 300007};
+static const int sizes[] = {1, 3, 1023, 1024, 1025, 4095, 4096, 4097, 5000, 300007};
 
 static int value(size_t i) {
   return (int)((i * 2654435761u) % 17u) - 8;
