@@ -215,11 +215,26 @@ fail:
   return status;
 }
 
+/* AMP has view_as, reinterpret_as and data() on array_views of rank 1, and on arrays of any rank:
+ * here, rank-1 views, and the whole view of a device array (amp_array_view_of). */
+static amp_status check_flat_rank(const amp_array_view *v, const char *fn) {
+  int whole_array = v->src->home >= 0 && v->offset == 0 &&
+                    amp_extent_size(v->extent) * v->type.size == v->src->bytes;
+  if (v->extent.rank != 1 && !whole_array)
+    return amp__set_error(AMP_ERROR_RANK_MISMATCH,
+                          "%s: the view has rank %d; as in C++ AMP, only views of rank 1 (and "
+                          "the whole view of an array) can be reshaped, reinterpreted or give "
+                          "data(): make a rank-1 view of the data first",
+                          fn, v->extent.rank);
+  return AMP_SUCCESS;
+}
+
 amp_status amp_array_view_data(amp_array_view *view, void **out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL");
+  AMP__TRY(check_flat_rank(view, "amp_array_view_data"));
   AMP__TRY(amp__source_to_host(view, !view->read_only));
   *out = view->src->host + view->offset * view->type.size;
 fail:
@@ -340,6 +355,7 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: the view's elements are not contiguous (a section of a wider view); reshape a "
@@ -347,9 +363,11 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
               fn);
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the new extent is not valid", fn);
-  if (amp_extent_size(extent) != amp_extent_size(view->extent))
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the view has %zu elements but the new extent %zu", fn,
-              amp_extent_size(view->extent), amp_extent_size(extent));
+  /* AMP: the new extent may cover fewer elements (a prefix), never more */
+  if (amp_extent_size(extent) > amp_extent_size(view->extent))
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: the new extent has %zu elements, more than the view's %zu (fewer are allowed)",
+              fn, amp_extent_size(extent), amp_extent_size(view->extent));
   AMP__TRY(derive(view, out, fn));
   amp_array_view *v = *out;
   v->extent = extent;
@@ -368,6 +386,7 @@ amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type typ
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   AMP__TRY(check_type(type, fn));
+  AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the view's elements are not contiguous", fn);
   size_t bytes = amp_extent_size(view->extent) * view->type.size;

@@ -37,7 +37,9 @@ amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_vi
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: out is NULL");
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
-              "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue");
+              "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue and "
+              "runs no kernels%s%s",
+              *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
   pthread_mutex_lock(&acc->lock);
   amp_accelerator_view *v = acc->default_view;
   pthread_mutex_unlock(&acc->lock);
@@ -71,7 +73,9 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
               (int)mode);
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
-              "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue");
+              "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue and "
+              "runs no kernels%s%s",
+              *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
   AMP__TRY(new_view(acc, mode, 0, out));
 fail:
   return status;
@@ -81,6 +85,14 @@ amp_status amp_default_view(amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator *acc;
   AMP__TRY(amp_accelerator_get_default(&acc));
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_default_view: the default accelerator is \"cpu\" (host memory), which runs no "
+              "kernels: %s",
+              *amp__no_device_reason()
+                  ? amp__no_device_reason()
+                  : "set AMP_DEFAULT_ACCELERATOR or call amp_accelerator_set_default with a device "
+                    "path from amp-info");
   AMP__TRY(amp_accelerator_default_view(acc, out));
 fail:
   return status;
