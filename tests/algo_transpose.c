@@ -92,7 +92,7 @@ int main(void) {
   CHECK_STATUS(amp_transpose_view(av, ms, iv), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(amp_transpose_view(av, NULL, iv), AMP_ERROR_INVALID_HANDLE);
   amp_array_view *flat = NULL;
-  REQUIRE_OK(amp_array_view_view_as(iv, amp_extent1(2000), &flat));
+  REQUIRE_OK(amp_array_view_create(amp_extent1(2000), AMP_INT32, iz, &flat));
   CHECK_STATUS(amp_transpose_view(av, flat, iv), AMP_ERROR_RANK_MISMATCH);
   amp_array_view_release(flat);
   amp_array_view_release(iv);
