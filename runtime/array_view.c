@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "source.h"
+#include "trace.h"
 
 static amp_status check_type(amp_elem_type t, const char *fn) {
   if (t.kind < AMP_ELEM_INT32 || t.kind > AMP_ELEM_STRUCT)
@@ -116,10 +117,14 @@ amp_status amp_array_view_release(amp_array_view *view) {
   if (atomic_fetch_sub(&view->refs, 1) == 1) {
     amp__source *s = view->src;
     /* A view of a device array returns what it wrote elsewhere to the array (rule 7). */
+    const char *prev_reason = amp__trace_reason("copy back at the last release");
     amp_status home =
         s->home >= 0 && !view->read_only ? amp__source_sync_home(view, NULL) : AMP_SUCCESS;
     amp__handle_retire(view);
-    AMP__TRY(amp__source_release(s));
+    status = amp__source_release(s);
+    amp__trace_reason(prev_reason);
+    if (status != AMP_SUCCESS)
+      goto fail;
     status = home;
   }
 fail:
@@ -169,14 +174,20 @@ fail:
 
 amp_status amp_array_view_synchronize(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_sync_home(view, NULL));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize");
   return status;
 }
 
 amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_type access) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (access != AMP_ACCESS_READ && access != AMP_ACCESS_WRITE && access != AMP_ACCESS_READ_WRITE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
@@ -193,25 +204,35 @@ amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_ty
   else
     AMP__TRY(amp__source_claim_host(view));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_access");
   return status;
 }
 
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **out) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize_async");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_async: out is NULL");
   AMP__TRY(amp__source_sync_home(view, out));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_async");
   return status;
 }
 
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *target) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize_to");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__CHECK(target, AMP__MAGIC_VIEW, "accelerator view");
   AMP__TRY(amp__source_push(view, target));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_to");
   return status;
 }
 
@@ -231,6 +252,8 @@ static amp_status check_flat_rank(const amp_array_view *v, const char *fn) {
 
 amp_status amp_array_view_data(amp_array_view *view, void **out) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("copy back for host access (data)");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL");
@@ -238,6 +261,8 @@ amp_status amp_array_view_data(amp_array_view *view, void **out) {
   AMP__TRY(amp__source_to_host(view, !view->read_only));
   *out = view->src->host + view->offset * view->type.size;
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_data");
   return status;
 }
 
@@ -251,9 +276,13 @@ fail:
 
 amp_status amp_array_view_wait(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("wait");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_wait(view->src));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_wait");
   return status;
 }
 

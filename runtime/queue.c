@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "accelerator.h"
+#include "trace.h"
 
 static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_default,
                            amp_accelerator_view **out) {
@@ -135,9 +136,11 @@ fail:
 
 amp_status amp_accelerator_view_wait(amp_accelerator_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   AMP__CL(clFinish(view->queue), "clFinish");
 fail:
+  AMP__TRACE_END("amp_accelerator_view_wait");
   return status;
 }
 
@@ -224,7 +227,9 @@ static amp_status event_outcome(cl_event ev, const char *fn) {
 amp_status amp_future_wait(amp_future *future) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  AMP__TRACE_BEGIN;
   cl_int err = clWaitForEvents(1, &future->event);
+  AMP__TRACE_END("amp_future_wait");
   if (future->async && future->async->status != AMP_SUCCESS) /* host-side work: its own reason */
     return amp__set_error(future->async->status, "%s",
                           future->async->reason ? future->async->reason
