@@ -49,11 +49,11 @@ for part in $parts; do
     ;;
   tests) run tests ctest --test-dir "$B" --output-on-failure -j4 ;;
   examples)
-    run examples "$B/examples/vector_add_exp" $acc --size $((1 << 24))
-    run examples "$B/examples/matmul" $acc --size 1024 --type int
-    run examples "$B/examples/matmul" $acc --size 1024 --type float
-    run examples "$B/examples/nbody" $acc --size 10240 --steps 20
-    run examples "$B/examples/tiles" $acc
+    run examples "$B/examples/amp-vector-add-exp" $acc --size $((1 << 24))
+    run examples "$B/examples/amp-matmul" $acc --size 1024 --type int
+    run examples "$B/examples/amp-matmul" $acc --size 1024 --type float
+    run examples "$B/examples/amp-nbody" $acc --size 10240 --steps 20
+    run examples "$B/examples/amp-tiles" $acc
     ;;
   transfer) run transfer "$B/bench/amp-transfer" $acc --mib 64,256,1024 --repeats 5 ;;
   tune) # the float defaults, then one step of matmul_fast.cl's course undone at a time

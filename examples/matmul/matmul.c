@@ -28,17 +28,18 @@ enum { TILE = 16, MAX_ACCELERATORS = 64, SAMPLES = 1000 };
 static const double SEQ_LIMIT = 1024.0 * 1024.0 * 1024.0;
 
 static void usage(FILE *to) {
-  fprintf(to,
-          "usage: matmul [--impl LIST] [--type int|float|double] [--size N | --m M --w W --n N]\n"
-          "              [--accelerator PATH] [--kernels DIR]\n"
-          "  --impl LIST         comma-separated: seq,openblas,naive,tiled,clblast,multi or all\n"
-          "                      (default all)\n"
-          "  --type T            element type (default float; int is seed 001's)\n"
-          "  --size N            square matrices N x N (default 512)\n"
-          "  --m M --w W --n N   A is M x W, B is W x N, C is M x N (each defaults to --size)\n"
-          "  --accelerator PATH  device path as amp-info prints it (default: the default);\n"
-          "                      multi always uses every accelerator\n"
-          "  --kernels DIR       load DIR/matmul.cl instead of the built-in copy\n");
+  fprintf(
+      to,
+      "usage: amp-matmul [--impl LIST] [--type int|float|double] [--size N | --m M --w W --n N]\n"
+      "              [--accelerator PATH] [--kernels DIR]\n"
+      "  --impl LIST         comma-separated: seq,openblas,naive,tiled,clblast,multi or all\n"
+      "                      (default all)\n"
+      "  --type T            element type (default float; int is seed 001's)\n"
+      "  --size N            square matrices N x N (default 512)\n"
+      "  --m M --w W --n N   A is M x W, B is W x N, C is M x N (each defaults to --size)\n"
+      "  --accelerator PATH  device path as amp-info prints it (default: the default);\n"
+      "                      multi always uses every accelerator\n"
+      "  --kernels DIR       load DIR/matmul.cl instead of the built-in copy\n");
 }
 
 /* ---- the problem and its element type ------------------------------------------------------ */

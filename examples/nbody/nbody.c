@@ -37,15 +37,16 @@ static const double PI = 3.14159265358979323846;
 enum { IMAGE_SIZE = 800 };
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: nbody [--size N] [--steps S] [--impl seq|naive|tiled|all] [--frames DIR]\n"
-              "             [--every K] [--accelerator PATH] [--kernels DIR]\n"
-              "  --size N            number of bodies (default 10240, as in the seed)\n"
-              "  --steps S           time steps of the timed run (default 10)\n"
-              "  --impl I            which implementations run (default all)\n"
-              "  --frames DIR        write DIR/frame_SSSSS.png every K steps (needs libpng)\n"
-              "  --every K           steps between frames (default 10)\n"
-              "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
-              "  --kernels DIR       load DIR/nbody.cl instead of the built-in copy\n");
+  fprintf(to,
+          "usage: amp-nbody [--size N] [--steps S] [--impl seq|naive|tiled|all] [--frames DIR]\n"
+          "             [--every K] [--accelerator PATH] [--kernels DIR]\n"
+          "  --size N            number of bodies (default 10240, as in the seed)\n"
+          "  --steps S           time steps of the timed run (default 10)\n"
+          "  --impl I            which implementations run (default all)\n"
+          "  --frames DIR        write DIR/frame_SSSSS.png every K steps (needs libpng)\n"
+          "  --every K           steps between frames (default 10)\n"
+          "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
+          "  --kernels DIR       load DIR/nbody.cl instead of the built-in copy\n");
 }
 
 /* ---- initial conditions: two disk galaxies, from a fixed seed ------------------------------ */

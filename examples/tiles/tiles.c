@@ -16,7 +16,7 @@ enum { TILE = 2, VALUE = 42 };
 
 static void usage(FILE *to) {
   fprintf(to,
-          "usage: tiles [--size N] [--accelerator PATH] [--kernels DIR]\n"
+          "usage: amp-tiles [--size N] [--accelerator PATH] [--kernels DIR]\n"
           "  --size N            the extent is N x N, N even (default 16); grids print up to 32\n"
           "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
           "  --kernels DIR       load DIR/tiles.cl instead of the built-in copy\n");

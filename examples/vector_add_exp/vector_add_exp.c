@@ -15,7 +15,7 @@
 #include "vector_add_exp_cl.h" /* vector_add_exp_cl: vector_add_exp.cl as a string */
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: vector_add_exp [--size N] [--accelerator PATH] [--kernels DIR]\n"
+  fprintf(to, "usage: amp-vector-add-exp [--size N] [--accelerator PATH] [--kernels DIR]\n"
               "  --size N            number of elements (default 1048576 = 1<<20)\n"
               "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
               "  --kernels DIR       load DIR/vector_add_exp.cl instead of the built-in copy\n");
