@@ -6,7 +6,7 @@
 # PARTs (default: all, in this order):
 #   info      amp-info, clinfo -l, nvidia-smi
 #   tests     the ctest suite on the default accelerator (a GPU when there is one)
-#   examples  the examples at the seeds' sizes (matmul 1024 int and float, n-body 10,240, ...)
+#   examples  the examples at the reference programs' sizes (matmul 1024 int and float, n-body 10,240, ...)
 #   transfer  amp-transfer: views vs raw OpenCL, malloc'd and pinned memory
 #   tune      amp-bench matmul fast with several tile shapes at 4096 and 8192 (float)
 #   tune-double  the same for double

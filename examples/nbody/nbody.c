@@ -1,8 +1,8 @@
-/* nbody: seed 001's gravitational n-body simulation, in C over ampcl.
+/* nbody: the C++ AMP article's gravitational n-body simulation, in C over ampcl.
  *
  * Two rotating disk galaxies fall into each other. Each step every body feels every other body
  * (softened gravity, G = 1), then its velocity and position are updated (semi-implicit Euler, as
- * in the seed). The state lives in two array views, previous and next, swapped after each step:
+ * in the original). The state lives in two array views, previous and next, swapped after each step:
  * after the first copy in, nothing crosses to the host until the end, and the transfer counters
  * prove it. Three implementations: sequential C, a naive kernel, and a tiled kernel that stages
  * positions in tile_static memory (nbody.cl). Energy and momentum at the start and the end show
@@ -40,7 +40,7 @@ static void usage(FILE *to) {
   fprintf(to,
           "usage: amp-nbody [--size N] [--steps S] [--impl seq|naive|tiled|all] [--frames DIR]\n"
           "             [--every K] [--accelerator PATH] [--kernels DIR]\n"
-          "  --size N            number of bodies (default 10240, as in the seed)\n"
+          "  --size N            number of bodies (default 10240, as in the original)\n"
           "  --steps S           time steps of the timed run (default 10)\n"
           "  --impl I            which implementations run (default all)\n"
           "  --frames DIR        write DIR/frame_SSSSS.png every K steps (needs libpng)\n"
