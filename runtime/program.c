@@ -41,12 +41,27 @@ static amp_status new_program(const char *label, const char *source, const char 
   return AMP_SUCCESS;
 }
 
+/* The label of a source string: the file its first line names when it starts with
+ * `#line 1 "FILE"` (as ampcl_embed_cl's strings do), else "<source>". */
+static void source_label(const char *source, char *label, size_t size) {
+  snprintf(label, size, "<source>");
+  const char *directive = "#line 1 \"";
+  if (strncmp(source, directive, strlen(directive)) != 0)
+    return;
+  const char *name = source + strlen(directive);
+  size_t n = strcspn(name, "\"\n");
+  if (name[n] == '"' && n > 0 && n < size)
+    snprintf(label, size, "%.*s", (int)n, name);
+}
+
 amp_status amp_program_create(const char *source, const char *options, amp_program **out) {
   amp_status status = AMP_SUCCESS;
+  char label[512];
   if (!source || !out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create: %s is NULL",
               source ? "out" : "source");
-  AMP__TRY(new_program("<source>", source, options, out));
+  source_label(source, label, sizeof label);
+  AMP__TRY(new_program(label, source, options, out));
 fail:
   return status;
 }

@@ -50,6 +50,8 @@ int main(void) {
   snprintf(embedded, sizeof embedded, "#line 1 \"/home/me/kernels/mine.cl\"\n%s", bad);
   CHECK_OK(amp_program_create(embedded, NULL, &p));
   expect_build_error(p, acc, "/home/me/kernels/mine.cl:3:");
+  CHECK_OK(amp_program_create(embedded, NULL, &p));
+  expect_build_error(p, acc, "kernel source /home/me/kernels/mine.cl failed");
 
   CHECK_OK(amp_program_create(bad, NULL, &p));
   expect_build_error(p, acc, "<source>:3:");
