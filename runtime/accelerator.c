@@ -88,7 +88,7 @@ static int pack_strings(amp_accelerator *a, const char *path, const char *desc, 
 }
 
 static amp_accelerator *new_accelerator(size_t index) {
-  amp_accelerator *a = calloc(1, sizeof *a);
+  amp_accelerator *a = amp__handle_alloc(sizeof *a);
   if (!a)
     return NULL;
   a->magic = AMP__MAGIC_ACCELERATOR;
@@ -118,7 +118,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   free(driver);
   free(version);
   if (!ok) {
-    free(a);
+    amp__handle_retire(a);
     return NULL;
   }
 
@@ -164,6 +164,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   pr->max_tile_extent[1] = items[1];
   pr->max_tile_extent[2] = items[0];
   pr->local_memory = local;
+  a->kernel_limit_is_floor = platform_name && strstr(platform_name, "NVIDIA") != NULL;
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   return a;
@@ -175,7 +176,7 @@ static amp_accelerator *describe_host(size_t index) {
     return NULL;
   if (!pack_strings(a, "cpu", "CPU accelerator (host memory; not a kernel target)", "host", "cpu",
                     "", "", "")) {
-    free(a);
+    amp__handle_retire(a);
     return NULL;
   }
   a->props.is_host = true;
@@ -280,7 +281,7 @@ done:
   if (list) {
     for (size_t i = 0; i < n; i++) {
       free(list[i]->strings);
-      free(list[i]);
+      amp__handle_retire(list[i]);
     }
     free(list);
   }

@@ -13,6 +13,29 @@ static amp_status check_type(amp_elem_type t, const char *fn) {
   return AMP_SUCCESS;
 }
 
+/* A view with no data source gets its storage where it is first used: refuse at once a size that
+ * no accelerator can allocate, rather than with an OpenCL error at the first launch. */
+static amp_status check_fits_somewhere(size_t bytes, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  uint64_t best = 0;
+  const char *where = "";
+  AMP__TRY(amp__accelerators(&list, &n));
+  for (size_t i = 0; i < n; i++)
+    if (amp__max_alloc(list[i]) > best) {
+      best = amp__max_alloc(list[i]);
+      where = list[i]->props.device_path;
+    }
+  if (best && bytes > best)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %zu bytes exceed the largest buffer any accelerator can allocate (%s: %llu "
+              "bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+              fn, bytes, where, (unsigned long long)best);
+fail:
+  return status;
+}
+
 /* data may be NULL only for an empty view (no data source: the runtime allocates on first use). */
 static amp_status create(amp_extent extent, amp_elem_type type, void *data, int readonly, int empty,
                          const char *fn, amp_array_view **out) {
@@ -26,18 +49,28 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
               "amp_array_view_create_empty)",
               fn);
   if (!amp_extent_is_valid(extent))
-    AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-              "%s: extent of rank %d with dimensions %d x %d x %d is not valid (rank 1..3, every "
-              "dimension > 0)",
-              fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
+    AMP__FAIL(
+        AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+        "%s: extent of rank %d with dimensions %d x %d x %d is not valid (ampcl supports ranks "
+        "1 to 3, and every dimension must be > 0)",
+        fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
   AMP__TRY(check_type(type, fn));
-  size_t n = amp_extent_size(extent);
-  if (n > SIZE_MAX / type.size || n > (size_t)INT32_MAX)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu elements is more than a view can index (2^31-1)",
-              fn, n);
-  v = calloc(1, sizeof *v);
+  size_t n = amp_extent_size(extent); /* SIZE_MAX when the product overflows */
+  if (n > (size_t)INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: an extent of %d x %d x %d (rank %d) is more elements than a view can index "
+              "(2^31-1)",
+              fn, extent.dim[0], extent.rank > 1 ? extent.dim[1] : 1,
+              extent.rank > 2 ? extent.dim[2] : 1, extent.rank);
+  if (n > SIZE_MAX / type.size)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %zu elements of %zu bytes do not fit in size_t (%zu bytes at most)", fn, n,
+              type.size, (size_t)SIZE_MAX);
+  if (empty)
+    AMP__TRY(check_fits_somewhere(n * type.size, fn));
+  v = amp__handle_alloc(sizeof *v);
   if (!v)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    AMP__TRY(amp__handle_alloc_status());
   AMP__TRY(amp__source_create(n * type.size, data, readonly, &v->src));
   v->magic = AMP__MAGIC_ARRAY_VIEW;
   v->refs = 1;
@@ -52,7 +85,7 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
   *out = v;
   return AMP_SUCCESS;
 fail:
-  free(v);
+  amp__handle_retire(v);
   return status;
 }
 
@@ -223,9 +256,10 @@ amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, c
 
 /* A new handle over the same source; the caller fills in the geometry. */
 static amp_status derive(amp_array_view *from, amp_array_view **out, const char *fn) {
-  amp_array_view *v = calloc(1, sizeof *v);
+  (void)fn; /* the allocator records its own reason */
+  amp_array_view *v = amp__handle_alloc(sizeof *v);
   if (!v)
-    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    return amp__handle_alloc_status();
   *v = *from;
   v->refs = 1;
   amp__source_add_view(from->src);
@@ -258,10 +292,12 @@ amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_ex
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the section's extent has a dimension <= 0", fn);
   for (int d = 0; d < e.rank; d++)
-    if (origin.i[d] < 0 || origin.i[d] + extent.dim[d] > e.dim[d])
+    if (origin.i[d] < 0 || extent.dim[d] > e.dim[d] - origin.i[d]) /* no int overflow */
       AMP__FAIL(AMP_ERROR_OUT_OF_RANGE,
-                "%s: in dimension %d the section [%d, %d) is outside the view's [0, %d)", fn, d,
-                origin.i[d], origin.i[d] + extent.dim[d], e.dim[d]);
+                "%s: in dimension %d the section of %d elements from %d (ending at %lld) is "
+                "outside the view's [0, %d)",
+                fn, d, extent.dim[d], origin.i[d], (long long)origin.i[d] + extent.dim[d],
+                e.dim[d]);
   AMP__TRY(derive(view, out, fn));
   size_t off = view->offset;
   for (int d = 0; d < e.rank; d++)

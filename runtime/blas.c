@@ -3,10 +3,12 @@
  * The operands go through the same path as a kernel launch (source.c: amp__uses_acquire and
  * amp__uses_finish): what is missing is copied in, the events the GEMM must wait for are waited
  * for (CLBlast's C API takes no wait list, so a marker with that wait list goes first on the
- * in-order queue), and afterwards C counts as written on this accelerator. */
+ * in-order queue), and afterwards C counts as written on this accelerator. On a CPU device the
+ * GEMM goes to OpenBLAS on the host memory instead (blas_host.c). */
 #include <stdio.h>
 
 #include "ampcl/blas.h"
+#include "blas_host.h"
 #include "program.h"
 #include "source.h"
 
@@ -100,6 +102,8 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   if (a->type.kind == AMP_ELEM_DOUBLE && !view->acc->props.supports_double_precision)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: %s does not support double precision", fn,
               view->acc->props.device_path);
+  if (amp__blas_host_wanted(view->acc, a, b, c))
+    return amp__blas_host_gemm(view, trans_a, trans_b, alpha, a, b, beta, c, done);
 #ifndef AMP_HAVE_CLBLAST
   (void)alpha;
   (void)beta;

@@ -11,9 +11,9 @@ static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_d
   cl_context ctx;
   amp_accelerator_view *v = NULL;
   AMP__TRY(amp__context(acc, &ctx));
-  v = calloc(1, sizeof *v);
+  v = amp__handle_alloc(sizeof *v);
   if (!v)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an accelerator view");
+    AMP__TRY(amp__handle_alloc_status());
   cl_int err = CL_SUCCESS;
   /* Profiling is on so that kernel futures can report device time. */
   v->queue = clCreateCommandQueue(ctx, acc->device, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -26,7 +26,7 @@ static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_d
   *out = v;
   return AMP_SUCCESS;
 fail:
-  free(v);
+  amp__handle_retire(v);
   return status;
 }
 
@@ -179,9 +179,9 @@ amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out) {
   cl_command_queue q = NULL;
   if (clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
     clFlush(q);
-  amp_future *f = calloc(1, sizeof *f);
+  amp_future *f = amp__handle_alloc(sizeof *f);
   if (!f)
-    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a future");
+    return amp__handle_alloc_status();
   f->magic = AMP__MAGIC_FUTURE;
   f->refs = 1;
   f->event = event;
@@ -272,6 +272,10 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_elapsed_ns: out is NULL");
+  if (future->host_ns) {
+    *out = future->host_ns;
+    return AMP_SUCCESS;
+  }
   if (!future->is_kernel)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "amp_future_elapsed_ns: only futures of kernel launches carry a device time");

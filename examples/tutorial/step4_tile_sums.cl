@@ -9,7 +9,7 @@
 #error "build with -DTILE=<the tile size the launch uses>"
 #endif
 
-__kernel void tile_sum_static(AMP_CONST_VIEW(float, in), AMP_VIEW(float, sums)) {
+AMP_TILE_SHAPE(TILE) __kernel void tile_sum_static(AMP_CONST_VIEW(float, in), AMP_VIEW(float, sums)) {
   AMP_TILED_INDEX1(idx);
   tile_static float part[TILE];
   const int me = idx.local_id[0];

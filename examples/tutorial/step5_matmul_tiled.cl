@@ -16,6 +16,7 @@
 #endif
 #define STEP (TILE / WPT) /* work-item rows in a tile */
 
+AMP_TILE_SHAPE(STEP, TILE)
 __kernel void matmul_tiled(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b), AMP_VIEW(float, c)) {
   AMP_TILED_INDEX2(idx);
   tile_static float ta[TILE][TILE];

@@ -83,7 +83,8 @@ AMP_API amp_status amp_array_view_get_elem_type(const amp_array_view *view, amp_
 AMP_API amp_status amp_array_view_is_read_only(const amp_array_view *view, bool *out);
 
 /* Declares the view's current contents unneeded (AMP's discard_data): the next use on an
- * accelerator that holds no valid copy skips the copy-in. It lasts until the next write. */
+ * accelerator that holds no valid copy skips the copy-in. It lasts until the next write. Discarded
+ * data that a kernel only reads are never copied back: host memory keeps what it held. */
 AMP_API amp_status amp_array_view_discard_data(amp_array_view *view);
 
 /* Blocks until the host memory under the view holds its latest contents (AMP's synchronize(),
@@ -108,7 +109,9 @@ AMP_API amp_status amp_array_view_wait(amp_array_view *view);
 
 /* A read-write view with no data source (AMP's array_view(extent)): storage appears where the view
  * is first used, on an accelerator or, for host access, in memory ampcl owns and frees with the
- * last view. Its initial contents are undefined. */
+ * last view. Its initial contents are undefined. A size larger than any accelerator's largest
+ * buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) fails here with AMP_ERROR_LIMIT_EXCEEDED, naming both
+ * sizes. */
 AMP_API amp_status amp_array_view_create_empty(amp_extent extent, amp_elem_type type,
                                                amp_array_view **out);
 
