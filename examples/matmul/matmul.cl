@@ -10,9 +10,10 @@
  *                 of A and a column of B.
  *   matmul_tiled  the C++ AMP article's tiled listing (the CUDA thesis's block kernel, the CUDA
  *                 tiling tutorial's scheme): tiles of TILE x TILE threads (-DTILE=16 by
- *                 default) each compute a TILE x TILE block of C, staging TILE x TILE blocks of A and B in tile_static memory. It is launched
- *                 over C's extent padded up to whole tiles (amp_tiled_extent_pad), so threads past
- *                 the edge load zeros and write nothing; every thread reaches every barrier. */
+ *                 default) each compute a TILE x TILE block of C, staging TILE x TILE blocks of
+ *                 A and B in tile_static memory. It is launched over C's extent padded up to
+ *                 whole tiles (amp_tiled_extent_pad), so threads past the edge load zeros and
+ *                 write nothing; every thread reaches every barrier. */
 #ifndef T
 #define T float
 #endif
