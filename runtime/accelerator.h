@@ -64,6 +64,9 @@ struct amp_future {
                        on a CPU device): its elapsed time, when not 0 */
 };
 
+/* Why the list holds only "cpu" (no OpenCL platform or device, with what to install), or "". */
+const char *amp__no_device_reason(void);
+
 /* Number of accelerators and the list (fails with the reason if enumeration failed). */
 amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "source.h"
+#include "trace.h"
 
 static amp_status check_type(amp_elem_type t, const char *fn) {
   if (t.kind < AMP_ELEM_INT32 || t.kind > AMP_ELEM_STRUCT)
@@ -116,10 +117,14 @@ amp_status amp_array_view_release(amp_array_view *view) {
   if (atomic_fetch_sub(&view->refs, 1) == 1) {
     amp__source *s = view->src;
     /* A view of a device array returns what it wrote elsewhere to the array (rule 7). */
+    const char *prev_reason = amp__trace_reason("copy back at the last release");
     amp_status home =
         s->home >= 0 && !view->read_only ? amp__source_sync_home(view, NULL) : AMP_SUCCESS;
     amp__handle_retire(view);
-    AMP__TRY(amp__source_release(s));
+    status = amp__source_release(s);
+    amp__trace_reason(prev_reason);
+    if (status != AMP_SUCCESS)
+      goto fail;
     status = home;
   }
 fail:
@@ -169,14 +174,20 @@ fail:
 
 amp_status amp_array_view_synchronize(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_sync_home(view, NULL));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize");
   return status;
 }
 
 amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_type access) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (access != AMP_ACCESS_READ && access != AMP_ACCESS_WRITE && access != AMP_ACCESS_READ_WRITE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
@@ -193,36 +204,65 @@ amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_ty
   else
     AMP__TRY(amp__source_claim_host(view));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_access");
   return status;
 }
 
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **out) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize_async");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_async: out is NULL");
   AMP__TRY(amp__source_sync_home(view, out));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_async");
   return status;
 }
 
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *target) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize_to");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__CHECK(target, AMP__MAGIC_VIEW, "accelerator view");
   AMP__TRY(amp__source_push(view, target));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_to");
   return status;
+}
+
+/* AMP has view_as, reinterpret_as and data() on array_views of rank 1, and on arrays of any rank:
+ * here, rank-1 views, and the whole view of a device array (amp_array_view_of). */
+static amp_status check_flat_rank(const amp_array_view *v, const char *fn) {
+  int whole_array = v->src->home >= 0 && v->offset == 0 &&
+                    amp_extent_size(v->extent) * v->type.size == v->src->bytes;
+  if (v->extent.rank != 1 && !whole_array)
+    return amp__set_error(AMP_ERROR_RANK_MISMATCH,
+                          "%s: the view has rank %d; as in C++ AMP, only views of rank 1 (and "
+                          "the whole view of an array) can be reshaped, reinterpreted or give "
+                          "data(): make a rank-1 view of the data first",
+                          fn, v->extent.rank);
+  return AMP_SUCCESS;
 }
 
 amp_status amp_array_view_data(amp_array_view *view, void **out) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("copy back for host access (data)");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL");
+  AMP__TRY(check_flat_rank(view, "amp_array_view_data"));
   AMP__TRY(amp__source_to_host(view, !view->read_only));
   *out = view->src->host + view->offset * view->type.size;
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_data");
   return status;
 }
 
@@ -236,9 +276,13 @@ fail:
 
 amp_status amp_array_view_wait(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("wait");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_wait(view->src));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_wait");
   return status;
 }
 
@@ -340,6 +384,7 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: the view's elements are not contiguous (a section of a wider view); reshape a "
@@ -347,9 +392,11 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
               fn);
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the new extent is not valid", fn);
-  if (amp_extent_size(extent) != amp_extent_size(view->extent))
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the view has %zu elements but the new extent %zu", fn,
-              amp_extent_size(view->extent), amp_extent_size(extent));
+  /* AMP: the new extent may cover fewer elements (a prefix), never more */
+  if (amp_extent_size(extent) > amp_extent_size(view->extent))
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: the new extent has %zu elements, more than the view's %zu (fewer are allowed)",
+              fn, amp_extent_size(extent), amp_extent_size(view->extent));
   AMP__TRY(derive(view, out, fn));
   amp_array_view *v = *out;
   v->extent = extent;
@@ -368,6 +415,7 @@ amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type typ
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   AMP__TRY(check_type(type, fn));
+  AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the view's elements are not contiguous", fn);
   size_t bytes = amp_extent_size(view->extent) * view->type.size;

@@ -11,6 +11,7 @@
 #include "blas_host.h"
 #include "program.h"
 #include "source.h"
+#include "trace.h"
 
 #ifdef AMP_HAVE_CLBLAST
 #include <clblast_c.h>
@@ -126,6 +127,7 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   CLBlastTranspose ta = trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
   CLBlastTranspose tb = trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
   CLBlastStatusCode st;
+  const uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
   if (a->type.kind == AMP_ELEM_FLOAT)
     st = CLBlastSgemm(CLBlastLayoutRowMajor, ta, tb, m, n, k, (float)alpha, A, a->offset,
                       a->stride[0], B, b->offset, b->stride[0], (float)beta, C, c->offset,
@@ -138,6 +140,15 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
     AMP__FAIL(st < 0 && st > -100 ? amp__cl_status(st) : AMP_ERROR_OPENCL,
               "%s: CLBlast%cgemm failed with CLBlast status %d (see clblast_c.h)", fn,
               a->type.kind == AMP_ELEM_FLOAT ? 'S' : 'D', (int)st);
+  }
+  if (t_enq) {
+    char shape[80];
+    snprintf(shape, sizeof shape, "m %zu, n %zu, k %zu", m, n, k);
+    amp__trace_command(view->acc, view->queue, ev, "gemm",
+                       (uint64_t)(m * k + k * n + m * n) * a->type.size,
+                       a->type.kind == AMP_ELEM_FLOAT ? "CLBlastSgemm (last kernel)"
+                                                      : "CLBlastDgemm (last kernel)",
+                       shape, t_enq);
   }
   amp__uses_finish(view, uses, 3, ev);
   acquired = 0;

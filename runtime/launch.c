@@ -11,6 +11,7 @@
 
 #include "program.h"
 #include "source.h"
+#include "trace.h"
 
 amp_arg amp_arg_view(amp_array_view *view) {
   amp_arg a = {AMP_ARG_VIEW, {.view = view}};
@@ -510,6 +511,7 @@ static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc
 amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
                                     amp_future **done) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
   amp__kernel_pool *pool = NULL;
   cl_kernel k = NULL;
   amp__use stack_uses[16], *uses = stack_uses;
@@ -536,7 +538,13 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   AMP__TRY(set_scalar_args(launch, k, acc, pool));
 
   /* Everything is checked: now data may move. */
-  AMP__TRY(amp__uses_acquire(view, uses, nuses, &wait));
+  char why[160];
+  snprintf(why, sizeof why, "copy in for kernel %s", pool->name);
+  const char *prev_reason = amp__trace_reason(why);
+  status = amp__uses_acquire(view, uses, nuses, &wait);
+  amp__trace_reason(prev_reason);
+  if (status != AMP_SUCCESS)
+    goto fail;
   acquired = 1;
   cl_uint p = 0;
   for (size_t i = 0; i < launch->nargs; i++) {
@@ -550,12 +558,23 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   }
   int rank = launch->domain.rank;
   amp__flush_producers(wait.ev, wait.n, view->queue);
-  /* An event only when something needs one: views to record, or a future (they cost time). */
-  cl_int err = clEnqueueNDRangeKernel(view->queue, k, (cl_uint)rank, NULL, global,
-                                      launch->tiled ? local : NULL, (cl_uint)wait.n,
-                                      wait.n ? wait.ev : NULL, nuses || done ? &ev : NULL);
+  /* An event only when something needs one: views to record, a future, or the trace. */
+  const int tracing = amp__trace_on();
+  const uint64_t t_enq = tracing ? amp__trace_now() : 0;
+  cl_int err = clEnqueueNDRangeKernel(
+      view->queue, k, (cl_uint)rank, NULL, global, launch->tiled ? local : NULL, (cl_uint)wait.n,
+      wait.n ? wait.ev : NULL, nuses || done || tracing ? &ev : NULL);
   if (err != CL_SUCCESS)
     AMP__TRY(refused_launch(launch, acc, pool, local, err));
+  if (tracing) {
+    char shape[96];
+    int o =
+        snprintf(shape, sizeof shape, "global %zu x %zu x %zu", global[2], global[1], global[0]);
+    if (launch->tiled && o > 0 && (size_t)o < sizeof shape)
+      snprintf(shape + o, sizeof shape - (size_t)o, ", tile %zu x %zu x %zu", local[2], local[1],
+               local[0]);
+    amp__trace_command(acc, view->queue, ev, "kernel", 0, pool->name, shape, t_enq);
+  }
   amp__uses_finish(view, uses, nuses, ev);
   acquired = 0;
   amp__view_enqueued(view);
@@ -573,6 +592,7 @@ fail:
   amp__evlist_free(&wait);
   if (uses != stack_uses)
     free(uses);
+  AMP__TRACE_END("amp_parallel_for_each");
   return status;
 }
 

@@ -28,6 +28,7 @@
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
 #include "source.h"
 #include "staging.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +299,20 @@ static cl_int enqueue_block(amp_accelerator *acc, cl_command_queue q, cl_mem buf
                                       wait, ev);
   const size_t origin[3] = {b->first % b->pitch, b->first / b->pitch, 0};
   const size_t region[3] = {b->len, b->count, 1};
+  if (amp__trace_on()) { /* the same command, with an event for the trace */
+    cl_event own = NULL, *use = ev ? ev : &own;
+    uint64_t t = amp__trace_now();
+    cl_int err = to_device ? clEnqueueWriteBufferRect(q, buf, blocking, origin, origin, region,
+                                                      b->pitch, 0, b->pitch, 0, host, nw, wait, use)
+                           : clEnqueueReadBufferRect(q, buf, blocking, origin, origin, region,
+                                                     b->pitch, 0, b->pitch, 0, host, nw, wait, use);
+    if (err == CL_SUCCESS)
+      amp__trace_command(acc, q, *use, to_device ? "write (rectangle)" : "read (rectangle)",
+                         (uint64_t)b->len * b->count, NULL, NULL, t);
+    if (own)
+      clReleaseEvent(own);
+    return err;
+  }
   return to_device ? clEnqueueWriteBufferRect(q, buf, blocking, origin, origin, region, b->pitch, 0,
                                               b->pitch, 0, host, nw, wait, ev)
                    : clEnqueueReadBufferRect(q, buf, blocking, origin, origin, region, b->pitch, 0,
@@ -952,9 +967,11 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   if (push_deps(&deps, S, 0) || push_deps(&deps, D, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   amp__flush_producers(deps.ev, deps.n, q->queue);
+  uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
   AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
                               deps.n ? deps.ev : NULL, &ev),
           "clEnqueueCopyBuffer (array to array)");
+  amp__trace_command(q->acc, q->queue, ev, "copy", src->bytes, NULL, NULL, t_enq);
   atomic_fetch_add(&q->acc->device_copy_count, 1);
   atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
   amp__view_enqueued(q);

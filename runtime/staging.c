@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "staging.h"
+#include "trace.h"
 
 enum { RING = 4, MAX_THREADS = 32 };
 #define AMP_STAGING_MIN ((size_t)8 << 20)
@@ -217,12 +218,27 @@ static cl_int settle(amp__stager *st, cl_int err) {
   return err;
 }
 
+/* The direct path, traced: when tracing, an event is asked for even if the caller wants none. */
+static cl_int direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                     size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                     cl_event *ev, int write) {
+  cl_event own = NULL, *use = ev ? ev : amp__trace_on() ? &own : NULL;
+  uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+  cl_int err = write ? clEnqueueWriteBuffer(q, buf, blocking, offset, len, host, nw, wait, use)
+                     : clEnqueueReadBuffer(q, buf, blocking, offset, len, host, nw, wait, use);
+  if (err == CL_SUCCESS && use)
+    amp__trace_command(acc, q, *use, write ? "write" : "read", len, NULL, NULL, t);
+  if (own)
+    clReleaseEvent(own);
+  return err;
+}
+
 cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
                        size_t offset, size_t len, const void *host, cl_uint nw,
                        const cl_event *wait, cl_event *ev) {
   amp__stager *st = wanted(acc, host, len);
   if (!st)
-    return clEnqueueWriteBuffer(q, buf, blocking, offset, len, host, nw, wait, ev);
+    return direct(acc, q, buf, blocking, offset, len, (void *)(uintptr_t)host, nw, wait, ev, 1);
   const unsigned char *src = host;
   int fail = fail_after();
   cl_int err = CL_SUCCESS;
@@ -233,6 +249,7 @@ cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_
     if ((err = wait_free(st, r)) != CL_SUCCESS)
       break;
     pool_copy(st->ptr[r], src + done, n);
+    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
     err = fail >= 0 && (int)c >= fail
               ? CL_OUT_OF_RESOURCES
               : clEnqueueWriteBuffer(q, buf, CL_FALSE, offset + done, n, st->ptr[r],
@@ -241,6 +258,7 @@ cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_
       st->busy[r] = NULL;
       break;
     }
+    amp__trace_command(acc, q, st->busy[r], "write (staged chunk)", n, NULL, NULL, t);
     clFlush(q);
     if (done + n == len && ev) {
       clRetainEvent(st->busy[r]);
@@ -260,7 +278,7 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
                       cl_event *ev) {
   amp__stager *st = blocking ? wanted(acc, host, len) : NULL;
   if (!st)
-    return clEnqueueReadBuffer(q, buf, blocking, offset, len, host, nw, wait, ev);
+    return direct(acc, q, buf, blocking, offset, len, host, nw, wait, ev, 0);
   unsigned char *dst = host;
   const size_t chunk = st->chunk, nchunks = (len + chunk - 1) / chunk;
   int fail = fail_after();
@@ -278,14 +296,17 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
     } else if ((err = wait_free(st, r)) != CL_SUCCESS) {
       break;
     }
+    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
     err = fail >= 0 && (int)c >= fail
               ? CL_OUT_OF_RESOURCES
               : clEnqueueReadBuffer(q, buf, CL_FALSE, offset + off, n, st->ptr[r], c == 0 ? nw : 0,
                                     c == 0 ? wait : NULL, &st->busy[r]);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
       st->busy[r] = NULL;
-    else
+    } else {
+      amp__trace_command(acc, q, st->busy[r], "read (staged chunk)", n, NULL, NULL, t);
       clFlush(q);
+    }
   }
   /* the last RING chunks (or fewer) */
   size_t first_left = nchunks > RING ? nchunks - RING : 0;
