@@ -1,11 +1,11 @@
 /* runtime/program.c: OpenCL C programs, the in-memory build cache, and kernel pools.
  *
  * Every program is built with ampcl's kernel prelude in front of it and "-cl-kernel-arg-info",
- * so the launcher can check arguments against the parameters. A `#line 1` after the prelude makes
- * the compiler count lines in the user's source. Built programs are cached for the life of the
- * process, keyed by the full text, the options and the device. In debug mode (AMP_DEBUG set) a
- * program is built with -DAMP_DEBUG=1 as well, which gives it checked view access
- * (kernels_cl/ampcl_debug.h); that is another cache entry, and its kernels other pools.
+ * so the launcher can check arguments against the parameters. A `#line 1 "FILE"` after the prelude
+ * makes the compiler count lines in the user's source and name the user's file. Built programs are
+ * cached for the life of the process, keyed by the full text, the options and the device. In debug
+ * mode (AMP_DEBUG set) a program is built with -DAMP_DEBUG=1 as well, which gives it checked view
+ * access (kernels_cl/ampcl_debug.h); that is another cache entry, and its kernels other pools.
  *
  * There is deliberately no on-disk cache in ampcl: the drivers already keep one (POCL under
  * POCL_CACHE_DIR, NVIDIA under ~/.nv/ComputeCache), keyed on what only they know (compiler
@@ -43,12 +43,27 @@ static amp_status new_program(const char *label, const char *source, const char 
   return AMP_SUCCESS;
 }
 
+/* The label of a source string: the file its first line names when it starts with
+ * `#line 1 "FILE"` (as ampcl_embed_cl's strings do), else "<source>". */
+static void source_label(const char *source, char *label, size_t size) {
+  snprintf(label, size, "<source>");
+  const char *directive = "#line 1 \"";
+  if (strncmp(source, directive, strlen(directive)) != 0)
+    return;
+  const char *name = source + strlen(directive);
+  size_t n = strcspn(name, "\"\n");
+  if (name[n] == '"' && n > 0 && n < size)
+    snprintf(label, size, "%.*s", (int)n, name);
+}
+
 amp_status amp_program_create(const char *source, const char *options, amp_program **out) {
   amp_status status = AMP_SUCCESS;
+  char label[512];
   if (!source || !out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create: %s is NULL",
               source ? "out" : "source");
-  AMP__TRY(new_program("<source>", source, options, out));
+  source_label(source, label, sizeof label);
+  AMP__TRY(new_program(label, source, options, out));
 fail:
   return status;
 }
@@ -254,21 +269,39 @@ static int checked_mode(void) {
   return amp__debug_enabled();
 }
 
+/* "\n#line 1 \"LABEL\"\n": the directive between the prelude and the user's source, so that
+ * compilers that honour it report the user's file (the path given to
+ * amp_program_create_from_file, "<source>", or "builtin:NAME") and line. Quotes, backslashes and
+ * control characters in the label become '_', which keeps the string literal valid. */
+static char *line_directive(const char *label) {
+  size_t n = strlen(label) + sizeof "\n#line 1 \"\"\n";
+  char *d = malloc(n);
+  if (!d)
+    return NULL;
+  int o = snprintf(d, n, "\n#line 1 \"");
+  for (const char *c = label; *c; c++)
+    d[o++] = (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) ? '_' : *c;
+  snprintf(d + o, n - (size_t)o, "\"\n");
+  return d;
+}
+
 /* The cache entry for (program, accelerator, checked or not), created if new. */
 static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc, int checked,
                                cache_entry **out) {
   amp_status status = AMP_SUCCESS;
   const char *pre = prelude_text();
-  const char *line = "\n#line 1\n";
-  size_t n = (pre ? strlen(pre) : 0) + strlen(line) + strlen(p->source) + 1;
-  char *text = pre ? malloc(n) : NULL;
+  char *line = line_directive(p->label);
+  size_t n = (pre ? strlen(pre) : 0) + (line ? strlen(line) : 0) + strlen(p->source) + 1;
+  char *text = pre && line ? malloc(n) : NULL;
   char *opts = malloc(strlen(p->options) + 48);
   if (!text || !opts) {
+    free(line);
     free(text);
     free(opts);
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
   }
   snprintf(text, n, "%s%s%s", pre, line, p->source);
+  free(line);
   snprintf(opts, strlen(p->options) + 48, "%s -cl-kernel-arg-info%s", p->options,
            checked ? " -DAMP_DEBUG=1" : "");
   uint64_t h = fnv1a(fnv1a(14695981039346656037ull, text), opts) ^ acc->index;
@@ -442,10 +475,15 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
     } else if (compiler_honours_line(acc, ctx)) {
       amp__append_error(log);
     } else { /* lines before the user's first: the prelude and the #line directive */
-      const char *user = strstr(e->text, "\n#line 1\n");
+      const char *user = strstr(e->text, "\n#line 1 \"");
+      user = user ? strchr(user + 1, '\n') : NULL;
       long offset = 0;
-      for (const char *c = e->text; user && c < user + 9; c++)
+      for (const char *c = e->text; user && c <= user; c++)
         offset += *c == '\n';
+      /* A source that starts with its own `#line 1 "file"` (ampcl_embed_cl's strings do) has
+       * its line 1 one physical line further down. */
+      if (user && strncmp(user + 1, "#line 1 ", 8) == 0)
+        offset++;
       append_log_shifted(log, offset);
     }
     goto fail;
