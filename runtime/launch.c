@@ -120,8 +120,12 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
   if (l->tiled && threads > pool->work_group_size)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit of %zu "
-              "threads per tile on %s (CL_KERNEL_WORK_GROUP_SIZE: registers or local memory)",
-              kname, threads, pool->work_group_size, acc->props.device_path);
+              "threads per tile on %s, whose own limit is %zu: the kernel's registers (private "
+              "memory) or its %llu bytes of tile_static memory (of %llu) lower it; "
+              "amp_kernel_limits reports both (CL_KERNEL_WORK_GROUP_SIZE)",
+              kname, threads, pool->work_group_size, acc->props.device_path,
+              acc->props.max_tile_size, (unsigned long long)pool->static_local,
+              (unsigned long long)acc->props.local_memory);
 fail:
   return status;
 }
