@@ -311,9 +311,12 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
               fn);
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the new extent is not valid", fn);
-  if (amp_extent_size(extent) != amp_extent_size(view->extent))
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the view has %zu elements but the new extent %zu", fn,
-              amp_extent_size(view->extent), amp_extent_size(extent));
+  /* AMP lets the new extent be smaller (the first elements are seen), never larger. */
+  if (amp_extent_size(extent) > amp_extent_size(view->extent))
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: the view has %zu elements but the new extent %zu; a reshape may be smaller, "
+              "never larger",
+              fn, amp_extent_size(view->extent), amp_extent_size(extent));
   AMP__TRY(derive(view, out, fn));
   amp_array_view *v = *out;
   v->extent = extent;

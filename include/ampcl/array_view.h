@@ -122,8 +122,9 @@ AMP_API amp_status amp_array_view_section(amp_array_view *view, amp_index origin
  * projection v[i]. */
 AMP_API amp_status amp_array_view_project(amp_array_view *view, int i, amp_array_view **out);
 
-/* A rank-1 view (of contiguous data) seen with another extent of the same size (AMP's view_as()).
- * AMP_ERROR_EXTENT_MISMATCH when the sizes differ. */
+/* A rank-1 view (of contiguous data) seen with another extent (AMP's view_as()). As in AMP the
+ * new extent may hold fewer elements than the view (its first ones are seen), never more:
+ * AMP_ERROR_EXTENT_MISMATCH, naming both sizes. */
 AMP_API amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent,
                                           amp_array_view **out);
 
