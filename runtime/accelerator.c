@@ -389,6 +389,12 @@ amp_status amp_accelerator_set_default(const char *path) {
                             "amp_accelerator_set_default(\"%s\"): the default accelerator was "
                             "already used and is \"%s\"; set it before its first use",
                             path, g.chosen->props.device_path);
+  } else if (g.preset) {
+    /* AMP: set_default succeeds once per process; later calls change nothing. */
+    status = amp__set_error(AMP_ERROR_DEFAULT_ALREADY_USED,
+                            "amp_accelerator_set_default(\"%s\"): the default accelerator was "
+                            "already set to \"%s\"; it can be set once per process",
+                            path, g.preset->props.device_path);
   } else if (strcmp(path, "default") != 0) {
     status = lookup(path, "amp_accelerator_set_default", &a);
     if (status == AMP_SUCCESS)

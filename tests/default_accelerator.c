@@ -13,7 +13,7 @@
  *                NULL, accepts a device path, then refuses a change after first use
  *   two-env      POCL_DEVICES="pthread pthread": two POCL accelerators, and the environment
  *                variable picks the second
- *   two-set      the same two, and set_default picks the second
+ *   two-set      the same two; set_default picks the second device, and a second call is refused
  * The two-* scenarios skip (77) when POCL does not expose two devices here. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -176,8 +176,11 @@ int main(int argc, char **argv) {
     amp_accelerator *a0 = find(POCL0), *a1 = find(POCL1);
     CHECK(a0 != NULL && a1 != NULL && a0 != a1);
     if (strcmp(scenario, "two-set") == 0) {
-      CHECK_OK(amp_accelerator_set_default(POCL0)); /* may change its mind before first use */
-      CHECK_OK(amp_accelerator_set_default(POCL1));
+      CHECK_OK(amp_accelerator_set_default(POCL1)); /* once per process: the second changes
+                                                       nothing */
+      CHECK_STATUS(amp_accelerator_set_default(POCL0), AMP_ERROR_DEFAULT_ALREADY_USED);
+      CHECK_MSG("once per process");
+      CHECK_STATUS(amp_accelerator_set_default(POCL1), AMP_ERROR_DEFAULT_ALREADY_USED);
     } else {
       CHECK(strcmp(env, POCL1) == 0);
     }

@@ -92,9 +92,10 @@ AMP_API amp_status amp_accelerator_find(const char *path, amp_accelerator **out)
 /* The default accelerator into *out (choosing it now if this is the first use). */
 AMP_API amp_status amp_accelerator_get_default(amp_accelerator **out);
 
-/* Makes the accelerator at `path` the default. Succeeds only before the default is first used;
- * afterwards it fails with AMP_ERROR_DEFAULT_ALREADY_USED and names the accelerator already
- * chosen. "cpu" is refused (AMP_ERROR_INVALID_ARGUMENT): the host is not a kernel target. */
+/* Makes the accelerator at `path` the default. As in AMP it succeeds once per process and only
+ * before the default is first used; a later call (after a successful one, or after the default
+ * was used) fails with AMP_ERROR_DEFAULT_ALREADY_USED, names the accelerator already chosen, and
+ * changes nothing. "cpu" is refused (AMP_ERROR_INVALID_ARGUMENT): the host is not a kernel target. */
 AMP_API amp_status amp_accelerator_set_default(const char *path);
 
 /* Copies the accelerator's properties into *out. */
