@@ -39,6 +39,8 @@ static void usage(FILE *f) {
           "  --plots DIR         write gnuplot data, scripts and PNGs to DIR\n"
           "  --overhead          measure launch overhead instead (ampcl vs raw OpenCL)\n"
           "  --launches N        launches for --overhead (default 10000)\n"
+          "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
+          "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
           "  --list              list the accelerators and exit\n"
           "  --inject-error      corrupt one element of every result before its check (a\n"
           "                      self-test of the checks: every cell must then FAIL)\n"
@@ -54,21 +56,6 @@ static int split_list(char *s, char **out) {
   for (char *tok = strtok(s, ","); tok && n < MAX_LIST; tok = strtok(NULL, ","))
     out[n++] = tok;
   return n;
-}
-
-/* "1024", "2^20", "1M", "64K" */
-static long parse_size(const char *s) {
-  char *end;
-  if (strncmp(s, "2^", 2) == 0) {
-    long e = strtol(s + 2, &end, 10);
-    return *end || e < 0 || e > 40 ? -1 : 1L << e;
-  }
-  long v = strtol(s, &end, 10);
-  if (*end == 'K' || *end == 'k')
-    v *= 1024, end++;
-  else if (*end == 'M' || *end == 'm')
-    v *= 1024 * 1024, end++;
-  return *end || v <= 0 ? -1 : v;
 }
 
 static int list_accelerators(void) {
@@ -154,7 +141,7 @@ int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000;
+  int overhead = 0, launches = 10000, algorithms = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -184,7 +171,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(opt, "--warmup")) {
       ctx.warmup = atoi(VALUE());
     } else if (!strcmp(opt, "--seq-max")) {
-      seq_max = parse_size(VALUE());
+      seq_max = bench_parse_size(VALUE());
     } else if (!strcmp(opt, "--steps")) {
       ctx.steps = atoi(VALUE());
     } else if (!strcmp(opt, "--fast-opts")) {
@@ -203,6 +190,8 @@ int main(int argc, char **argv) {
       bench_inject_error = 1;
     } else if (!strcmp(opt, "--overhead")) {
       overhead = 1;
+    } else if (!strcmp(opt, "--algorithms")) {
+      algorithms = 1;
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -228,7 +217,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead) {
+  else if (!overhead && !algorithms) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -237,6 +226,21 @@ int main(int argc, char **argv) {
   if (overhead) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);
+  }
+  if (algorithms) {
+    long asizes[MAX_LIST];
+    int an = 0;
+    if (size_arg) {
+      char *items[MAX_LIST];
+      int n = split_list(size_arg, items);
+      for (int i = 0; i < n; i++)
+        if ((asizes[an++] = bench_parse_size(items[i])) <= 0) {
+          fprintf(stderr, "amp-bench: bad size %s\n", items[i]);
+          return 2;
+        }
+    }
+    print_header(&ctx, "algorithms");
+    return bench_algorithms(&ctx, asizes, an, csv);
   }
   ctx.seq_max = seq_max > 0 ? seq_max : w->seq_max_default;
 
@@ -269,7 +273,7 @@ int main(int argc, char **argv) {
     char *items[MAX_LIST];
     int n = split_list(size_arg, items);
     for (int i = 0; i < n; i++)
-      if ((sizes[g.nsize++] = parse_size(items[i])) <= 0) {
+      if ((sizes[g.nsize++] = bench_parse_size(items[i])) <= 0) {
         fprintf(stderr, "amp-bench: bad size %s\n", items[i]);
         return 2;
       }

@@ -96,6 +96,12 @@ const char *bench_type_name(bench_type t);
 amp_status bench_future_done(amp_future *f, double *kernel_ms, int max);
 void *bench_alloc(size_t bytes); /* aligned, exits on failure (the harness, not the library) */
 
+/* ---- bench_algorithms.c ---- */
+/* --algorithms: reduce, scan, transpose, histogram, sort, stencil vs the device copy; sizes
+ * (elements) may be empty for the defaults. 0 when every row verified, 1 otherwise, 2 on a bad
+ * size. */
+int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
 /* ---- bench_overhead.c ---- */
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
 
@@ -119,5 +125,8 @@ int bench_write_plots(const bench_grid *g, const bench_ctx *ctx, const char *dir
 /* The integer after `key` in a build-option string (e.g. "-DTS_M=" in "-DTS_M=64"), or `dflt`
  * (also when opts is NULL). */
 int bench_option_int(const char *opts, const char *key, int dflt);
+
+/* A size: "1024", "2^20", "1M", "64K"; -1 when it is none. */
+long bench_parse_size(const char *s);
 
 #endif /* AMPCL_BENCH_H */
