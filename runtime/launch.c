@@ -229,12 +229,14 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
   if (l->tiled && threads > pool->work_group_size &&
       (!acc->kernel_limit_is_floor || (refused && threads >= refused)))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
-              "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit on %s: "
-              "%s (CL_KERNEL_WORK_GROUP_SIZE %zu; its registers or local memory per thread allow "
-              "no more)",
-              kname, threads, acc->props.device_path,
+              "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit on %s "
+              "(whose own limit is %zu): %s (CL_KERNEL_WORK_GROUP_SIZE %zu; its registers "
+              "(private memory) or its %llu bytes of tile_static memory (of %llu) allow no more; "
+              "amp_kernel_limits reports them)",
+              kname, threads, acc->props.device_path, acc->props.max_tile_size,
               refused ? "the driver refused a tile this large" : "the driver allows at most",
-              pool->work_group_size);
+              pool->work_group_size, (unsigned long long)pool->static_local,
+              (unsigned long long)acc->props.local_memory);
 fail:
   return status;
 }
