@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ampcl/array.h"
+#include "clobjects.h"
 #include "source.h"
 
 struct amp_array {
@@ -440,6 +441,7 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   cl_int err = CL_SUCCESS;
   p->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
   AMP__CL(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+  amp__clobj(AMP_CL_MEM, 1);
   p->queue = q->queue;
   p->ptr = clEnqueueMapBuffer(q->queue, p->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
                               NULL, NULL, &err);
@@ -453,6 +455,8 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
 fail:
   if (p && p->buf)
     clReleaseMemObject(p->buf);
+  if (p && p->buf)
+    amp__clobj(AMP_CL_MEM, -1);
   free(p);
   return status;
 }
@@ -479,6 +483,7 @@ amp_status amp_host_free(void *ptr) {
     clReleaseEvent(ev);
   }
   clReleaseMemObject(p->buf);
+  amp__clobj(AMP_CL_MEM, -1);
   free(p);
 fail:
   return status;

@@ -20,7 +20,8 @@ struct amp_kernel {
   _Atomic int refs;
   amp_program *program;
   char *name;
-  /* per accelerator index: its pool, once looked up (pools live as long as the process) */
+  /* per accelerator index: its pool, once looked up; the kernel keeps the pool's build in the
+   * cache until it is released */
   struct amp__kernel_pool *_Atomic *pools;
   size_t npools;
 };
@@ -45,10 +46,11 @@ struct amp__kernel_pool {
   cl_kernel *free;
   size_t nfree, cap;
   cl_uint nparams;
-  amp__param *params;     /* NULL when the driver gives no argument info */
-  size_t work_group_size; /* CL_KERNEL_WORK_GROUP_SIZE on this device */
-  cl_ulong static_local;  /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
-                             kernel declares itself (tile_static variables) */
+  amp__param *params;             /* NULL when the driver gives no argument info */
+  size_t work_group_size;         /* CL_KERNEL_WORK_GROUP_SIZE on this device */
+  cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
+                                     kernel declares itself (tile_static variables) */
+  struct amp__cache_entry *entry; /* the build it belongs to */
   amp__kernel_pool *next;
 };
 
