@@ -56,21 +56,6 @@ static int split_list(char *s, char **out) {
   return n;
 }
 
-/* "1024", "2^20", "1M", "64K" */
-static long parse_size(const char *s) {
-  char *end;
-  if (strncmp(s, "2^", 2) == 0) {
-    long e = strtol(s + 2, &end, 10);
-    return *end || e < 0 || e > 40 ? -1 : 1L << e;
-  }
-  long v = strtol(s, &end, 10);
-  if (*end == 'K' || *end == 'k')
-    v *= 1024, end++;
-  else if (*end == 'M' || *end == 'm')
-    v *= 1024 * 1024, end++;
-  return *end || v <= 0 ? -1 : v;
-}
-
 static int list_accelerators(void) {
   size_t n = 0;
   amp_status st = amp_accelerator_count(&n);
@@ -184,7 +169,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(opt, "--warmup")) {
       ctx.warmup = atoi(VALUE());
     } else if (!strcmp(opt, "--seq-max")) {
-      seq_max = parse_size(VALUE());
+      seq_max = bench_parse_size(VALUE());
     } else if (!strcmp(opt, "--steps")) {
       ctx.steps = atoi(VALUE());
     } else if (!strcmp(opt, "--fast-opts")) {
@@ -269,7 +254,7 @@ int main(int argc, char **argv) {
     char *items[MAX_LIST];
     int n = split_list(size_arg, items);
     for (int i = 0; i < n; i++)
-      if ((sizes[g.nsize++] = parse_size(items[i])) <= 0) {
+      if ((sizes[g.nsize++] = bench_parse_size(items[i])) <= 0) {
         fprintf(stderr, "amp-bench: bad size %s\n", items[i]);
         return 2;
       }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "transfer_e2e.h"
 
 #define MAX_SIZES   16
 #define MAX_REPEATS 64
@@ -148,6 +149,7 @@ int main(int argc, char **argv) {
   const char *path = "default";
   size_t mib[MAX_SIZES] = {64, 256, 1024};
   int nsizes = 3;
+  long addexp = 0;
   ctx c = {0};
   c.repeats = 5;
   for (int i = 1; i < argc; i++) {
@@ -158,8 +160,14 @@ int main(int argc, char **argv) {
         return 2;
     } else if (!strcmp(argv[i], "--repeats") && i + 1 < argc)
       c.repeats = atoi(argv[++i]);
-    else {
-      printf("usage: amp-transfer [--accelerator PATH] [--mib 64,256,1024] [--repeats 5]\n");
+    else if (!strcmp(argv[i], "--addexp") && i + 1 < argc) {
+      if ((addexp = bench_parse_size(argv[++i])) < 1 || addexp > 0x7fffffffL) {
+        fprintf(stderr, "amp-transfer: --addexp wants a number of floats, e.g. 2^28\n");
+        return 2;
+      }
+    } else {
+      printf("usage: amp-transfer [--accelerator PATH] [--mib 64,256,1024] [--repeats 5] "
+             "[--addexp N]\n");
       return strcmp(argv[i], "--help") ? 2 : 0;
     }
   }
@@ -205,5 +213,9 @@ int main(int argc, char **argv) {
   }
   amp_kernel_release(c.touch);
   amp_program_release(prog);
+  if (addexp) {
+    transfer_setup t = {c.acc, c.view, c.cl, c.q, c.repeats};
+    return transfer_addexp(&t, addexp);
+  }
   return 0;
 }

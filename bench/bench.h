@@ -120,4 +120,7 @@ int bench_write_plots(const bench_grid *g, const bench_ctx *ctx, const char *dir
  * (also when opts is NULL). */
 int bench_option_int(const char *opts, const char *key, int dflt);
 
+/* A size: "1024", "2^20", "1M", "64K"; -1 when it is none. */
+long bench_parse_size(const char *s);
+
 #endif /* AMPCL_BENCH_H */

@@ -108,3 +108,18 @@ int bench_option_int(const char *opts, const char *key, int dflt) {
   const char *at = opts ? strstr(opts, key) : NULL;
   return at ? atoi(at + strlen(key)) : dflt;
 }
+
+/* "1024", "2^20", "1M", "64K" */
+long bench_parse_size(const char *s) {
+  char *end;
+  if (strncmp(s, "2^", 2) == 0) {
+    long e = strtol(s + 2, &end, 10);
+    return *end || e < 0 || e > 40 ? -1 : 1L << e;
+  }
+  long v = strtol(s, &end, 10);
+  if (*end == 'K' || *end == 'k')
+    v *= 1024, end++;
+  else if (*end == 'M' || *end == 'm')
+    v *= 1024 * 1024, end++;
+  return *end || v <= 0 ? -1 : v;
+}

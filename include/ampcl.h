@@ -9,6 +9,7 @@
  *   ampcl/kernel.h       OpenCL C kernels and parallel_for_each               (AMP §7)
  *   ampcl/blas.h         GEMM on array views through CLBlast
  *   ampcl/stats.h        transfer counters
+ *   ampcl/trace.h        a timeline of every command, for Perfetto (AMP_TRACE=file.json)
  */
 #ifndef AMPCL_H
 #define AMPCL_H
@@ -22,6 +23,7 @@
 #include "ampcl/kernel.h"
 #include "ampcl/stats.h"
 #include "ampcl/status.h"
+#include "ampcl/trace.h"
 
 #define AMPCL_VERSION_MAJOR 0
 #define AMPCL_VERSION_MINOR 1

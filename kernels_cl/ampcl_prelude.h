@@ -17,6 +17,7 @@
  *   (global and local are OpenCL C keywords, hence global_id and local_id, OpenCL's own words)
  *   tile_static int t[16][16];                tile_static int t[16][16];  (at kernel scope)
  *   idx.barrier.wait()                        amp_barrier_wait()
+ *   tiled_extent<16,16> (compile-time tile)   AMP_TILE_SHAPE(16, 16) before __kernel
  *   ..._with_tile_static_memory_fence()       amp_barrier_wait_with_tile_static_memory_fence()
  *   fast_math::exp(x), precise_math::exp(x)   fast_math_exp(x), precise_math_exp(x)
  *
@@ -111,6 +112,20 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #define amp_barrier_wait_with_all_memory_fence() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define amp_barrier_wait_with_global_memory_fence() barrier(CLK_GLOBAL_MEM_FENCE)
 #define amp_barrier_wait_with_tile_static_memory_fence() barrier(CLK_LOCAL_MEM_FENCE)
+
+/* ---- tile shape a kernel is written for ------------------------------------------------------
+ * AMP_TILE_SHAPE(t0), AMP_TILE_SHAPE(t0, t1), AMP_TILE_SHAPE(t0, t1, t2): the tile sizes in AMP
+ * order (t0 slowest), written in front of a kernel that only works with that tile (tile_static
+ * arrays of that size, loops over TILE). It is OpenCL's reqd_work_group_size in OpenCL order, so
+ * the compiler may use it too. The runtime reads it back (CL_KERNEL_COMPILE_WORK_GROUP_SIZE) and
+ * refuses an untiled launch or one with another tile with AMP_ERROR_INVALID_ARGUMENT, naming both
+ * shapes, instead of running the kernel wrong:
+ *   AMP_TILE_SHAPE(16, 16) __kernel void mm(AMP_CONST_VIEW(float, a), ...) { ... }   */
+#define AMP__TILE_SHAPE1(t0) __attribute__((reqd_work_group_size((t0), 1, 1)))
+#define AMP__TILE_SHAPE2(t0, t1) __attribute__((reqd_work_group_size((t1), (t0), 1)))
+#define AMP__TILE_SHAPE3(t0, t1, t2) __attribute__((reqd_work_group_size((t2), (t1), (t0))))
+#define AMP_TILE_SHAPE(...) \
+  AMP__AT_PICK(__VA_ARGS__, none, AMP__TILE_SHAPE3, AMP__TILE_SHAPE2, AMP__TILE_SHAPE1, none)(__VA_ARGS__)
 
 /* ---- math: fast_math (native_*, float only, fast, precision up to the device) and
  *      precise_math (the full-precision builtins) ------------------------------------------- */

@@ -21,7 +21,8 @@ static struct {
   pthread_mutex_t lock;    /* guards the default */
   amp_accelerator *chosen; /* the default, once used */
   amp_accelerator *preset; /* set by amp_accelerator_set_default before first use */
-} g = {PTHREAD_ONCE_INIT, AMP_SUCCESS, "", NULL, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL};
+  char no_device[256];     /* why only "cpu" is listed (no OpenCL platform or device), or "" */
+} g = {PTHREAD_ONCE_INIT, AMP_SUCCESS, "", NULL, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, ""};
 
 /* ---- reading device information --------------------------------------------------------- */
 
@@ -89,7 +90,7 @@ static int pack_strings(amp_accelerator *a, const char *path, const char *desc, 
 }
 
 static amp_accelerator *new_accelerator(size_t index) {
-  amp_accelerator *a = calloc(1, sizeof *a);
+  amp_accelerator *a = amp__handle_alloc(sizeof *a);
   if (!a)
     return NULL;
   a->magic = AMP__MAGIC_ACCELERATOR;
@@ -119,7 +120,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   free(driver);
   free(version);
   if (!ok) {
-    free(a);
+    amp__handle_retire(a);
     return NULL;
   }
 
@@ -165,6 +166,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   pr->max_tile_extent[1] = items[1];
   pr->max_tile_extent[2] = items[0];
   pr->local_memory = local;
+  a->kernel_limit_is_floor = platform_name && strstr(platform_name, "NVIDIA") != NULL;
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   return a;
@@ -176,7 +178,7 @@ static amp_accelerator *describe_host(size_t index) {
     return NULL;
   if (!pack_strings(a, "cpu", "CPU accelerator (host memory; not a kernel target)", "host", "cpu",
                     "", "", "")) {
-    free(a);
+    amp__handle_retire(a);
     return NULL;
   }
   a->props.is_host = true;
@@ -195,23 +197,23 @@ static void enumerate(void) {
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &np);
   if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0)) {
-    init_fail(AMP_ERROR_NO_PLATFORM,
-              "no OpenCL platform is installed: install pocl-opencl-icd for the CPU "
-              "(apt-get install pocl-opencl-icd) or your GPU vendor's OpenCL driver");
-    return;
-  }
-  if (err != CL_SUCCESS) {
+    /* As AMP falls back to its CPU accelerator: only "cpu" is listed, and it is the default. */
+    snprintf(g.no_device, sizeof g.no_device,
+             "no OpenCL platform is installed: install pocl-opencl-icd for the CPU "
+             "(apt-get install pocl-opencl-icd) or your GPU vendor's OpenCL driver");
+    np = 0;
+  } else if (err != CL_SUCCESS) {
     char m[128];
     snprintf(m, sizeof m, "clGetPlatformIDs failed: %s (%d)", amp_status_name(amp__cl_status(err)),
              (int)err);
     init_fail(amp__cl_status(err), m);
     return;
   }
-  cl_platform_id *plats = calloc(np, sizeof *plats);
-  char(*slugs)[96] = calloc(np, sizeof *slugs);
+  cl_platform_id *plats = calloc(np ? np : 1, sizeof *plats);
+  char(*slugs)[96] = calloc(np ? np : 1, sizeof *slugs);
   size_t cap = 8, n = 0;
   amp_accelerator **list = calloc(cap, sizeof *list);
-  if (!plats || !slugs || !list || clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS) {
+  if (!plats || !slugs || !list || (np && clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS)) {
     init_fail(AMP_ERROR_OUT_OF_MEMORY, "enumerating OpenCL platforms failed");
     goto done;
   }
@@ -262,12 +264,10 @@ static void enumerate(void) {
     free(devs);
     free(pname);
   }
-  if (n == 0) {
-    init_fail(AMP_ERROR_NO_PLATFORM,
-              "OpenCL platforms were found but they expose no device: install pocl-opencl-icd "
-              "for the CPU or check your GPU driver");
-    goto done;
-  }
+  if (n == 0 && !g.no_device[0])
+    snprintf(g.no_device, sizeof g.no_device,
+             "OpenCL platforms were found but they expose no device: install pocl-opencl-icd "
+             "for the CPU or check your GPU driver");
   amp_accelerator *host = describe_host(n);
   if (!host) {
     init_fail(AMP_ERROR_OUT_OF_MEMORY, "out of memory describing the host accelerator");
@@ -281,12 +281,16 @@ done:
   if (list) {
     for (size_t i = 0; i < n; i++) {
       free(list[i]->strings);
-      free(list[i]);
+      amp__handle_retire(list[i]);
     }
     free(list);
   }
   free(plats);
   free(slugs);
+}
+
+const char *amp__no_device_reason(void) {
+  return g.no_device;
 }
 
 amp_status amp__accelerators(amp_accelerator ***list, size_t *count) {
@@ -339,10 +343,7 @@ static amp_status choose_default(amp_accelerator **out) {
     status = lookup(env, "AMP_DEFAULT_ACCELERATOR", &a);
     if (status != AMP_SUCCESS)
       return status;
-    if (a->props.is_host)
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-                "AMP_DEFAULT_ACCELERATOR: \"cpu\" is the host location, not a kernel target");
-    *out = a;
+    *out = a; /* "cpu" too: then kernels are refused, naming it (amp_default_view) */
     return AMP_SUCCESS;
   }
   amp_accelerator *best = NULL;
@@ -355,8 +356,8 @@ static amp_status choose_default(amp_accelerator **out) {
         best = a;
     }
   }
-  if (!best)
-    AMP__FAIL(AMP_ERROR_NO_PLATFORM, "no accelerator can run kernels: install pocl-opencl-icd");
+  if (!best) /* no OpenCL device: the CPU accelerator, as AMP falls back (the list ends with it) */
+    best = list[n - 1];
   *out = best;
 fail:
   return status;
@@ -381,15 +382,17 @@ amp_status amp_accelerator_set_default(const char *path) {
   amp_accelerator *a = NULL;
   if (!path)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_set_default: path is NULL");
-  if (strcmp(path, "cpu") == 0)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              "amp_accelerator_set_default: \"cpu\" is the host location, not a kernel target");
   pthread_mutex_lock(&g.lock);
   if (g.chosen) {
     status = amp__set_error(AMP_ERROR_DEFAULT_ALREADY_USED,
                             "amp_accelerator_set_default(\"%s\"): the default accelerator was "
                             "already used and is \"%s\"; set it before its first use",
                             path, g.chosen->props.device_path);
+  } else if (g.preset) {
+    status = amp__set_error(AMP_ERROR_DEFAULT_ALREADY_USED,
+                            "amp_accelerator_set_default(\"%s\"): the default accelerator was "
+                            "already set to \"%s\"; it can be set once per process",
+                            path, g.preset->props.device_path);
   } else if (strcmp(path, "default") != 0) {
     status = lookup(path, "amp_accelerator_set_default", &a);
     if (status == AMP_SUCCESS)
@@ -454,7 +457,8 @@ amp_status amp__context(amp_accelerator *acc, cl_context *out) {
   amp_status status = AMP_SUCCESS;
   if (acc->props.is_host)
     return amp__set_error(AMP_ERROR_UNSUPPORTED_FEATURE,
-                          "\"cpu\" is the host location: it has no queue and runs no kernels");
+                          "\"cpu\" is the host location: it has no queue and runs no kernels%s%s",
+                          g.no_device[0] ? "; " : "", g.no_device);
   pthread_mutex_lock(&acc->lock);
   if (!acc->context) {
     cl_context_properties cp[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)acc->platform, 0};

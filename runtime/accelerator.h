@@ -18,10 +18,16 @@ struct amp_accelerator {
   cl_device_id device; /* NULL for the host "cpu" */
   amp_accelerator_properties props;
   char *strings; /* one allocation holding every string of props */
+  /* The driver's CL_KERNEL_WORK_GROUP_SIZE is a floor, not the kernel's limit: NVIDIA's OpenCL
+   * reports 256 for every kernel, a 12-register one included, and runs such a kernel in tiles of
+   * 1024 (measured on an H100, docs/KERNELS.md "Tiles of 1024 threads on NVIDIA"). There a tile
+   * above that number is tried, and the driver's refusal at enqueue is the kernel's limit. */
+  int kernel_limit_is_floor;
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */
   amp_accelerator_view *default_view;
+  struct amp__stager *stager; /* pinned staging buffers (staging.c), made at first use */
 
   /* transfer counters (ampcl/stats.h) */
   _Atomic uint64_t to_device_count, to_device_bytes;
@@ -51,10 +57,15 @@ struct amp_future {
   _Atomic int refs;
   amp__async *async; /* for host-side work: its outcome (the event says only done or failed) */
   cl_event event;
-  cl_event start; /* when not NULL, device time counts from the end of this command (work made of
-                     several commands, such as a CLBlast call) */
-  int is_kernel;  /* a kernel's event: profiling information is available */
+  cl_event start;   /* when not NULL, device time counts from the end of this command (work made of
+                       several commands, such as a CLBlast call) */
+  int is_kernel;    /* a kernel's event: profiling information is available */
+  uint64_t host_ns; /* work done on the host before the future was made (a GEMM through OpenBLAS
+                       on a CPU device): its elapsed time, when not 0 */
 };
+
+/* Why the list holds only "cpu" (no OpenCL platform or device, with what to install), or "". */
+const char *amp__no_device_reason(void);
 
 /* Number of accelerators and the list (fails with the reason if enumeration failed). */
 amp_status amp__accelerators(amp_accelerator ***list, size_t *count);

@@ -10,6 +10,7 @@
 #include "ampcl/array.h"
 #include "clobjects.h"
 #include "source.h"
+#include "staging.h"
 
 struct amp_array {
   uint32_t magic;
@@ -18,8 +19,6 @@ struct amp_array {
   amp_array_view *whole;
 };
 
-#define AMP__MAGIC_ARRAY 0x41525231u /* "ARR1" */
-
 amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
                             amp_array **out) {
   amp_status status = AMP_SUCCESS;
@@ -27,10 +26,11 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL");
-  a = calloc(1, sizeof *a);
+  a = amp__handle_alloc(sizeof *a);
   if (!a)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_array_create: out of memory");
+    AMP__TRY(amp__handle_alloc_status());
   AMP__TRY(amp__array_view_create_empty(extent, type, "amp_array_create", &a->whole));
+  AMP__TRY(amp__check_alloc(view->acc, a->whole->src->bytes, "amp_array_create"));
   AMP__TRY(amp__source_make_array(a->whole->src, view->acc));
   amp_accelerator_view_retain(view);
   a->view = view;
@@ -41,7 +41,7 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
 fail:
   if (a)
     amp_array_view_release(a->whole);
-  free(a);
+  amp__handle_retire(a);
   return status;
 }
 
@@ -180,15 +180,40 @@ fail:
 
 /* ---- argument checks of the copies, shared by the calls and their _async forms ------------- */
 
+static const char *kind_name(amp_elem_kind k) {
+  static const char *names[] = {"?", "int32", "uint32", "float", "double", "struct"};
+  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_STRUCT ? names[k] : "?";
+}
+
+/* Copies keep element types and shapes: AMP copies never reinterpret bits (reinterpret_as does). */
+static amp_status check_same_shape(amp_extent se, amp_elem_type st, amp_extent de, amp_elem_type dt,
+                                   const char *what, const char *fn) {
+  if (se.rank != de.rank)
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: the source %s has rank %d but the destination rank %d", fn, what,
+                          se.rank, de.rank);
+  if (!amp_extent_equal(se, de))
+    return amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                          "%s: the source %s is %d x %d x %d but the destination %d x %d x %d "
+                          "(shapes must be equal, not only sizes; use view_as to reshape)",
+                          fn, what, se.dim[0], se.rank > 1 ? se.dim[1] : 1,
+                          se.rank > 2 ? se.dim[2] : 1, de.dim[0], de.rank > 1 ? de.dim[1] : 1,
+                          de.rank > 2 ? de.dim[2] : 1);
+  if (st.kind != dt.kind || st.size != dt.size)
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                          "%s: the source %s holds %s (%zu bytes) but the destination %s (%zu "
+                          "bytes); copies never convert or reinterpret elements (use "
+                          "amp_array_view_reinterpret_as)",
+                          fn, what, kind_name(st.kind), st.size, kind_name(dt.kind), dt.size);
+  return AMP_SUCCESS;
+}
+
 static amp_status check_array_copy(amp_array *src, amp_array *dst, const char *fn) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(src, AMP__MAGIC_ARRAY, "array", fn));
   AMP__TRY(amp__check_handle(dst, AMP__MAGIC_ARRAY, "array", fn));
-  if (!amp_extent_equal(src->whole->extent, dst->whole->extent) ||
-      src->whole->type.size != dst->whole->type.size)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
-              "%s: the arrays differ in extent or element size (%zu and %zu bytes)", fn,
-              src->whole->src->bytes, dst->whole->src->bytes);
+  AMP__TRY(check_same_shape(src->whole->extent, src->whole->type, dst->whole->extent,
+                            dst->whole->type, "array", fn));
 fail:
   return status;
 }
@@ -197,11 +222,7 @@ static amp_status check_view_copy(amp_array_view *src, amp_array_view *dst, cons
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(src, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
   AMP__TRY(amp__check_handle(dst, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
-  if (!amp_extent_equal(src->extent, dst->extent) || src->type.size != dst->type.size)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
-              "%s: the views differ in extent (ranks %d and %d) or element size (%zu and %zu "
-              "bytes)",
-              fn, src->extent.rank, dst->extent.rank, src->type.size, dst->type.size);
+  AMP__TRY(check_same_shape(src->extent, src->type, dst->extent, dst->type, "view", fn));
   if (dst->read_only)
     AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: the destination view is read-only", fn);
 fail:
@@ -369,9 +390,8 @@ static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
   case VIEW_TO_HOST:
     AMP__TRY(check_host_copy(tmpl->sv, tmpl->dst, tmpl->bytes, 0, fn));
     break;
-  default: /* the handles; a difference in extent comes back through the future (as before) */
-    AMP__TRY(amp__check_handle(tmpl->sa, AMP__MAGIC_ARRAY, "array", fn));
-    AMP__TRY(amp__check_handle(tmpl->da, AMP__MAGIC_ARRAY, "array", fn));
+  default:
+    AMP__TRY(check_array_copy(tmpl->sa, tmpl->da, fn));
   }
   j = malloc(sizeof *j);
   if (!j)
@@ -417,6 +437,7 @@ amp_status amp_copy_array_async(amp_array *src, amp_array *dst, amp_future **out
 
 typedef struct pinned {
   void *ptr;
+  size_t bytes;
   cl_mem buf;
   cl_command_queue queue;
   struct pinned *next;
@@ -424,6 +445,17 @@ typedef struct pinned {
 
 static pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER;
 static pinned *pinned_head;
+
+int amp__host_pinned(const void *ptr, size_t len) {
+  const unsigned char *p = ptr;
+  int found = 0;
+  pthread_mutex_lock(&pinned_lock);
+  for (const pinned *q = pinned_head; q && !found; q = q->next)
+    found =
+        p >= (const unsigned char *)q->ptr && p + len <= (const unsigned char *)q->ptr + q->bytes;
+  pthread_mutex_unlock(&pinned_lock);
+  return found;
+}
 
 amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   amp_status status = AMP_SUCCESS;
@@ -433,6 +465,7 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
   if (!out || !bytes)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_host_alloc: %s", out ? "bytes is 0" : "out is NULL");
+  AMP__TRY(amp__check_alloc(acc, bytes, "amp_host_alloc"));
   AMP__TRY(amp__context(acc, &ctx));
   AMP__TRY(amp_accelerator_default_view(acc, &q));
   p = calloc(1, sizeof *p);
@@ -443,6 +476,7 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   AMP__CL(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
   amp__clobj(AMP_CL_MEM, 1);
   p->queue = q->queue;
+  p->bytes = bytes;
   p->ptr = clEnqueueMapBuffer(q->queue, p->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
                               NULL, NULL, &err);
   AMP__CL(err, "clEnqueueMapBuffer (pinned host memory)");
@@ -477,14 +511,16 @@ amp_status amp_host_free(void *ptr) {
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "amp_host_free: %p was not allocated by amp_host_alloc (or was freed already)", ptr);
   cl_event ev = NULL;
-  clEnqueueUnmapMemObject(p->queue, p->buf, p->ptr, 0, NULL, &ev);
+  cl_int err = clEnqueueUnmapMemObject(p->queue, p->buf, p->ptr, 0, NULL, &ev);
   if (ev) {
-    clWaitForEvents(1, &ev);
+    cl_int w = clWaitForEvents(1, &ev);
+    err = err != CL_SUCCESS ? err : w;
     clReleaseEvent(ev);
   }
   clReleaseMemObject(p->buf);
   amp__clobj(AMP_CL_MEM, -1);
   free(p);
+  AMP__CL(err, "amp_host_free: unmapping the pinned memory");
 fail:
   return status;
 }

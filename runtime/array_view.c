@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "source.h"
+#include "trace.h"
 
 static amp_status check_type(amp_elem_type t, const char *fn) {
   if (t.kind < AMP_ELEM_INT32 || t.kind > AMP_ELEM_STRUCT)
@@ -11,6 +12,29 @@ static amp_status check_type(amp_elem_type t, const char *fn) {
   if (t.size == 0)
     return amp__set_error(AMP_ERROR_INVALID_ARGUMENT, "%s: element size is 0", fn);
   return AMP_SUCCESS;
+}
+
+/* A view with no data source gets its storage where it is first used: refuse at once a size that
+ * no accelerator can allocate, rather than with an OpenCL error at the first launch. */
+static amp_status check_fits_somewhere(size_t bytes, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  uint64_t best = 0;
+  const char *where = "";
+  AMP__TRY(amp__accelerators(&list, &n));
+  for (size_t i = 0; i < n; i++)
+    if (amp__max_alloc(list[i]) > best) {
+      best = amp__max_alloc(list[i]);
+      where = list[i]->props.device_path;
+    }
+  if (best && bytes > best)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %zu bytes exceed the largest buffer any accelerator can allocate (%s: %llu "
+              "bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+              fn, bytes, where, (unsigned long long)best);
+fail:
+  return status;
 }
 
 /* data may be NULL only for an empty view (no data source: the runtime allocates on first use). */
@@ -26,18 +50,28 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
               "amp_array_view_create_empty)",
               fn);
   if (!amp_extent_is_valid(extent))
-    AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-              "%s: extent of rank %d with dimensions %d x %d x %d is not valid (rank 1..3, every "
-              "dimension > 0)",
-              fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
+    AMP__FAIL(
+        AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+        "%s: extent of rank %d with dimensions %d x %d x %d is not valid (ampcl supports ranks "
+        "1 to 3, and every dimension must be > 0)",
+        fn, extent.rank, extent.dim[0], extent.dim[1], extent.dim[2]);
   AMP__TRY(check_type(type, fn));
-  size_t n = amp_extent_size(extent);
-  if (n > SIZE_MAX / type.size || n > (size_t)INT32_MAX)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu elements is more than a view can index (2^31-1)",
-              fn, n);
-  v = calloc(1, sizeof *v);
+  size_t n = amp_extent_size(extent); /* SIZE_MAX when the product overflows */
+  if (n > (size_t)INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: an extent of %d x %d x %d (rank %d) is more elements than a view can index "
+              "(2^31-1)",
+              fn, extent.dim[0], extent.rank > 1 ? extent.dim[1] : 1,
+              extent.rank > 2 ? extent.dim[2] : 1, extent.rank);
+  if (n > SIZE_MAX / type.size)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %zu elements of %zu bytes do not fit in size_t (%zu bytes at most)", fn, n,
+              type.size, (size_t)SIZE_MAX);
+  if (empty)
+    AMP__TRY(check_fits_somewhere(n * type.size, fn));
+  v = amp__handle_alloc(sizeof *v);
   if (!v)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    AMP__TRY(amp__handle_alloc_status());
   AMP__TRY(amp__source_create(n * type.size, data, readonly, &v->src));
   v->magic = AMP__MAGIC_ARRAY_VIEW;
   v->refs = 1;
@@ -52,7 +86,7 @@ static amp_status create(amp_extent extent, amp_elem_type type, void *data, int 
   *out = v;
   return AMP_SUCCESS;
 fail:
-  free(v);
+  amp__handle_retire(v);
   return status;
 }
 
@@ -83,10 +117,14 @@ amp_status amp_array_view_release(amp_array_view *view) {
   if (atomic_fetch_sub(&view->refs, 1) == 1) {
     amp__source *s = view->src;
     /* A view of a device array returns what it wrote elsewhere to the array (rule 7). */
+    const char *prev_reason = amp__trace_reason("copy back at the last release");
     amp_status home =
         s->home >= 0 && !view->read_only ? amp__source_sync_home(view, NULL) : AMP_SUCCESS;
     amp__handle_retire(view);
-    AMP__TRY(amp__source_release(s));
+    status = amp__source_release(s);
+    amp__trace_reason(prev_reason);
+    if (status != AMP_SUCCESS)
+      goto fail;
     status = home;
   }
 fail:
@@ -136,14 +174,20 @@ fail:
 
 amp_status amp_array_view_synchronize(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_sync_home(view, NULL));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize");
   return status;
 }
 
 amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_type access) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (access != AMP_ACCESS_READ && access != AMP_ACCESS_WRITE && access != AMP_ACCESS_READ_WRITE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
@@ -160,36 +204,65 @@ amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_ty
   else
     AMP__TRY(amp__source_claim_host(view));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_access");
   return status;
 }
 
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **out) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize_async");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_async: out is NULL");
   AMP__TRY(amp__source_sync_home(view, out));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_async");
   return status;
 }
 
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *target) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("synchronize_to");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__CHECK(target, AMP__MAGIC_VIEW, "accelerator view");
   AMP__TRY(amp__source_push(view, target));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_synchronize_to");
   return status;
+}
+
+/* AMP has view_as, reinterpret_as and data() on array_views of rank 1, and on arrays of any rank:
+ * here, rank-1 views, and the whole view of a device array (amp_array_view_of). */
+static amp_status check_flat_rank(const amp_array_view *v, const char *fn) {
+  int whole_array = v->src->home >= 0 && v->offset == 0 &&
+                    amp_extent_size(v->extent) * v->type.size == v->src->bytes;
+  if (v->extent.rank != 1 && !whole_array)
+    return amp__set_error(AMP_ERROR_RANK_MISMATCH,
+                          "%s: the view has rank %d; as in C++ AMP, only views of rank 1 (and "
+                          "the whole view of an array) can be reshaped, reinterpreted or give "
+                          "data(): make a rank-1 view of the data first",
+                          fn, v->extent.rank);
+  return AMP_SUCCESS;
 }
 
 amp_status amp_array_view_data(amp_array_view *view, void **out) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("copy back for host access (data)");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL");
+  AMP__TRY(check_flat_rank(view, "amp_array_view_data"));
   AMP__TRY(amp__source_to_host(view, !view->read_only));
   *out = view->src->host + view->offset * view->type.size;
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_data");
   return status;
 }
 
@@ -203,9 +276,13 @@ fail:
 
 amp_status amp_array_view_wait(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason("wait");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   AMP__TRY(amp__source_wait(view->src));
 fail:
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END("amp_array_view_wait");
   return status;
 }
 
@@ -223,9 +300,10 @@ amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, c
 
 /* A new handle over the same source; the caller fills in the geometry. */
 static amp_status derive(amp_array_view *from, amp_array_view **out, const char *fn) {
-  amp_array_view *v = calloc(1, sizeof *v);
+  (void)fn; /* the allocator records its own reason */
+  amp_array_view *v = amp__handle_alloc(sizeof *v);
   if (!v)
-    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    return amp__handle_alloc_status();
   *v = *from;
   v->refs = 1;
   amp__source_add_view(from->src);
@@ -258,10 +336,12 @@ amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_ex
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the section's extent has a dimension <= 0", fn);
   for (int d = 0; d < e.rank; d++)
-    if (origin.i[d] < 0 || origin.i[d] + extent.dim[d] > e.dim[d])
+    if (origin.i[d] < 0 || extent.dim[d] > e.dim[d] - origin.i[d]) /* no int overflow */
       AMP__FAIL(AMP_ERROR_OUT_OF_RANGE,
-                "%s: in dimension %d the section [%d, %d) is outside the view's [0, %d)", fn, d,
-                origin.i[d], origin.i[d] + extent.dim[d], e.dim[d]);
+                "%s: in dimension %d the section of %d elements from %d (ending at %lld) is "
+                "outside the view's [0, %d)",
+                fn, d, extent.dim[d], origin.i[d], (long long)origin.i[d] + extent.dim[d],
+                e.dim[d]);
   AMP__TRY(derive(view, out, fn));
   size_t off = view->offset;
   for (int d = 0; d < e.rank; d++)
@@ -304,6 +384,7 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: the view's elements are not contiguous (a section of a wider view); reshape a "
@@ -311,9 +392,11 @@ amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_a
               fn);
   if (!amp_extent_is_valid(extent))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the new extent is not valid", fn);
-  if (amp_extent_size(extent) != amp_extent_size(view->extent))
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: the view has %zu elements but the new extent %zu", fn,
-              amp_extent_size(view->extent), amp_extent_size(extent));
+  /* AMP: the new extent may cover fewer elements (a prefix), never more */
+  if (amp_extent_size(extent) > amp_extent_size(view->extent))
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: the new extent has %zu elements, more than the view's %zu (fewer are allowed)",
+              fn, amp_extent_size(extent), amp_extent_size(view->extent));
   AMP__TRY(derive(view, out, fn));
   amp_array_view *v = *out;
   v->extent = extent;
@@ -332,6 +415,7 @@ amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type typ
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   AMP__TRY(check_type(type, fn));
+  AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the view's elements are not contiguous", fn);
   size_t bytes = amp_extent_size(view->extent) * view->type.size;

@@ -3,12 +3,15 @@
  * The operands go through the same path as a kernel launch (source.c: amp__uses_acquire and
  * amp__uses_finish): what is missing is copied in, the events the GEMM must wait for are waited
  * for (CLBlast's C API takes no wait list, so a marker with that wait list goes first on the
- * in-order queue), and afterwards C counts as written on this accelerator. */
+ * in-order queue), and afterwards C counts as written on this accelerator. On a CPU device the
+ * GEMM goes to OpenBLAS on the host memory instead (blas_host.c). */
 #include <stdio.h>
 
 #include "ampcl/blas.h"
+#include "blas_host.h"
 #include "program.h"
 #include "source.h"
+#include "trace.h"
 
 #ifdef AMP_HAVE_CLBLAST
 #include <clblast_c.h>
@@ -100,6 +103,8 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   if (a->type.kind == AMP_ELEM_DOUBLE && !view->acc->props.supports_double_precision)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: %s does not support double precision", fn,
               view->acc->props.device_path);
+  if (amp__blas_host_wanted(view->acc, a, b, c))
+    return amp__blas_host_gemm(view, trans_a, trans_b, alpha, a, b, beta, c, done);
 #ifndef AMP_HAVE_CLBLAST
   (void)alpha;
   (void)beta;
@@ -122,6 +127,7 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   CLBlastTranspose ta = trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
   CLBlastTranspose tb = trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
   CLBlastStatusCode st;
+  const uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
   if (a->type.kind == AMP_ELEM_FLOAT)
     st = CLBlastSgemm(CLBlastLayoutRowMajor, ta, tb, m, n, k, (float)alpha, A, a->offset,
                       a->stride[0], B, b->offset, b->stride[0], (float)beta, C, c->offset,
@@ -134,6 +140,15 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
     AMP__FAIL(st < 0 && st > -100 ? amp__cl_status(st) : AMP_ERROR_OPENCL,
               "%s: CLBlast%cgemm failed with CLBlast status %d (see clblast_c.h)", fn,
               a->type.kind == AMP_ELEM_FLOAT ? 'S' : 'D', (int)st);
+  }
+  if (t_enq) {
+    char shape[80];
+    snprintf(shape, sizeof shape, "m %zu, n %zu, k %zu", m, n, k);
+    amp__trace_command(view->acc, view->queue, ev, "gemm",
+                       (uint64_t)(m * k + k * n + m * n) * a->type.size,
+                       a->type.kind == AMP_ELEM_FLOAT ? "CLBlastSgemm (last kernel)"
+                                                      : "CLBlastDgemm (last kernel)",
+                       shape, t_enq);
   }
   amp__uses_finish(view, uses, 3, ev);
   acquired = 0;

@@ -1,5 +1,13 @@
-/* runtime/extent.c: extent, index and tiled extent arithmetic (AMP §4). */
+/* runtime/extent.c: extent, index and tiled extent arithmetic (AMP §4).
+ *
+ * Every computation is checked in the type it is done in: int components never overflow (a result
+ * that would is reported, see extent.h), products of dimensions are checked in size_t. */
 #include "ampcl/extent.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "error.h"
 
 static amp_extent mk_extent(int rank, int d0, int d1, int d2) {
   amp_extent e = {rank, {d0, d1, d2}};
@@ -42,8 +50,11 @@ size_t amp_extent_size(amp_extent e) {
   if (!amp_extent_is_valid(e))
     return 0;
   size_t n = 1;
-  for (int d = 0; d < e.rank; d++)
+  for (int d = 0; d < e.rank; d++) {
+    if ((size_t)e.dim[d] > SIZE_MAX / n)
+      return SIZE_MAX;
     n *= (size_t)e.dim[d];
+  }
   return n;
 }
 
@@ -65,20 +76,33 @@ bool amp_extent_equal(amp_extent a, amp_extent b) {
   return true;
 }
 
-amp_index amp_index_add(amp_index a, amp_index b) {
+/* a + sign * b component-wise, or rank 0 (with the reason recorded) on a rank mismatch or an
+ * overflow. */
+static amp_index index_op(amp_index a, amp_index b, int sign, const char *fn) {
   amp_index r = {0, {0, 0, 0}};
   if (a.rank != b.rank || a.rank < 1 || a.rank > AMP_MAX_RANK)
     return r;
+  for (int d = 0; d < a.rank; d++) {
+    int bad = sign > 0 ? __builtin_add_overflow(a.i[d], b.i[d], &r.i[d])
+                       : __builtin_sub_overflow(a.i[d], b.i[d], &r.i[d]);
+    if (bad) {
+      amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
+                     "%s: %d %c %d in dimension %d does not fit in an int", fn, a.i[d],
+                     sign > 0 ? '+' : '-', b.i[d], d);
+      r.rank = 0;
+      return r;
+    }
+  }
   r.rank = a.rank;
-  for (int d = 0; d < a.rank; d++)
-    r.i[d] = a.i[d] + b.i[d];
   return r;
 }
 
+amp_index amp_index_add(amp_index a, amp_index b) {
+  return index_op(a, b, 1, "amp_index_add");
+}
+
 amp_index amp_index_sub(amp_index a, amp_index b) {
-  for (int d = 0; d < AMP_MAX_RANK; d++)
-    b.i[d] = -b.i[d];
-  return amp_index_add(a, b);
+  return index_op(a, b, -1, "amp_index_sub");
 }
 
 amp_extent amp_extent_add(amp_extent e, amp_index delta) {
@@ -87,11 +111,19 @@ amp_extent amp_extent_add(amp_extent e, amp_index delta) {
     return r;
   r = e;
   for (int d = 0; d < e.rank; d++)
-    r.dim[d] += delta.i[d];
+    if (__builtin_add_overflow(e.dim[d], delta.i[d], &r.dim[d])) {
+      amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
+                     "amp_extent_add: %d + %d in dimension %d does not fit in an int", e.dim[d],
+                     delta.i[d], d);
+      r.rank = 0;
+      return r;
+    }
   return r;
 }
 
 size_t amp_extent_linear(amp_extent e, amp_index idx) {
+  if (!amp_extent_contains(e, idx) || amp_extent_size(e) == SIZE_MAX)
+    return SIZE_MAX;
   size_t lin = 0;
   for (int d = 0; d < e.rank; d++)
     lin = lin * (size_t)e.dim[d] + (size_t)idx.i[d];
@@ -129,9 +161,20 @@ bool amp_tiled_extent_divides(amp_tiled_extent te) {
 amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent te) {
   if (!amp_extent_is_valid(te.extent) || !ranks_match(te))
     return te;
-  for (int d = 0; d < te.extent.rank; d++)
-    if (te.tile[d] > 0)
-      te.extent.dim[d] = (te.extent.dim[d] + te.tile[d] - 1) / te.tile[d] * te.tile[d];
+  for (int d = 0; d < te.extent.rank; d++) {
+    int t = te.tile[d], x = te.extent.dim[d];
+    if (t <= 0 || x % t == 0)
+      continue; /* already a multiple: unchanged, even next to INT_MAX */
+    if (x > INT_MAX - (t - x % t)) {
+      amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
+                     "amp_tiled_extent_pad: dimension %d (%d) padded to a multiple of the tile %d "
+                     "would exceed INT_MAX (%d)",
+                     d, x, t, INT_MAX);
+      te.extent.rank = 0; /* rejected by every call, with the reason above */
+      return te;
+    }
+    te.extent.dim[d] = x + (t - x % t);
+  }
   return te;
 }
 
@@ -148,7 +191,11 @@ size_t amp_tiled_extent_tile_count(amp_tiled_extent te) {
   if (!amp_tiled_extent_divides(te))
     return 0;
   size_t n = 1;
-  for (int d = 0; d < te.extent.rank; d++)
-    n *= (size_t)(te.extent.dim[d] / te.tile[d]);
+  for (int d = 0; d < te.extent.rank; d++) {
+    size_t c = (size_t)(te.extent.dim[d] / te.tile[d]);
+    if (c > SIZE_MAX / n)
+      return SIZE_MAX;
+    n *= c;
+  }
   return n;
 }

@@ -29,7 +29,7 @@ static void cache_unpin(cache_entry *e);
 
 static amp_status new_program(const char *label, const char *source, const char *options,
                               amp_program **out) {
-  amp_program *p = calloc(1, sizeof *p);
+  amp_program *p = amp__handle_alloc(sizeof *p);
   if (p) {
     p->label = strdup(label);
     p->source = strdup(source);
@@ -41,7 +41,7 @@ static amp_status new_program(const char *label, const char *source, const char 
       free(p->source);
       free(p->options);
     }
-    free(p);
+    amp__handle_retire(p);
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a program");
   }
   p->magic = AMP__MAGIC_PROGRAM;
@@ -150,11 +150,11 @@ amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel 
   amp_accelerator **accs = NULL;
   size_t nacc = 0;
   AMP__TRY(amp__accelerators(&accs, &nacc));
-  k = calloc(1, sizeof *k);
+  k = amp__handle_alloc(sizeof *k);
   if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(nacc, sizeof *k->pools))) {
     if (k)
       free(k->name);
-    free(k);
+    amp__handle_retire(k);
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_create: out of memory");
   }
   k->npools = nacc;
@@ -237,7 +237,7 @@ static void free_entry(cache_entry *e) {
     }
     pthread_mutex_destroy(&pool->lock);
     free(pool->free);
-    free(pool->params);
+    amp__params_free(pool->params, pool->nparams);
     free(pool->name);
     free(pool);
   }
@@ -586,6 +586,29 @@ fail:
 
 /* ---- kernel pools --------------------------------------------------------------------------- */
 
+void amp__params_free(amp__param *params, cl_uint n) {
+  for (cl_uint i = 0; params && i < n; i++) {
+    free(params[i].type);
+    free(params[i].name);
+  }
+  free(params);
+}
+
+/* A string parameter of clGetKernelArgInfo, whatever its length (malloc'd), or NULL. */
+static char *arg_info_string(cl_kernel k, cl_uint i, cl_kernel_arg_info what) {
+  size_t n = 0;
+  if (clGetKernelArgInfo(k, i, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
+    return NULL;
+  char *s = malloc(n + 1);
+  if (s && clGetKernelArgInfo(k, i, what, n, s, NULL) != CL_SUCCESS) {
+    free(s);
+    return NULL;
+  }
+  if (s)
+    s[n] = '\0';
+  return s;
+}
+
 static void strip_spaces(char *s) {
   char *o = s;
   for (; *s; s++)
@@ -617,6 +640,9 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
   AMP__CL(clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
                                    sizeof pool->work_group_size, &pool->work_group_size, NULL),
           "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+  if (clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                               sizeof pool->required_tile, pool->required_tile, NULL) != CL_SUCCESS)
+    memset(pool->required_tile, 0, sizeof pool->required_tile);
   if (clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof pool->static_local,
                                &pool->static_local, NULL) != CL_SUCCESS)
     pool->static_local = 0;
@@ -629,16 +655,22 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
                            NULL) != CL_SUCCESS ||
         clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof pa->qualifier, &pa->qualifier,
                            NULL) != CL_SUCCESS ||
-        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof pa->type, pa->type, NULL) !=
-            CL_SUCCESS) {
-      free(pool->params); /* no argument info from this driver: checks are skipped */
+        !(pa->type = arg_info_string(k, i, CL_KERNEL_ARG_TYPE_NAME))) {
+      /* no argument info from this driver (ampcl asks for it with -cl-kernel-arg-info): the
+       * checks that need it are skipped */
+      amp__params_free(pool->params, pool->nparams);
       pool->params = NULL;
       break;
     }
-    if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_NAME, sizeof pa->name, pa->name, NULL) != CL_SUCCESS)
-      snprintf(pa->name, sizeof pa->name, "#%u", i);
+    if (!(pa->name = arg_info_string(k, i, CL_KERNEL_ARG_NAME))) {
+      char num[16];
+      snprintf(num, sizeof num, "#%u", i);
+      if (!(pa->name = strdup(num)))
+        AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     strip_spaces(pa->type);
   }
+  amp__param_sizes(k, e->text, e->options, acc, pool->params, pool->nparams);
   amp__kernel_give_back(pool, k);
   *out = pool;
   return AMP_SUCCESS;
@@ -646,7 +678,7 @@ fail:
   if (k)
     clReleaseKernel(k);
   amp__clobj(AMP_CL_KERNEL, k ? -1 : 0);
-  free(pool->params);
+  amp__params_free(pool->params, pool->nparams);
   free(pool->name);
   free(pool);
   return status;

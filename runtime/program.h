@@ -30,9 +30,23 @@ struct amp_kernel {
 typedef struct amp__param {
   cl_kernel_arg_address_qualifier address;
   cl_kernel_arg_type_qualifier qualifier;
-  char type[64]; /* type name without spaces, e.g. "float*", "int8" */
-  char name[64];
+  char *type;  /* type name without spaces, e.g. "float*", "int8"; any length (malloc'd) */
+  char *name;  /* the parameter's name, or "#<index>" when the driver gives none (malloc'd) */
+  size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
 } amp__param;
+
+/* Size in bytes of an OpenCL C built-in scalar or vector type named without spaces ("uint",
+ * "float4"), or 0 (param_size.c). */
+size_t amp__builtin_type_size(const char *type);
+
+/* Fills params[i].size for kernel k's parameters: from the name for built-in types, and for struct
+ * types by building `text` (the program's full source) once more with a probe kernel that reports
+ * sizeof (param_size.c). Sizes that cannot be found stay 0. */
+void amp__param_sizes(cl_kernel k, const char *text, const char *options, amp_accelerator *acc,
+                      amp__param *params, cl_uint n);
+
+/* Frees the strings of n parameters and the array. NULL does nothing. */
+void amp__params_free(amp__param *params, cl_uint n);
 
 /* A pool of cl_kernel objects for one (program, device, kernel name), with the parameter info.
  * clSetKernelArg is not thread-safe on a shared cl_kernel, so each launch takes its own object
@@ -48,6 +62,11 @@ struct amp__kernel_pool {
   cl_uint nparams;
   amp__param *params;             /* NULL when the driver gives no argument info */
   size_t work_group_size;         /* CL_KERNEL_WORK_GROUP_SIZE on this device */
+  size_t required_tile[3];        /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size, OpenCL
+                                     order x, y, z); all 0 when the kernel states none */
+  _Atomic size_t refused_tile;    /* where that is a floor (amp_accelerator.kernel_limit_is_floor):
+                                     the smallest tile the driver refused for lack of resources, so
+                                     later launches are refused before data moves; 0 = none yet */
   cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
                                      kernel declares itself (tile_static variables) */
   struct amp__cache_entry *entry; /* the build it belongs to */

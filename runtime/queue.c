@@ -5,6 +5,7 @@
 
 #include "accelerator.h"
 #include "clobjects.h"
+#include "trace.h"
 
 static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_default,
                            amp_accelerator_view **out) {
@@ -12,9 +13,9 @@ static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_d
   cl_context ctx;
   amp_accelerator_view *v = NULL;
   AMP__TRY(amp__context(acc, &ctx));
-  v = calloc(1, sizeof *v);
+  v = amp__handle_alloc(sizeof *v);
   if (!v)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating an accelerator view");
+    AMP__TRY(amp__handle_alloc_status());
   cl_int err = CL_SUCCESS;
   /* Profiling is on so that kernel futures can report device time. */
   v->queue = clCreateCommandQueue(ctx, acc->device, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -28,7 +29,7 @@ static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_d
   *out = v;
   return AMP_SUCCESS;
 fail:
-  free(v);
+  amp__handle_retire(v);
   return status;
 }
 
@@ -39,7 +40,9 @@ amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_vi
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: out is NULL");
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
-              "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue");
+              "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue and "
+              "runs no kernels%s%s",
+              *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
   pthread_mutex_lock(&acc->lock);
   amp_accelerator_view *v = acc->default_view;
   pthread_mutex_unlock(&acc->lock);
@@ -74,7 +77,9 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
               (int)mode);
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
-              "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue");
+              "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue and "
+              "runs no kernels%s%s",
+              *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
   AMP__TRY(new_view(acc, mode, 0, out));
 fail:
   return status;
@@ -84,6 +89,14 @@ amp_status amp_default_view(amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator *acc;
   AMP__TRY(amp_accelerator_get_default(&acc));
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_default_view: the default accelerator is \"cpu\" (host memory), which runs no "
+              "kernels: %s",
+              *amp__no_device_reason()
+                  ? amp__no_device_reason()
+                  : "set AMP_DEFAULT_ACCELERATOR or call amp_accelerator_set_default with a device "
+                    "path from amp-info");
   AMP__TRY(amp_accelerator_default_view(acc, out));
 fail:
   return status;
@@ -126,9 +139,11 @@ fail:
 
 amp_status amp_accelerator_view_wait(amp_accelerator_view *view) {
   amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   AMP__CL(clFinish(view->queue), "clFinish");
 fail:
+  AMP__TRACE_END("amp_accelerator_view_wait");
   return status;
 }
 
@@ -183,9 +198,9 @@ amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out) {
   cl_command_queue q = NULL;
   if (clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
     clFlush(q);
-  amp_future *f = calloc(1, sizeof *f);
+  amp_future *f = amp__handle_alloc(sizeof *f);
   if (!f)
-    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory creating a future");
+    return amp__handle_alloc_status();
   f->magic = AMP__MAGIC_FUTURE;
   f->refs = 1;
   f->event = event;
@@ -216,7 +231,9 @@ static amp_status event_outcome(cl_event ev, const char *fn) {
 amp_status amp_future_wait(amp_future *future) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  AMP__TRACE_BEGIN;
   cl_int err = clWaitForEvents(1, &future->event);
+  AMP__TRACE_END("amp_future_wait");
   if (future->async && future->async->status != AMP_SUCCESS) /* host-side work: its own reason */
     return amp__set_error(future->async->status, "%s",
                           future->async->reason ? future->async->reason
@@ -276,6 +293,10 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_elapsed_ns: out is NULL");
+  if (future->host_ns) {
+    *out = future->host_ns;
+    return AMP_SUCCESS;
+  }
   if (!future->is_kernel)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "amp_future_elapsed_ns: only futures of kernel launches carry a device time");

@@ -28,6 +28,8 @@
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
 #include "source.h"
 #include "clobjects.h"
+#include "staging.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +160,24 @@ int amp__view_ranges(const amp_array_view *v, amp__rangeset *out) {
 
 /* ---- locations, buffers and copies -------------------------------------------------------- */
 
+uint64_t amp__max_alloc(const amp_accelerator *acc) {
+  cl_ulong max_alloc = 0;
+  if (acc->props.is_host || clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                                            sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS)
+    return 0;
+  return max_alloc;
+}
+
+amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn) {
+  uint64_t max_alloc = amp__max_alloc(acc);
+  if (max_alloc && bytes > max_alloc)
+    return amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
+                          "%s: %zu bytes exceed the largest buffer %s can allocate "
+                          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE, %llu bytes)",
+                          fn, bytes, acc->props.device_path, (unsigned long long)max_alloc);
+  return AMP_SUCCESS;
+}
+
 static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
@@ -165,12 +185,7 @@ static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
     return AMP_SUCCESS;
   cl_context ctx;
   AMP__TRY(amp__context(acc, &ctx));
-  cl_ulong max_alloc = 0;
-  clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-  if (max_alloc && s->bytes > max_alloc)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
-              "the data (%zu bytes) exceed the largest buffer %s can allocate (%llu bytes)",
-              s->bytes, acc->props.device_path, (unsigned long long)max_alloc);
+  AMP__TRY(amp__check_alloc(acc, s->bytes, "allocating the data on the accelerator"));
   cl_int err = CL_SUCCESS;
   L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
   amp__clobj(AMP_CL_MEM, 1);
@@ -277,16 +292,30 @@ static size_t next_block(const amp__rangeset *s, size_t i, amp__block *b) {
 }
 
 /* Enqueues the copy of a block between host memory (laid out like the buffer) and a buffer. */
-static cl_int enqueue_block(cl_command_queue q, cl_mem buf, int to_device, cl_bool blocking,
-                            const amp__block *b, unsigned char *host, cl_uint nw,
+static cl_int enqueue_block(amp_accelerator *acc, cl_command_queue q, cl_mem buf, int to_device,
+                            cl_bool blocking, const amp__block *b, unsigned char *host, cl_uint nw,
                             const cl_event *wait, cl_event *ev) {
-  if (b->count == 1)
-    return to_device ? clEnqueueWriteBuffer(q, buf, blocking, b->first, b->len, host + b->first, nw,
-                                            wait, ev)
-                     : clEnqueueReadBuffer(q, buf, blocking, b->first, b->len, host + b->first, nw,
-                                           wait, ev);
+  if (b->count == 1) /* staged through pinned memory where that is faster (staging.c) */
+    return to_device ? amp__host_write(acc, q, buf, blocking, b->first, b->len, host + b->first, nw,
+                                       wait, ev)
+                     : amp__host_read(acc, q, buf, blocking, b->first, b->len, host + b->first, nw,
+                                      wait, ev);
   const size_t origin[3] = {b->first % b->pitch, b->first / b->pitch, 0};
   const size_t region[3] = {b->len, b->count, 1};
+  if (amp__trace_on()) { /* the same command, with an event for the trace */
+    cl_event own = NULL, *use = ev ? ev : &own;
+    uint64_t t = amp__trace_now();
+    cl_int err = to_device ? clEnqueueWriteBufferRect(q, buf, blocking, origin, origin, region,
+                                                      b->pitch, 0, b->pitch, 0, host, nw, wait, use)
+                           : clEnqueueReadBufferRect(q, buf, blocking, origin, origin, region,
+                                                     b->pitch, 0, b->pitch, 0, host, nw, wait, use);
+    if (err == CL_SUCCESS)
+      amp__trace_command(acc, q, *use, to_device ? "write (rectangle)" : "read (rectangle)",
+                         (uint64_t)b->len * b->count, NULL, NULL, t);
+    if (own)
+      clReleaseEvent(own);
+    return err;
+  }
   return to_device ? clEnqueueWriteBufferRect(q, buf, blocking, origin, origin, region, b->pitch, 0,
                                               b->pitch, 0, host, nw, wait, ev)
                    : clEnqueueReadBufferRect(q, buf, blocking, origin, origin, region, b->pitch, 0,
@@ -309,7 +338,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
     wait_host_idle(s);
   cl_uint nw = L->last_write ? 1 : 0;
   amp__flush_producers(&L->last_write, nw, dv->queue);
-  AMP__CL(enqueue_block(dv->queue, L->buf, 0, async ? CL_FALSE : CL_TRUE, b, s->host, nw,
+  AMP__CL(enqueue_block(acc, dv->queue, L->buf, 0, async ? CL_FALSE : CL_TRUE, b, s->host, nw,
                         nw ? &L->last_write : NULL, async ? &ev : NULL),
           "clEnqueueReadBuffer (device to host)");
   if (ev) {
@@ -383,7 +412,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     }
     cl_event ev = NULL;
     amp__flush_producers(deps.ev, deps.n, q->queue);
-    cl_int err = enqueue_block(q->queue, L->buf, 1, CL_FALSE, &b, s->host, (cl_uint)deps.n,
+    cl_int err = enqueue_block(acc, q->queue, L->buf, 1, CL_FALSE, &b, s->host, (cl_uint)deps.n,
                                deps.n ? deps.ev : NULL, &ev);
     amp__evlist_free(&deps);
     AMP__CL(err, "clEnqueueWriteBuffer (host to device)");
@@ -397,8 +426,11 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     }
   }
-  /* Everything wanted is valid here now; parts valid nowhere had been discarded. */
-  if (amp__rangeset_add_all(&L->valid, want))
+  /* What came from the host is valid here now. Parts valid nowhere (discarded) stay valid nowhere:
+   * a command that only reads them must not make the buffer's undefined bytes count as the
+   * latest contents, or they would be copied back over host memory. A command that writes them
+   * makes them valid here (amp__uses_finish). */
+  if (amp__rangeset_add_all(&L->valid, &from_host))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
 fail:
   amp__rangeset_free(&miss);
@@ -475,6 +507,8 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
     if (uses[i].write) {
       record_write(L, done);
       /* Rule 5: the written part is now valid only here. */
+      if (amp__rangeset_add_all(&L->valid, &uses[i].ranges))
+        wait_event(done); /* out of memory: keep the old state; nothing is lost but tracking */
       amp__rangeset_remove_all(&s->host_valid, &uses[i].ranges);
       for (size_t o = 0; o < s->nloc; o++)
         if (o != a)
@@ -868,8 +902,8 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   if (push_deps(&deps, L, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   amp__flush_producers(deps.ev, deps.n, q->queue);
-  AMP__CL(clEnqueueWriteBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, src,
-                               (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
+  AMP__CL(amp__host_write(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes,
+                          src, (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
           "clEnqueueWriteBuffer (host to array)");
   atomic_fetch_add(&q->acc->to_device_count, 1);
   atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
@@ -901,8 +935,8 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   amp__location *L = &s->loc[s->home];
   cl_uint nw = L->last_write ? 1 : 0;
   amp__flush_producers(&L->last_write, nw, q->queue);
-  AMP__CL(clEnqueueReadBuffer(q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
-                              nw, nw ? &L->last_write : NULL, &ev),
+  AMP__CL(amp__host_read(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
+                         nw, nw ? &L->last_write : NULL, &ev),
           "clEnqueueReadBuffer (array to host)");
   atomic_fetch_add(&q->acc->to_host_count, 1);
   atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
@@ -938,9 +972,11 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   if (push_deps(&deps, S, 0) || push_deps(&deps, D, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   amp__flush_producers(deps.ev, deps.n, q->queue);
+  uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
   AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
                               deps.n ? deps.ev : NULL, &ev),
           "clEnqueueCopyBuffer (array to array)");
+  amp__trace_command(q->acc, q->queue, ev, "copy", src->bytes, NULL, NULL, t_enq);
   atomic_fetch_add(&q->acc->device_copy_count, 1);
   atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
   amp__view_enqueued(q);

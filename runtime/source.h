@@ -112,6 +112,11 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst);
 /* Appends the view's byte ranges in the source to *out. */
 int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
 
+/* CL_DEVICE_MAX_MEM_ALLOC_SIZE of the accelerator (0 when unknown, and for the host). */
+uint64_t amp__max_alloc(const amp_accelerator *acc);
+/* AMP_ERROR_LIMIT_EXCEEDED, naming both sizes, when `bytes` exceed that limit. */
+amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn);
+
 /* The device buffer of a view on an accelerator (valid between acquire and finish). */
 cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc);
 

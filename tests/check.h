@@ -94,6 +94,26 @@ static inline amp_kernel *test_kernel(const char *src, const char *options, cons
   return k;
 }
 
+/* Copy commands in either direction, summed over all accelerators, since the last
+ * amp_transfer_stats_reset (UINT64_MAX, with the reason printed, if the counters cannot be read).
+ */
+static inline uint64_t test_transfers(void) {
+  amp_transfer_stats st;
+  if (amp_transfer_stats_get(NULL, &st) != AMP_SUCCESS) {
+    fprintf(stderr, "amp_transfer_stats_get: %s\n", amp_last_error());
+    return UINT64_MAX;
+  }
+  return st.to_device_count + st.to_host_count + st.device_copy_count;
+}
+
+/* After a refused call: nothing was copied since the last amp_transfer_stats_reset, and the host
+ * array `h` still equals `orig` (two arrays of the same size). */
+#define CHECK_UNMOVED(h, orig)                                                                     \
+  do {                                                                                             \
+    CHECK_EQ_INT(test_transfers(), 0);                                                             \
+    CHECK(memcmp((h), (orig), sizeof(h)) == 0);                                                    \
+  } while (0)
+
 /* The default accelerator's default view, or NULL with the reason printed. Tests fail without one
  * (return 1), never skip: POCL is always installed, so a missing default view is a bug. */
 static inline amp_accelerator_view *test_view(void) {

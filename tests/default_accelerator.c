@@ -8,9 +8,12 @@
  *   env          AMP_DEFAULT_ACCELERATOR names a device path: exactly that one is chosen
  *   env-unknown  AMP_DEFAULT_ACCELERATOR names no accelerator: AMP_ERROR_NOT_FOUND, every time,
  *                never a fallback
- *   env-cpu      AMP_DEFAULT_ACCELERATOR=cpu: refused, the host is not a kernel target
- *   set          amp_accelerator_set_default before first use: refuses "cpu", unknown paths and
- *                NULL, accepts a device path, then refuses a change after first use
+ *   env-cpu      AMP_DEFAULT_ACCELERATOR=cpu: the CPU accelerator is the default, and the
+ *                default view is refused, naming it (AMP's cpu runs no kernels)
+ *   set          amp_accelerator_set_default before first use: refuses unknown paths and NULL
+ *                (neither counts as the one call), accepts a device path once, then refuses a
+ *                second setting and a change after first use, changing nothing
+ *   set-cpu      amp_accelerator_set_default("cpu"): accepted; the default view is refused
  *   two-env      POCL_DEVICES="pthread pthread": two POCL accelerators, and the environment
  *                variable picks the second
  *   two-set      the same two, and set_default picks the second
@@ -56,7 +59,7 @@ static void check_default_is(const char *want) {
   char quoted[200];
   snprintf(quoted, sizeof quoted, "\"%s\"", want);
   CHECK_MSG(quoted);
-  CHECK_STATUS(amp_accelerator_set_default("cpu"), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(amp_accelerator_set_default("cpu"), AMP_ERROR_DEFAULT_ALREADY_USED);
   amp_accelerator *again = NULL;
   CHECK_OK(amp_accelerator_get_default(&again));
   CHECK(again == def);
@@ -119,7 +122,7 @@ int main(int argc, char **argv) {
   printf("scenario %s, AMP_DEFAULT_ACCELERATOR=%s\n", scenario, env ? env : "(unset)");
 
   if (strcmp(scenario, "auto") == 0 || strcmp(scenario, "set") == 0 ||
-      strcmp(scenario, "two-set") == 0) {
+      strcmp(scenario, "set-cpu") == 0 || strcmp(scenario, "two-set") == 0) {
     /* These scenarios are about the absence of the variable: the caller's shell may have it. */
     unsetenv("AMP_DEFAULT_ACCELERATOR");
   } else if (!env) {
@@ -153,19 +156,27 @@ int main(int argc, char **argv) {
     CHECK(def == NULL && view == NULL);
     /* Other accelerators stay usable by path. */
     CHECK(find(POCL0) != NULL);
-  } else if (strcmp(scenario, "env-cpu") == 0) {
-    amp_accelerator *def = NULL;
-    CHECK_STATUS(amp_accelerator_get_default(&def), AMP_ERROR_INVALID_ARGUMENT);
+  } else if (strcmp(scenario, "env-cpu") == 0 || strcmp(scenario, "set-cpu") == 0) {
+    if (strcmp(scenario, "set-cpu") == 0)
+      CHECK_OK(amp_accelerator_set_default("cpu"));
+    amp_accelerator *def = NULL, *cpu = find("cpu");
+    CHECK_OK(amp_accelerator_get_default(&def));
+    CHECK(def != NULL && def == cpu);
+    amp_accelerator_view *view = NULL;
+    CHECK_STATUS(amp_default_view(&view), AMP_ERROR_UNSUPPORTED_FEATURE);
     CHECK_MSG("\"cpu\"");
-    CHECK(def == NULL);
+    CHECK_MSG("AMP_DEFAULT_ACCELERATOR");
+    CHECK(view == NULL);
+    CHECK_STATUS(amp_accelerator_set_default(POCL0), AMP_ERROR_DEFAULT_ALREADY_USED);
   } else if (strcmp(scenario, "set") == 0) {
-    CHECK_STATUS(amp_accelerator_set_default("cpu"), AMP_ERROR_INVALID_ARGUMENT);
-    CHECK_MSG("host");
     CHECK_STATUS(amp_accelerator_set_default("ocl/no-such-platform/3"), AMP_ERROR_NOT_FOUND);
     CHECK_MSG("ocl/no-such-platform/3");
     CHECK_STATUS(amp_accelerator_set_default(NULL), AMP_ERROR_INVALID_ARGUMENT);
-    /* None of those refusals used the default up: setting it still works. */
+    /* None of those refusals counted: setting it still works, once. */
     CHECK_OK(amp_accelerator_set_default(POCL0));
+    CHECK_STATUS(amp_accelerator_set_default("cpu"), AMP_ERROR_DEFAULT_ALREADY_USED);
+    CHECK_MSG("once per process");
+    CHECK_MSG(POCL0);
     check_default_is(POCL0);
   } else if (strcmp(scenario, "two-env") == 0 || strcmp(scenario, "two-set") == 0) {
     if (!have_two_pocl()) {
@@ -176,8 +187,10 @@ int main(int argc, char **argv) {
     amp_accelerator *a0 = find(POCL0), *a1 = find(POCL1);
     CHECK(a0 != NULL && a1 != NULL && a0 != a1);
     if (strcmp(scenario, "two-set") == 0) {
-      CHECK_OK(amp_accelerator_set_default(POCL0)); /* may change its mind before first use */
       CHECK_OK(amp_accelerator_set_default(POCL1));
+      /* once per process: a second setting is refused and changes nothing */
+      CHECK_STATUS(amp_accelerator_set_default(POCL0), AMP_ERROR_DEFAULT_ALREADY_USED);
+      CHECK_MSG(POCL1);
     } else {
       CHECK(strcmp(env, POCL1) == 0);
     }

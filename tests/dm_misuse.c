@@ -72,10 +72,23 @@ int main(void) {
 
   /* Reshapes. */
   amp_array_view *flat = NULL, *row = NULL;
-  CHECK_OK(amp_array_view_view_as(v, amp_extent1(100), &flat));
+  /* as in AMP, a rank-2 view cannot be reshaped: make a rank-1 view of the data */
+  CHECK_STATUS(amp_array_view_view_as(v, amp_extent1(100), &out), AMP_ERROR_RANK_MISMATCH);
+  CHECK_MSG("rank 1");
+  CHECK_STATUS(amp_array_view_reinterpret_as(v, AMP_FLOAT, &out), AMP_ERROR_RANK_MISMATCH);
+  CHECK_STATUS(amp_array_view_data(v, (void **)&out), AMP_ERROR_RANK_MISMATCH);
+  CHECK(out == NULL);
+  CHECK_OK(amp_array_view_create(amp_extent1(100), AMP_INT32, d, &flat));
   CHECK_STATUS(amp_array_view_project(flat, 0, &out), AMP_ERROR_RANK_MISMATCH);
-  CHECK_STATUS(amp_array_view_view_as(flat, amp_extent2(9, 9), &out), AMP_ERROR_EXTENT_MISMATCH);
+  CHECK_STATUS(amp_array_view_view_as(flat, amp_extent2(11, 11), &out), AMP_ERROR_EXTENT_MISMATCH);
   CHECK_MSG("100");
+  /* fewer elements are allowed: the first 81 as 9 x 9 */
+  CHECK_OK(amp_array_view_view_as(flat, amp_extent2(9, 9), &out));
+  amp_extent got = {0, {0, 0, 0}};
+  CHECK_OK(amp_array_view_get_extent(out, &got));
+  CHECK(got.rank == 2 && got.dim[0] == 9 && got.dim[1] == 9);
+  CHECK_OK(amp_array_view_release(out));
+  out = NULL;
   typedef struct three {
     unsigned char b[3];
   } three;

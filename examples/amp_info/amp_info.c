@@ -4,6 +4,9 @@
  *   amp-info            all accelerators
  *   amp-info --default  only the default accelerator's device path (for scripts)
  *
+ * With no OpenCL platform at all it lists the CPU accelerator alone, as the default, and says
+ * what to install: kernels cannot run, but that is the answer, not a failure.
+ *
  * Exit status: 0, or 1 when no accelerator can be listed (the reason is printed). */
 #include <ampcl.h>
 #include <stdio.h>
@@ -73,5 +76,14 @@ int main(int argc, char **argv) {
   }
   if (def_st != AMP_SUCCESS)
     return fail("choosing the default accelerator", def_st);
+  amp_accelerator_properties dp;
+  if (amp_accelerator_get_properties(def, &dp) == AMP_SUCCESS && dp.is_host) {
+    /* AMP's fallback: no device, or "cpu" named as the default. Say why kernels will not run. */
+    amp_accelerator_view *v = NULL;
+    if (amp_default_view(&v) != AMP_SUCCESS)
+      printf("note: the default accelerator is the CPU accelerator (host memory only): kernels "
+             "cannot run.\n  %s\n",
+             amp_last_error());
+  }
   return 0;
 }

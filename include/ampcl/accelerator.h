@@ -12,15 +12,18 @@
  * than letters and digits replaced by one '-' (for example "nvidia-cuda" or
  * "portable-computing-language"), and <n> is the device's position within that platform,
  * counting from 0. A second platform of the same name gets "~2" appended to its part, and so on.
- * Two paths are reserved: "cpu", the host (never a kernel target, as in AMP), and "default", the
- * default accelerator.
+ * Two paths are reserved: "cpu", the host (never a kernel target, as in AMP; the default only when
+ * named so or when there is no OpenCL device), and "default", the default accelerator.
  *
  * The default accelerator is chosen at its first use, by these rules:
  *   1. the environment variable AMP_DEFAULT_ACCELERATOR, if set, names it by device path; an
  *      unknown path there is an error (AMP_ERROR_NOT_FOUND), never a silent fallback;
  *   2. otherwise the non-emulated accelerator with the most dedicated memory;
- *   3. otherwise an emulated one (a CPU device such as POCL's, ampcl's WARP).
- * amp_accelerator_set_default() may change the choice only before that first use.
+ *   3. otherwise an emulated one (a CPU device such as POCL's, ampcl's WARP);
+ *   4. with no OpenCL platform or device at all, "cpu", as AMP falls back to its CPU accelerator:
+ *      the list then holds "cpu" alone, and amp_default_view and every launch on the default
+ *      fail with AMP_ERROR_UNSUPPORTED_FEATURE, naming it and saying what to install.
+ * amp_accelerator_set_default() may make the choice, once, before that first use.
  *
  * Threads: every function here may be called from any thread. */
 #ifndef AMPCL_ACCELERATOR_H
@@ -76,8 +79,8 @@ typedef enum amp_queuing_mode {
   AMP_QUEUING_MODE_IMMEDIATE = 1  /* every command is submitted as it is enqueued */
 } amp_queuing_mode;
 
-/* Number of accelerators, the host "cpu" included, into *out. Fails with AMP_ERROR_NO_PLATFORM
- * when no OpenCL platform is installed at all. */
+/* Number of accelerators, the host "cpu" included, into *out: 1 (only "cpu") when no OpenCL
+ * platform or device is installed at all. Fails only if enumerating OpenCL itself fails. */
 AMP_API amp_status amp_accelerator_count(size_t *out);
 
 /* The accelerator at position index (0 .. count-1) into *out. OpenCL devices come first, in
@@ -92,9 +95,14 @@ AMP_API amp_status amp_accelerator_find(const char *path, amp_accelerator **out)
 /* The default accelerator into *out (choosing it now if this is the first use). */
 AMP_API amp_status amp_accelerator_get_default(amp_accelerator **out);
 
-/* Makes the accelerator at `path` the default. Succeeds only before the default is first used;
- * afterwards it fails with AMP_ERROR_DEFAULT_ALREADY_USED and names the accelerator already
- * chosen. "cpu" is refused (AMP_ERROR_INVALID_ARGUMENT): the host is not a kernel target. */
+/* Makes the accelerator at `path` the default (AMP's accelerator::set_default). Succeeds once per
+ * process, and only before the default is first used (by any call that needs it, such as
+ * amp_default_view or a launch on the default view); a second call, or a call after first use,
+ * fails with AMP_ERROR_DEFAULT_ALREADY_USED, names the accelerator already set or chosen, and
+ * changes nothing. A refused path (NULL: AMP_ERROR_INVALID_ARGUMENT; unknown: AMP_ERROR_NOT_FOUND)
+ * does not count as the one call. "cpu" names the CPU accelerator, as in AMP: host memory, no
+ * queue, no kernels; with it as the default, amp_default_view fails with
+ * AMP_ERROR_UNSUPPORTED_FEATURE saying so. "default" leaves the choice to the rules above. */
 AMP_API amp_status amp_accelerator_set_default(const char *path);
 
 /* Copies the accelerator's properties into *out. */

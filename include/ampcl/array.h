@@ -21,7 +21,9 @@ extern "C" {
 
 typedef struct amp_array amp_array;
 
-/* An array of `extent` elements of `type` on the view's accelerator; contents undefined. */
+/* An array of `extent` elements of `type` on the view's accelerator; contents undefined. More bytes
+ * than the accelerator's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is AMP_ERROR_LIMIT_EXCEEDED,
+ * naming both sizes. */
 AMP_API amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent,
                                     amp_elem_type type, amp_array **out);
 
@@ -47,10 +49,17 @@ AMP_API amp_status amp_array_release(amp_array *array);
 AMP_API amp_status amp_copy_to_array(const void *src, size_t bytes, amp_array *dst);
 AMP_API amp_status amp_copy_from_array(amp_array *src, void *dst, size_t bytes);
 
-/* Between two arrays of equal extent and element size, on the same or different accelerators. */
+/* Between two arrays of equal extent and element type, on the same or different accelerators.
+ *
+ * Copies keep element types and shapes (all amp_copy_* between arrays and views, and their _async
+ * forms, which check at the call): a different rank or extent, even of the same number of
+ * elements, is AMP_ERROR_EXTENT_MISMATCH; a different element type (kind or size; two structs of
+ * different sizes) is AMP_ERROR_INVALID_ARGUMENT. Both name the two sides and leave the
+ * destination unchanged. Copies never reinterpret bits: amp_array_view_reinterpret_as and
+ * amp_array_view_view_as are the ways to see data with another type or shape. */
 AMP_API amp_status amp_copy_array(amp_array *src, amp_array *dst);
 
-/* View to view of equal extents and element size (AMP's copy(view, view)): the source view's
+/* View to view of equal extents and element type (AMP's copy(view, view)): the source view's
  * latest contents are written into the destination view's data, which counts as written. */
 AMP_API amp_status amp_copy_view(amp_array_view *src, amp_array_view *dst);
 
@@ -79,7 +88,8 @@ AMP_API amp_status amp_copy_from_view_async(amp_array_view *src, void *dst, size
 
 /* Host memory that transfers at full speed to and from `acc` (page-locked through
  * CL_MEM_ALLOC_HOST_PTR and mapped). Use it like malloc'd memory, under views or with amp_copy;
- * free it with amp_host_free. Views over it use it for copies directly. */
+ * free it with amp_host_free. Views over it use it for copies directly. More bytes than the
+ * accelerator's largest buffer is AMP_ERROR_LIMIT_EXCEEDED, naming both sizes. */
 AMP_API amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out);
 AMP_API amp_status amp_host_free(void *ptr);
 

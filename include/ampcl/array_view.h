@@ -83,7 +83,8 @@ AMP_API amp_status amp_array_view_get_elem_type(const amp_array_view *view, amp_
 AMP_API amp_status amp_array_view_is_read_only(const amp_array_view *view, bool *out);
 
 /* Declares the view's current contents unneeded (AMP's discard_data): the next use on an
- * accelerator that holds no valid copy skips the copy-in. It lasts until the next write. */
+ * accelerator that holds no valid copy skips the copy-in. It lasts until the next write. Discarded
+ * data that a kernel only reads are never copied back: host memory keeps what it held. */
 AMP_API amp_status amp_array_view_discard_data(amp_array_view *view);
 
 /* Blocks until the host memory under the view holds its latest contents (AMP's synchronize(),
@@ -92,9 +93,10 @@ AMP_API amp_status amp_array_view_discard_data(amp_array_view *view);
 AMP_API amp_status amp_array_view_synchronize(amp_array_view *view);
 
 /* Synchronises the view for read-write host access and returns a pointer to its first element
- * (AMP's data()). Afterwards the host holds the only valid copy of the part the view covers, so
- * the caller may read and write through the pointer until the next kernel use; that use copies
- * it in again. */
+ * (AMP's data(), which exists for rank-1 views: other ranks, except the whole view of an array,
+ * give AMP_ERROR_RANK_MISMATCH). Afterwards the host holds the only valid copy of the part the view
+ * covers, so the caller may read and write through the pointer until the next kernel use; that use
+ * copies it in again. */
 AMP_API amp_status amp_array_view_data(amp_array_view *view, void **out);
 
 /* After the caller wrote the host memory directly (not through amp_array_view_data), marks every
@@ -108,7 +110,9 @@ AMP_API amp_status amp_array_view_wait(amp_array_view *view);
 
 /* A read-write view with no data source (AMP's array_view(extent)): storage appears where the view
  * is first used, on an accelerator or, for host access, in memory ampcl owns and frees with the
- * last view. Its initial contents are undefined. */
+ * last view. Its initial contents are undefined. A size larger than any accelerator's largest
+ * buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) fails here with AMP_ERROR_LIMIT_EXCEEDED, naming both
+ * sizes. */
 AMP_API amp_status amp_array_view_create_empty(amp_extent extent, amp_elem_type type,
                                                amp_array_view **out);
 
@@ -122,13 +126,17 @@ AMP_API amp_status amp_array_view_section(amp_array_view *view, amp_index origin
  * projection v[i]. */
 AMP_API amp_status amp_array_view_project(amp_array_view *view, int i, amp_array_view **out);
 
-/* A rank-1 view (of contiguous data) seen with another extent of the same size (AMP's view_as()).
- * AMP_ERROR_EXTENT_MISMATCH when the sizes differ. */
+/* A rank-1 view (of contiguous data) seen with another extent (AMP's view_as()): the new extent
+ * may cover as many elements or fewer (the first ones), never more (AMP_ERROR_EXTENT_MISMATCH).
+ * As in AMP, only rank-1 views and the whole view of an array (amp_array_view_of) can be
+ * reshaped; other ranks give AMP_ERROR_RANK_MISMATCH. */
 AMP_API amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent,
                                           amp_array_view **out);
 
 /* A rank-1 view (of contiguous data) seen as elements of another type (AMP's reinterpret_as()):
- * the byte size must divide into whole elements of the new type (AMP_ERROR_INVALID_ARGUMENT). */
+ * a rank-1 view whose extent is scaled by the ratio of the sizes; the byte size must divide into
+ * whole elements of the new type (AMP_ERROR_INVALID_ARGUMENT). Rank 1 and whole array views only,
+ * as view_as. */
 AMP_API amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type type,
                                                  amp_array_view **out);
 

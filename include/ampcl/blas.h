@@ -25,7 +25,14 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * read-write. C's old contents are copied in like any operand (discard_data C first to skip that
  * when beta is 0). Returns
  * AMP_ERROR_UNSUPPORTED_FEATURE when ampcl was built without CLBlast. With done != NULL, returns
- * a future for the GEMM's completion whose amp_future_elapsed_ns gives its device time. */
+ * a future for the GEMM's completion whose amp_future_elapsed_ns gives its device time.
+ *
+ * On a CPU accelerator (POCL), when all three views are over host memory and OpenBLAS is
+ * installed (libopenblas.so.0, loaded at run time), the GEMM runs through OpenBLAS on the host
+ * memory itself: as fast as OpenBLAS, with no copies for data already on the host. The call then
+ * blocks until C is computed, C's accelerator copies are dropped (the host holds the latest), and
+ * the future's elapsed time is the host time of the GEMM. AMP_BLAS_CPU=opencl in the environment
+ * keeps CLBlast on CPU devices. */
 AMP_API amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a,
                                  amp_transpose trans_b, double alpha, amp_array_view *a,
                                  amp_array_view *b, double beta, amp_array_view *c,

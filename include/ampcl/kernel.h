@@ -72,7 +72,8 @@ typedef enum amp_arg_kind {
 } amp_arg_kind;
 
 /* One kernel argument. Make them with the amp_arg_* functions below, in the kernel's parameter
- * order. */
+ * order. Messages about arguments give their index in the array, counting from 0 ("argument 0"
+ * is args[0]); a view fills two parameters, so parameter positions may differ. */
 typedef struct amp_arg {
   amp_arg_kind kind;
   union {
@@ -106,10 +107,17 @@ AMP_API amp_arg amp_arg_local(size_t bytes);
  * is not const and the view is not read-only. The launch is asynchronous: the call returns once
  * the kernel is enqueued, and synchronisation points wait for it.
  *
- * Errors leave host data untouched: a rank mismatch, an invalid extent, a view bound to a
- * parameter of another element type, a read-only view given to a non-const parameter
- * (AMP_ERROR_ACCESS_DENIED), double data or arguments on an accelerator without fp64
- * (AMP_ERROR_UNSUPPORTED_FEATURE), and a build failure (the build log in amp_last_error()). */
+ * Errors leave host data untouched and enqueue nothing: a rank mismatch, an invalid extent, an
+ * argument that does not match its parameter (AMP_ERROR_KERNEL_ARGS, naming the argument's index
+ * from 0 and both types: a view for a scalar parameter, a scalar or amp_arg_bytes for a view or
+ * pointer, a view of another element type; views of structs and amp_arg_bytes are compared by
+ * size with the parameter's type, whose sizeof ampcl asks the compiler for when it is a struct), a
+ * read-only view given to a non-const parameter (AMP_ERROR_ACCESS_DENIED), double data or arguments
+ * on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), a kernel written for a tile shape
+ * (AMP_TILE_SHAPE / reqd_work_group_size) launched untiled (AMP_ERROR_INVALID_ARGUMENT, naming the
+ * shape), and a build failure (the build log in amp_last_error()). AMP_SUCCESS means the kernel was
+ * enqueued; a failure while it runs is reported by the next call that waits for it (a synchronize,
+ * amp_future_wait, ..._wait). */
 AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain,
                                          amp_kernel *kernel, const amp_arg *args, size_t nargs);
 
@@ -117,7 +125,10 @@ AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent 
  * tiles that share tile_static memory and barriers. The tile must divide the extent
  * (AMP_ERROR_INVALID_COMPUTE_DOMAIN otherwise; see amp_tiled_extent_pad), and fit the device and
  * the kernel (AMP_ERROR_LIMIT_EXCEEDED names the limit: threads per tile, per dimension, or
- * tile_static bytes). */
+ * tile_static bytes, declared in the kernel plus amp_arg_local, against the device's local memory).
+ * A kernel written for one tile shape (AMP_TILE_SHAPE(t0, t1) in the prelude, OpenCL's
+ * reqd_work_group_size) runs only with that tile: another is AMP_ERROR_INVALID_ARGUMENT, naming
+ * both shapes in AMP order. */
 AMP_API amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_tiled_extent domain,
                                                amp_kernel *kernel, const amp_arg *args,
                                                size_t nargs);

@@ -1,0 +1,417 @@
+/* amp-trace: reads a trace written with AMP_TRACE=file.json (ampcl/trace.h) and tells where the
+ * time went.
+ *
+ *   amp-trace summary file.json    per kernel and per kind of copy: count, total and mean time,
+ *                                  bytes and GB/s, share of the wall time; and the time the host
+ *                                  spent in each ampcl call that waits
+ *   amp-trace check file.json      parses the file and checks it: every event well formed, times
+ *                                  monotonic on each device track (commands of one in-order
+ *                                  queue do not overlap); exit 1 naming the first problem
+ *
+ * The file is also what Perfetto (ui.perfetto.dev) and chrome://tracing open as a timeline. The
+ * JSON reader here is a small one of its own: it reads any JSON, and the summary uses the fields
+ * ampcl writes (ph, tid, ts, dur, cat, name, args.bytes). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a small JSON reader ----------------------------------------------------------------------
+ * Values are parsed into a tree of nodes; only what the tool needs is kept: objects (key/value
+ * lists), arrays, strings and numbers. */
+typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
+typedef struct jnode {
+  jtype type;
+  double num;
+  char *str;            /* J_STR */
+  struct jnode **items; /* J_ARR and J_OBJ values */
+  char **keys;          /* J_OBJ */
+  size_t n;
+} jnode;
+
+typedef struct jparser {
+  const char *p, *end;
+  const char *error;
+} jparser;
+
+static void skip(jparser *j) {
+  while (j->p < j->end && isspace((unsigned char)*j->p))
+    j->p++;
+}
+
+static jnode *jnew(jtype t) {
+  jnode *n = calloc(1, sizeof *n);
+  if (n)
+    n->type = t;
+  return n;
+}
+
+static void jfree(jnode *n) {
+  if (!n)
+    return;
+  for (size_t i = 0; i < n->n; i++) {
+    jfree(n->items[i]);
+    if (n->keys)
+      free(n->keys[i]);
+  }
+  free(n->items);
+  free(n->keys);
+  free(n->str);
+  free(n);
+}
+
+static char *jstring(jparser *j) {
+  if (j->p >= j->end || *j->p != '"')
+    return j->error = "expected a string", NULL;
+  j->p++;
+  size_t cap = 16, len = 0;
+  char *s = malloc(cap);
+  while (s && j->p < j->end && *j->p != '"') {
+    char c = *j->p++;
+    if (c == '\\') {
+      if (j->p >= j->end)
+        break;
+      char e = *j->p++;
+      c = e == 'n'   ? '\n'
+          : e == 't' ? '\t'
+          : e == 'r' ? '\r'
+          : e == 'b' ? '\b'
+          : e == 'f' ? '\f'
+                     : e;
+      if (e == 'u') { /* keep ASCII, replace the rest */
+        if (j->end - j->p < 4)
+          break;
+        unsigned v = (unsigned)strtoul((char[5]){j->p[0], j->p[1], j->p[2], j->p[3], 0}, NULL, 16);
+        c = v < 128 ? (char)v : '?';
+        j->p += 4;
+      }
+    }
+    if (len + 2 > cap) {
+      char *g = realloc(s, cap *= 2);
+      if (!g) {
+        free(s);
+        return j->error = "out of memory", NULL;
+      }
+      s = g;
+    }
+    s[len++] = c;
+  }
+  if (!s || j->p >= j->end) {
+    free(s);
+    return j->error = "unterminated string", NULL;
+  }
+  j->p++;
+  s[len] = '\0';
+  return s;
+}
+
+static jnode *jvalue(jparser *j, int depth);
+
+static int jpush(jnode *n, jnode *v, char *key) {
+  jnode **items = realloc(n->items, (n->n + 1) * sizeof *items);
+  if (!items)
+    return 0;
+  n->items = items;
+  if (n->type == J_OBJ) {
+    char **keys = realloc(n->keys, (n->n + 1) * sizeof *keys);
+    if (!keys)
+      return 0;
+    n->keys = keys;
+    n->keys[n->n] = key;
+  }
+  n->items[n->n++] = v;
+  return 1;
+}
+
+static jnode *jcontainer(jparser *j, int depth, int obj) {
+  jnode *n = jnew(obj ? J_OBJ : J_ARR);
+  j->p++;
+  skip(j);
+  if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
+    j->p++;
+    return n;
+  }
+  while (n && !j->error) {
+    char *key = NULL;
+    skip(j);
+    if (obj) {
+      key = jstring(j);
+      skip(j);
+      if (!key || j->p >= j->end || *j->p != ':') {
+        free(key);
+        j->error = j->error ? j->error : "expected ':'";
+        break;
+      }
+      j->p++;
+    }
+    jnode *v = jvalue(j, depth + 1);
+    if (!v || !jpush(n, v, key)) {
+      jfree(v);
+      free(key);
+      j->error = j->error ? j->error : "out of memory";
+      break;
+    }
+    skip(j);
+    if (j->p < j->end && *j->p == ',') {
+      j->p++;
+      continue;
+    }
+    if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
+      j->p++;
+      return n;
+    }
+    j->error = obj ? "expected ',' or '}'" : "expected ',' or ']'";
+  }
+  jfree(n);
+  return NULL;
+}
+
+static jnode *jvalue(jparser *j, int depth) {
+  skip(j);
+  if (depth > 64)
+    return j->error = "nested too deeply", NULL;
+  if (j->p >= j->end)
+    return j->error = "unexpected end", NULL;
+  char c = *j->p;
+  if (c == '{' || c == '[')
+    return jcontainer(j, depth, c == '{');
+  if (c == '"') {
+    jnode *n = jnew(J_STR);
+    if (n && !(n->str = jstring(j))) {
+      free(n);
+      return NULL;
+    }
+    return n;
+  }
+  static const struct {
+    const char *word;
+    jtype type;
+    double v;
+  } words[] = {{"true", J_BOOL, 1}, {"false", J_BOOL, 0}, {"null", J_NULL, 0}};
+  for (size_t i = 0; i < 3; i++) {
+    size_t l = strlen(words[i].word);
+    if ((size_t)(j->end - j->p) >= l && strncmp(j->p, words[i].word, l) == 0) {
+      j->p += l;
+      jnode *n = jnew(words[i].type);
+      if (n)
+        n->num = words[i].v;
+      return n;
+    }
+  }
+  char *endp = NULL;
+  double v = strtod(j->p, &endp);
+  if (endp == j->p || endp > j->end)
+    return j->error = "unexpected character", NULL;
+  j->p = endp;
+  jnode *n = jnew(J_NUM);
+  if (n)
+    n->num = v;
+  return n;
+}
+
+static const jnode *jget(const jnode *o, const char *key) {
+  if (!o || o->type != J_OBJ)
+    return NULL;
+  for (size_t i = 0; i < o->n; i++)
+    if (strcmp(o->keys[i], key) == 0)
+      return o->items[i];
+  return NULL;
+}
+
+static const char *jstr(const jnode *o, const char *key) {
+  const jnode *v = jget(o, key);
+  return v && v->type == J_STR ? v->str : NULL;
+}
+
+static double jnum(const jnode *o, const char *key, double dflt) {
+  const jnode *v = jget(o, key);
+  return v && v->type == J_NUM ? v->num : dflt;
+}
+
+/* ---- the tool -----------------------------------------------------------------------------------
+ */
+
+static jnode *load(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "amp-trace: cannot open %s\n", path);
+    return NULL;
+  }
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+  size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
+  fclose(f);
+  if (!text || got != (size_t)size) {
+    free(text);
+    fprintf(stderr, "amp-trace: cannot read %s\n", path);
+    return NULL;
+  }
+  jparser j = {text, text + size, NULL};
+  jnode *root = jvalue(&j, 0);
+  skip(&j);
+  if (root && !j.error && j.p != j.end)
+    j.error = "text after the JSON value";
+  if (j.error) {
+    fprintf(stderr, "amp-trace: %s is not valid JSON: %s at byte %ld\n", path, j.error,
+            (long)(j.p - text));
+    jfree(root);
+    root = NULL;
+  }
+  free(text);
+  return root;
+}
+
+typedef struct group {
+  char key[200];
+  int host;
+  long count;
+  double total_us, bytes;
+} group;
+
+static int by_total(const void *a, const void *b) {
+  const group *x = a, *y = b;
+  return x->total_us < y->total_us ? 1 : x->total_us > y->total_us ? -1 : 0;
+}
+
+static int summary(const jnode *events) {
+  size_t cap = 64, ng = 0;
+  group *g = calloc(cap, sizeof *g);
+  double t0 = 1e300, t1 = -1e300;
+  for (size_t i = 0; g && i < events->n; i++) {
+    const jnode *e = events->items[i];
+    const char *ph = jstr(e, "ph"), *cat = jstr(e, "cat"), *name = jstr(e, "name");
+    if (!ph || strcmp(ph, "X") != 0 || !cat || !name)
+      continue;
+    double ts = jnum(e, "ts", 0), dur = jnum(e, "dur", 0);
+    if (ts < t0)
+      t0 = ts;
+    if (ts + dur > t1)
+      t1 = ts + dur;
+    int host = strcmp(cat, "host") == 0;
+    char key[200];
+    if (host || strcmp(cat, "kernel") == 0 || strcmp(cat, "gemm") == 0)
+      snprintf(key, sizeof key, "%s %s", host ? "host" : cat, name);
+    else
+      snprintf(key, sizeof key, "%s", cat); /* copies: by kind */
+    size_t k = 0;
+    while (k < ng && strcmp(g[k].key, key) != 0)
+      k++;
+    if (k == ng) {
+      if (ng == cap) {
+        group *grown = realloc(g, 2 * cap * sizeof *g);
+        if (!grown)
+          break;
+        g = grown;
+        cap *= 2;
+      }
+      memset(&g[ng], 0, sizeof g[ng]);
+      snprintf(g[ng].key, sizeof g[ng].key, "%s", key);
+      g[ng].host = host;
+      ng++;
+    }
+    g[k].count++;
+    g[k].total_us += dur;
+    g[k].bytes += jnum(jget(e, "args"), "bytes", 0);
+  }
+  if (!g)
+    return 1;
+  qsort(g, ng, sizeof *g, by_total);
+  double wall = t1 > t0 ? t1 - t0 : 0;
+  printf("wall time covered by the trace: %.3f ms\n\n", wall / 1e3);
+  printf("%-44s %7s %12s %12s %12s %9s %7s\n", "device: kernels and copies", "count", "total ms",
+         "mean us", "MB", "GB/s", "wall %");
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1)
+      printf("\n%-44s %7s %12s %12s\n", "host: time in ampcl calls (waiting)", "count", "total ms",
+             "mean us");
+    for (size_t k = 0; k < ng; k++) {
+      if (g[k].host != pass)
+        continue;
+      printf("%-44.44s %7ld %12.3f %12.1f", g[k].key, g[k].count, g[k].total_us / 1e3,
+             g[k].total_us / (double)g[k].count);
+      if (!pass)
+        printf(" %12.2f %9.2f %6.1f%%", g[k].bytes / 1e6,
+               g[k].total_us > 0 && g[k].bytes > 0 ? g[k].bytes / (g[k].total_us * 1e3) : 0.0,
+               wall > 0 ? 100.0 * g[k].total_us / wall : 0.0);
+      printf("\n");
+    }
+  }
+  free(g);
+  return 0;
+}
+
+/* Every X event has the fields; on each device track (tid >= 1000: one in-order queue) commands
+ * do not overlap. */
+static int check(const jnode *events) {
+  typedef struct last {
+    int tid;
+    double end;
+  } last;
+  last seen[256];
+  size_t ns = 0;
+  long n = 0;
+  for (size_t i = 0; i < events->n; i++) {
+    const jnode *e = events->items[i];
+    const char *ph = jstr(e, "ph");
+    if (!ph) {
+      fprintf(stderr, "amp-trace: event %zu has no \"ph\"\n", i);
+      return 1;
+    }
+    if (strcmp(ph, "X") != 0)
+      continue;
+    n++;
+    if (!jstr(e, "name") || !jstr(e, "cat") || !jget(e, "ts") || !jget(e, "dur") ||
+        !jget(e, "tid")) {
+      fprintf(stderr, "amp-trace: event %zu lacks name, cat, ts, dur or tid\n", i);
+      return 1;
+    }
+    int tid = (int)jnum(e, "tid", 0);
+    double ts = jnum(e, "ts", 0), dur = jnum(e, "dur", 0);
+    if (dur < 0) {
+      fprintf(stderr, "amp-trace: event %zu has a negative duration\n", i);
+      return 1;
+    }
+    if (tid < 1000)
+      continue;
+    size_t k = 0;
+    while (k < ns && seen[k].tid != tid)
+      k++;
+    if (k == ns && ns < 256)
+      seen[ns++] = (last){tid, -1e300};
+    if (k < ns) {
+      if (ts + 0.001 < seen[k].end) {
+        fprintf(stderr,
+                "amp-trace: event %zu (%s) starts at %.3f us, before the previous command "
+                "of its queue ended (%.3f us)\n",
+                i, jstr(e, "name"), ts, seen[k].end);
+        return 1;
+      }
+      seen[k].end = ts + dur;
+    }
+  }
+  printf("ok: %ld events, %zu device tracks\n", n, ns);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3 || (strcmp(argv[1], "summary") != 0 && strcmp(argv[1], "check") != 0)) {
+    fprintf(stderr, "usage: amp-trace summary FILE.json | amp-trace check FILE.json\n");
+    return 2;
+  }
+  jnode *root = load(argv[2]);
+  if (!root)
+    return 1;
+  const jnode *events = jget(root, "traceEvents");
+  int rc = 1;
+  if (!events || events->type != J_ARR)
+    fprintf(stderr, "amp-trace: %s has no traceEvents array\n", argv[2]);
+  else
+    rc = strcmp(argv[1], "summary") == 0 ? summary(events) : check(events);
+  const jnode *meta = jget(root, "metadata");
+  if (rc == 0 && meta && jnum(meta, "dropped", 0) > 0)
+    printf("\nnote: %.0f events were dropped (AMP_TRACE_MAX reached)\n", jnum(meta, "dropped", 0));
+  jfree(root);
+  return rc;
+}

@@ -1,0 +1,9 @@
+/* overlap.cl: add-exp, result[i] = first[i] + exp(second[i]), over whatever part of the arrays
+ * the views given to it cover. examples/overlap launches it once per piece, each piece a section
+ * of the same three views, each on its own accelerator view (queue). One work-item per element;
+ * untiled. */
+__kernel void add_exp_piece(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
+                            AMP_VIEW(float, result)) {
+  AMP_INDEX1(i);
+  amp_at(result, i[0]) = amp_at(first, i[0]) + fast_math_exp(amp_at(second, i[0]));
+}
