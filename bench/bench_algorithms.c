@@ -119,8 +119,9 @@ static amp_status run_once(bench_ctx *ctx, algo_data *d, int a, double *sum) {
   amp_status s;
   float f = 0;
   switch (a) {
-  case 0:
-    return amp_copy_array(d->af, d->af2);
+  case 0: /* amp_copy_array only enqueues the copy: wait for it, as every other row does */
+    s = amp_copy_array(d->af, d->af2);
+    return s == AMP_SUCCESS ? amp_accelerator_view_wait(ctx->av) : s;
   case 1:
     s = amp_reduce(ctx->av, d->vf, AMP_REDUCE_SUM, &f);
     *sum = f;
