@@ -6,12 +6,13 @@
  *
  * Writing (amp_trace_flush, and at exit): each pending event is waited for and its profiling
  * times (QUEUED, START, END) read, then released. Device times are moved onto the host clock per
- * accelerator: QUEUED is stamped on the device's clock when the host enqueues, so the first
- * command of an accelerator gives offset = host enqueue time - QUEUED; every later command gives
- * the same difference again, and the largest deviation from the offset is reported as the drift
- * (with it, the error bound of the alignment: the time between the host's clock read and the
- * driver's stamp, a few microseconds). The file is rewritten whole at each flush: a complete JSON
- * document always, also if the program dies later. */
+ * accelerator: QUEUED is stamped on the device's clock when the driver takes the command, at or
+ * after the host's clock read just before the enqueue, so each command's host time - QUEUED is
+ * the clocks' offset minus that lag. The largest difference (the command stamped soonest) is the
+ * offset used; the spread of the differences is reported as the drift. One offset per accelerator
+ * keeps each queue's order; a device time can come out early by at most the smallest lag. The file
+ * is rewritten whole at each flush: a complete JSON document always, also if the program dies
+ * later. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -221,7 +222,7 @@ amp_status amp_trace_flush(void) {
   /* per accelerator: offset (host - device) from its first command, and the drift seen */
   typedef struct align {
     const amp_accelerator *acc;
-    int64_t offset, drift;
+    int64_t offset, low, drift;
   } align;
   align *al = calloc(n + 1, sizeof *al);
   size_t nal = 0, nt = 0;
@@ -238,19 +239,22 @@ amp_status amp_trace_flush(void) {
       resolve(r);
     if (r->failed)
       continue;
+    /* host - QUEUED = the true offset minus how late the driver stamped QUEUED: the largest
+     * difference is the best estimate, and the spread of the differences is the drift */
     int64_t d = (int64_t)r->t_host - (int64_t)r->queued;
     size_t a = 0;
     while (a < nal && al[a].acc != r->acc)
       a++;
     if (a == nal) {
       al[nal].acc = r->acc;
-      al[nal++].offset = d;
+      al[nal].offset = al[nal].low = d;
+      nal++;
     } else {
-      int64_t dev = d - al[a].offset;
-      if (dev < 0)
-        dev = -dev;
-      if (dev > al[a].drift)
-        al[a].drift = dev;
+      if (d > al[a].offset)
+        al[a].offset = d;
+      if (d < al[a].low)
+        al[a].low = d;
+      al[a].drift = al[a].offset - al[a].low;
     }
   }
   f = fopen(T.path, "w");
