@@ -2,6 +2,7 @@
  * kernels_cl/ embedded at build time; they are built through amp_program_create_builtin (or, with
  * a caller's operator in front, amp_program_create) and launched with amp_parallel_for_each_ex,
  * so copies in, waits, and what counts as written afterwards are the launch path's. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,59 @@ fail:
   return status;
 }
 
+/* The algorithms' own kernels (no caller text in them) are kept for the life of the process, so
+ * each is built once per device: the program cache frees a build with its last program
+ * (program.c), and an algorithm call would otherwise build its kernels again every time. The
+ * caller gets its own reference (amp_kernel_release it as before). */
+typedef struct memo {
+  char key[192];
+  amp_kernel *k;
+  struct memo *next;
+} memo;
+static memo *memos;
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static amp_kernel *memo_get(const char *key) {
+  amp_kernel *k = NULL;
+  pthread_mutex_lock(&memo_lock);
+  for (memo *m = memos; m && !k; m = m->next)
+    if (strcmp(m->key, key) == 0 && amp_kernel_retain(m->k) == AMP_SUCCESS)
+      k = m->k;
+  pthread_mutex_unlock(&memo_lock);
+  return k;
+}
+
+static void memo_put(const char *key, amp_kernel *k) {
+  memo *m = calloc(1, sizeof *m);
+  if (!m || amp_kernel_retain(k) != AMP_SUCCESS) {
+    free(m);
+    return; /* not kept: built again next time */
+  }
+  snprintf(m->key, sizeof m->key, "%s", key);
+  m->k = k;
+  pthread_mutex_lock(&memo_lock);
+  m->next = memos;
+  memos = m;
+  pthread_mutex_unlock(&memo_lock);
+}
+
+/* amp_program_create_builtin + amp_kernel_create, remembered. */
+static amp_status builtin_kernel(const char *file, const char *options, const char *kname,
+                                 amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_program *p = NULL;
+  char key[192];
+  snprintf(key, sizeof key, "%s|%s|%s", file, options ? options : "", kname);
+  if ((*out = memo_get(key)))
+    return AMP_SUCCESS;
+  AMP__TRY(amp_program_create_builtin(file, options, &p));
+  AMP__TRY(amp_kernel_create(p, kname, out));
+  memo_put(key, *out);
+fail:
+  amp_program_release(p); /* the kernel keeps it */
+  return status;
+}
+
 amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
                             const char *kname, amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
@@ -58,7 +112,7 @@ amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind 
   snprintf(options, sizeof options, "-DT=%s -DT4=%s", amp__algo_type_name(kind, 0),
            amp__algo_type_name(kind, 1));
   if (!prefix) {
-    AMP__TRY(amp_program_create_builtin(file, options, &p));
+    return builtin_kernel(file, options, kname, out);
   } else {
     const char *body = NULL;
     for (size_t i = 0; i < amp__embedded_count; i++)
@@ -83,13 +137,7 @@ fail:
 
 amp_status amp__algo_kernel_opts(const char *file, const char *options, const char *kname,
                                  amp_kernel **out) {
-  amp_status status = AMP_SUCCESS;
-  amp_program *p = NULL;
-  AMP__TRY(amp_program_create_builtin(file, options, &p));
-  AMP__TRY(amp_kernel_create(p, kname, out));
-fail:
-  amp_program_release(p); /* the kernel keeps it */
-  return status;
+  return builtin_kernel(file, options, kname, out);
 }
 
 amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
