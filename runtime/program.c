@@ -550,9 +550,14 @@ static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
 }
 
 /* Appends `log` to the error message with every ":LINE:COL:" of a line past the prelude moved
- * back by `offset` lines, so it counts lines of the user's source. */
-static void append_log_shifted(const char *log, long offset) {
-  size_t cap = strlen(log) + 1;
+ * back by `offset` lines, so it counts lines of the user's source, and the compiler's name for the
+ * source ("<kernel>", NVIDIA's) replaced by `label`, the user's file. */
+static void append_log_shifted(const char *log, long offset, const char *label) {
+  static const char anon[] = "<kernel>:";
+  size_t nanon = 0;
+  for (const char *c = strstr(log, anon); c; c = strstr(c + 1, anon))
+    nanon++;
+  size_t cap = strlen(log) + nanon * strlen(label) + 1;
   char *out = malloc(cap);
   if (!out) {
     amp__append_error(log);
@@ -560,6 +565,11 @@ static void append_log_shifted(const char *log, long offset) {
   }
   size_t o = 0;
   for (const char *c = log; *c;) {
+    if (strncmp(c, anon, sizeof anon - 1) == 0) {
+      o += (size_t)snprintf(out + o, cap - o, "%s", label);
+      c += sizeof anon - 2; /* the ':' stays, for the line number that follows */
+      continue;
+    }
     if (*c == ':' && isdigit((unsigned char)c[1])) {
       char *end;
       long line = strtol(c + 1, &end, 10);
@@ -643,7 +653,7 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
        * its line 1 one physical line further down. */
       if (user && strncmp(user + 1, "#line 1 ", 8) == 0)
         offset++;
-      append_log_shifted(log, offset);
+      append_log_shifted(log, offset, p->label);
     }
     goto fail;
   }
