@@ -4,7 +4,10 @@
  * amp__uses_finish): what is missing is copied in, the events the GEMM must wait for are waited
  * for (CLBlast's C API takes no wait list, so a marker with that wait list goes first on the
  * in-order queue), and afterwards C counts as written on this accelerator. On a CPU device the
- * GEMM goes to OpenBLAS on the host memory instead (blas_host.c). */
+ * GEMM goes to OpenBLAS on the host memory instead (blas_host.c). A GEMM that ampcl's own kernel
+ * can do (no transposes, alpha 1, beta 0) goes to blas_choice.c, which runs CLBlast (through
+ * amp__blas_clblast below) or that kernel, whichever measured faster for the size class, or the one
+ * AMP_BLAS_GEMM forces; that variable is checked at every call, and a bad value fails the call. */
 #include <stdio.h>
 
 #include "ampcl/blas.h"
