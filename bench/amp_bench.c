@@ -39,6 +39,8 @@ static void usage(FILE *f) {
           "  --plots DIR         write gnuplot data, scripts and PNGs to DIR\n"
           "  --overhead          measure launch overhead instead (ampcl vs raw OpenCL)\n"
           "  --launches N        launches for --overhead (default 10000)\n"
+          "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
+          "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
           "  --list              list the accelerators and exit\n"
           "  --inject-error      corrupt one element of every result before its check (a\n"
           "                      self-test of the checks: every cell must then FAIL)\n"
@@ -139,7 +141,7 @@ int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000;
+  int overhead = 0, launches = 10000, algorithms = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -188,6 +190,8 @@ int main(int argc, char **argv) {
       bench_inject_error = 1;
     } else if (!strcmp(opt, "--overhead")) {
       overhead = 1;
+    } else if (!strcmp(opt, "--algorithms")) {
+      algorithms = 1;
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -213,7 +217,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead) {
+  else if (!overhead && !algorithms) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -222,6 +226,21 @@ int main(int argc, char **argv) {
   if (overhead) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);
+  }
+  if (algorithms) {
+    long asizes[MAX_LIST];
+    int an = 0;
+    if (size_arg) {
+      char *items[MAX_LIST];
+      int n = split_list(size_arg, items);
+      for (int i = 0; i < n; i++)
+        if ((asizes[an++] = bench_parse_size(items[i])) <= 0) {
+          fprintf(stderr, "amp-bench: bad size %s\n", items[i]);
+          return 2;
+        }
+    }
+    print_header(&ctx, "algorithms");
+    return bench_algorithms(&ctx, asizes, an, csv);
   }
   ctx.seq_max = seq_max > 0 ? seq_max : w->seq_max_default;
 

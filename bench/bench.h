@@ -96,6 +96,12 @@ const char *bench_type_name(bench_type t);
 amp_status bench_future_done(amp_future *f, double *kernel_ms, int max);
 void *bench_alloc(size_t bytes); /* aligned, exits on failure (the harness, not the library) */
 
+/* ---- bench_algorithms.c ---- */
+/* --algorithms: reduce, scan, transpose, histogram, sort, stencil vs the device copy; sizes
+ * (elements) may be empty for the defaults. 0 when every row verified, 1 otherwise, 2 on a bad
+ * size. */
+int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
 /* ---- bench_overhead.c ---- */
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
 

@@ -15,11 +15,18 @@ Runs on an NVIDIA GPU with CuPy (and NumPy). Measures, with CUDA events, the med
            shared-memory tile, rsqrtf, -use_fast_math, softening 0.01 added to r^2, same update;
            10,240 and 262,144 bodies; interactions/s = n^2 steps / time, and steps/s.
 
+  algorithms  the CuPy counterparts of amp-bench --algorithms at n = --algo-n (2^28) elements,
+           GB/s counting the same bytes as amp-bench: cupy.sum of floats (4n), cupy.cumsum of
+           int32 (8n), a transpose copy of a sqrt(n) x sqrt(n) float matrix
+           (cupy.ascontiguousarray(a.T), 8n), cupy.bincount of uint32 values into 256 bins (4n,
+           values outside dropped as amp_histogram does), and cupy.sort of 2^26 uint32 keys
+           (Gkeys/s), with the device copy at the same n as the bound.
+
 Every result is checked (GEMM against NumPy on a sample of rows, add-exp against NumPy, n-body
 one step against a float64 sum on a sample of bodies); a failed check exits non-zero.
 
 Usage: python3 bench/cuda_reference.py --csv out.csv [--repeats 5] [--warmup 2] [--big]
-       [--only gemm,copy,addexp,nbody]
+       [--only gemm,copy,addexp,nbody,algorithms] [--algo-n 268435456]
 """
 import argparse
 import csv
@@ -251,6 +258,74 @@ def bench_nbody(args, res):
                 float(n) * n * args.steps / per_s / 1e9, "%.2f steps/s" % (args.steps / per_s))
 
 
+def bench_algorithms(args, res):
+    n = args.algo_n
+    idx = cp.arange(n, dtype=cp.uint64)
+    h = ((idx * 2654435761) & 0xFFFFFFFF).astype(cp.uint32)
+    del idx
+    xf = cp.random.default_rng(42).random(n, dtype=cp.float32) * 2 - 1
+    dst = cp.empty_like(xf)
+    t = time_ms(lambda: dst.data.copy_from_device(xf.data, xf.nbytes), args.repeats, args.warmup)
+    copy = 8.0 * n / (t[0] * 1e-3) / 1e9
+    res.add("algo", "copy (memcpy D2D)", "float", n, t, "GB/s", copy, "vs copy 1.00")
+    del dst
+
+    def add(impl, dtype, size, t, nbytes):
+        gbps = nbytes / (t[0] * 1e-3) / 1e9
+        res.add("algo", impl, dtype, size, t, "GB/s", gbps, "vs copy %.2f" % (gbps / copy))
+
+    want = float(cp.asnumpy(xf).astype(np.float64).sum())
+    got = float(cp.sum(xf))
+    if abs(got - want) > 1e-5 * n + 1e-3:
+        res.fail("cupy.sum: %g vs %g" % (got, want))
+    add("reduce cupy.sum", "float", n, time_ms(lambda: cp.sum(xf), args.repeats, args.warmup),
+        4.0 * n)
+
+    xi = (h >> 29).astype(cp.int32) - 3
+    out = cp.empty_like(xi)
+    cp.cumsum(xi, dtype=cp.int32, out=out)
+    ref = np.cumsum(cp.asnumpy(xi), dtype=np.int32)
+    if not np.array_equal(cp.asnumpy(out), ref):
+        res.fail("cupy.cumsum differs from numpy")
+    add("scan cupy.cumsum", "int", n,
+        time_ms(lambda: cp.cumsum(xi, dtype=cp.int32, out=out), args.repeats, args.warmup), 8.0 * n)
+    del xi, out, ref
+
+    side = int(np.sqrt(n))
+    a = xf[: side * side].reshape(side, side)
+    b = cp.empty((side, side), dtype=cp.float32)
+
+    def transpose():
+        b[...] = a.T  # one elementwise copy kernel through a transposed view
+    transpose()
+    if not bool(cp.all(b[:64, :64] == a[:64, :64].T)):
+        res.fail("transpose copy differs")
+    add("transpose copy (a.T)", "float", side * side,
+        time_ms(transpose, args.repeats, args.warmup), 8.0 * side * side)
+    del a, b, xf
+
+    xu = (h >> 16) % 264
+    def hist():
+        return cp.bincount(xu, minlength=264)[:256]
+    got = cp.asnumpy(hist())
+    ref = np.bincount(cp.asnumpy(xu), minlength=264)[:256]
+    if not np.array_equal(got, ref):
+        res.fail("cupy.bincount differs from numpy")
+    add("histogram cupy.bincount", "uint", n, time_ms(hist, args.repeats, args.warmup), 4.0 * n)
+    del xu, h
+    cp.get_default_memory_pool().free_all_blocks()
+
+    m = 1 << 26
+    keys = (cp.arange(m, dtype=cp.uint64) * 2654435761 & 0xFFFFFFFF).astype(cp.uint32)
+    srt = cp.sort(keys)
+    if not bool(cp.all(srt[1:] >= srt[:-1])):
+        res.fail("cupy.sort: not sorted")
+    t = time_ms(lambda: cp.sort(keys), args.repeats, args.warmup)
+    res.add("algo", "sort cupy.sort (keys)", "uint", m, t, "Gkeys/s", m / (t[0] * 1e-3) / 1e9)
+    del keys, srt
+    cp.get_default_memory_pool().free_all_blocks()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--csv", help="write the results as CSV")
@@ -258,8 +333,10 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--steps", type=int, default=10, help="n-body steps per timed run")
     ap.add_argument("--big", action="store_true", help="also GEMM at 16384")
-    ap.add_argument("--only", default="gemm,copy,addexp,nbody",
-                    help="comma-separated subset of gemm,copy,addexp,nbody")
+    ap.add_argument("--only", default="gemm,copy,addexp,nbody,algorithms",
+                    help="comma-separated subset of gemm,copy,addexp,nbody,algorithms")
+    ap.add_argument("--algo-n", type=int, default=1 << 28,
+                    help="elements for the algorithms (default 2^28)")
     args = ap.parse_args()
 
     dev = cp.cuda.Device()
@@ -272,7 +349,7 @@ def main():
     res = Results()
     todo = args.only.split(",")
     for key, fn in (("gemm", bench_gemm), ("copy", bench_copy), ("addexp", bench_addexp),
-                    ("nbody", bench_nbody)):
+                    ("nbody", bench_nbody), ("algorithms", bench_algorithms)):
         if key in todo:
             fn(args, res)
 

@@ -15,6 +15,7 @@
 #define AMPCL_H
 
 #include "ampcl/accelerator.h"
+#include "ampcl/algorithms.h"
 #include "ampcl/array.h"
 #include "ampcl/array_view.h"
 #include "ampcl/blas.h"

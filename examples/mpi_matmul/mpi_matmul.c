@@ -1,0 +1,385 @@
+/* mpi_matmul: C = A * B on a sqrt(p) x sqrt(p) grid of MPI ranks, with Cannon's, Fox's and SUMMA's
+ * block algorithms (algorithms.c), each rank's block products on its own accelerator.
+ *
+ *   mpirun -np 4 mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|all]
+ *                           [--verify] [--pingpong] [--accelerator PATH] [--show]
+ *                           [--bad-accelerator-rank R]
+ *
+ * Rank r uses accelerator r mod count, counting the GPUs if there are any, else the CPU devices
+ * (with one GPU, all ranks share it; on POCL each rank gets the CPU device). N need not be a
+ * multiple of the grid: blocks are padded with zeros. For each algorithm rank 0 prints the time,
+ * GFLOP/s, the time in communication and in block products (the slowest rank's), and with
+ * --pingpong Hockney's prediction of the communication time (latency alpha and inverse bandwidth
+ * beta measured by a ping-pong between ranks 0 and 1) beside the measured one. --verify checks C:
+ * against OpenBLAS on rank 0 for N <= 2048, and for any N with a checksum (C x against A (B x) for
+ * a fixed vector x, C x summed over the ranks). A rank that cannot open its accelerator (try
+ * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_matmul.h"
+
+#ifdef EX_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+typedef struct options {
+  int n, dbl, verify, pingpong, show, bad_rank;
+  int algs[ALG_COUNT];
+  const char *path;
+} options;
+
+static int parse(int argc, char **argv, options *o, int rank) {
+  memset(o, 0, sizeof *o);
+  o->n = 512;
+  o->bad_rank = -1;
+  int any = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if ((!strcmp(a, "-n") || !strcmp(a, "--size")) && v) {
+      o->n = atoi(v);
+      i++;
+    } else if (!strcmp(a, "--type") && v && (!strcmp(v, "float") || !strcmp(v, "double"))) {
+      o->dbl = !strcmp(v, "double");
+      i++;
+    } else if (!strcmp(a, "--algorithm") && v) {
+      int found = 0;
+      for (int k = 0; k < ALG_COUNT; k++)
+        if (!strcmp(v, algorithm_names[k]) || !strcmp(v, "all"))
+          o->algs[k] = found = any = 1;
+      if (!found) {
+        if (rank == 0)
+          fprintf(stderr, "mpi_matmul: --algorithm takes cannon, fox, summa or all, not '%s'\n", v);
+        return 0;
+      }
+      i++;
+    } else if (!strcmp(a, "--verify")) {
+      o->verify = 1;
+    } else if (!strcmp(a, "--pingpong")) {
+      o->pingpong = 1;
+    } else if (!strcmp(a, "--show")) {
+      o->show = 1;
+    } else if (!strcmp(a, "--accelerator") && v) {
+      o->path = v;
+      i++;
+    } else if (!strcmp(a, "--bad-accelerator-rank") && v) {
+      o->bad_rank = atoi(v);
+      i++;
+    } else {
+      if (rank == 0)
+        fprintf(stderr, "usage: mpirun -np P mpi_matmul [-n N] [--type float|double] "
+                        "[--algorithm cannon|fox|summa|all] [--verify] [--pingpong] "
+                        "[--accelerator PATH] [--show] [--bad-accelerator-rank R]\n"
+                        "P must be a square: 1, 4, 9, 16, ...\n");
+      return 0;
+    }
+  }
+  if (!any)
+    for (int k = 0; k < ALG_COUNT; k++)
+      o->algs[k] = 1;
+  if (o->n < 1 || o->n > 65536) {
+    if (rank == 0)
+      fprintf(stderr, "mpi_matmul: -n must be 1 to 65536, not %d\n", o->n);
+    return 0;
+  }
+  return 1;
+}
+
+/* The accelerator of this rank: --accelerator, or rank mod the number of GPUs (else CPU devices).
+ */
+static amp_status open_accelerator(const options *o, int rank, amp_accelerator_view **av,
+                                   char *path, size_t cap) {
+  amp_status st;
+  amp_accelerator *acc = NULL;
+  if (rank == o->bad_rank) {
+    snprintf(path, cap, "ocl/no-such-platform/%d", rank);
+    st = amp_accelerator_find(path, &acc);
+  } else if (o->path) {
+    snprintf(path, cap, "%s", o->path);
+    st = amp_accelerator_find(path, &acc);
+  } else {
+    size_t n = 0, gpus = 0, cpus = 0;
+    amp_accelerator *gpu[64], *cpu[64];
+    st = amp_accelerator_count(&n);
+    for (size_t i = 0; st == AMP_SUCCESS && i < n; i++) {
+      amp_accelerator *a;
+      amp_accelerator_properties p;
+      if (amp_accelerator_get(i, &a) != AMP_SUCCESS ||
+          amp_accelerator_get_properties(a, &p) != AMP_SUCCESS || p.is_host)
+        continue;
+      if (!p.is_emulated && gpus < 64)
+        gpu[gpus++] = a;
+      else if (p.is_emulated && cpus < 64)
+        cpu[cpus++] = a;
+    }
+    if (st == AMP_SUCCESS && gpus + cpus == 0)
+      st = AMP_ERROR_UNSUPPORTED_FEATURE;
+    if (st == AMP_SUCCESS)
+      acc = gpus ? gpu[(size_t)rank % gpus] : cpu[(size_t)rank % cpus];
+    snprintf(path, cap, "(rank %d mod the %s)", rank, gpus ? "GPUs" : "CPU devices");
+  }
+  if (st == AMP_SUCCESS)
+    st = amp_accelerator_default_view(acc, av);
+  if (st == AMP_SUCCESS) {
+    amp_accelerator_properties p;
+    amp_accelerator_get_properties(acc, &p);
+    snprintf(path, cap, "%s", p.device_path);
+  }
+  return st;
+}
+
+static void fill_blocks(grid *g) {
+  for (int r = 0; r < g->b; r++)
+    for (int c = 0; c < g->b; c++) {
+      size_t x = (size_t)r * (size_t)g->b + (size_t)c;
+      double a = element_a(g->n, g->i * g->b + r, g->j * g->b + c);
+      double b = element_b(g->n, g->i * g->b + r, g->j * g->b + c);
+      if (g->dbl) {
+        ((double *)g->A)[x] = a;
+        ((double *)g->B)[x] = b;
+      } else {
+        ((float *)g->A)[x] = (float)a;
+        ((float *)g->B)[x] = (float)b;
+      }
+    }
+}
+
+static double at(const grid *g, const void *m, size_t x) {
+  return g->dbl ? ((const double *)m)[x] : (double)((const float *)m)[x];
+}
+
+static double xvec(int c) {
+  return (double)((c * 13) % 7) - 3.0;
+}
+
+/* Checks C: the checksum C x = A (B x) on every run, and against OpenBLAS for n <= 2048. Returns
+ * 1 when right (on rank 0; the other ranks return 1). */
+static int verify(const grid *g) {
+  int np = g->q * g->b, ok = 1;
+  double *y = calloc((size_t)np, sizeof *y), *sum = calloc((size_t)np, sizeof *sum);
+  if (!y || !sum) {
+    free(y);
+    free(sum);
+    return 0;
+  }
+  for (int r = 0; r < g->b; r++)
+    for (int c = 0; c < g->b; c++)
+      y[g->i * g->b + r] +=
+          at(g, g->C, (size_t)r * (size_t)g->b + (size_t)c) * xvec(g->j * g->b + c);
+  MPI_Reduce(y, sum, np, MPI_DOUBLE, MPI_SUM, 0, g->cart);
+  /* the whole C on rank 0, for the OpenBLAS comparison */
+  int full = g->n <= 2048;
+  size_t block = (size_t)g->b * (size_t)g->b;
+  void *all = full && g->rank == 0 ? malloc(block * (size_t)(g->q * g->q) * g->esize) : NULL;
+  if (full)
+    MPI_Gather(g->C, (int)block, g->mtype, all, (int)block, g->mtype, 0, g->cart);
+  if (g->rank == 0) {
+    double *bx = calloc((size_t)g->n, sizeof *bx), worst = 0, scale = 1;
+    for (int r = 0; bx && r < g->n; r++)
+      for (int c = 0; c < g->n; c++)
+        bx[r] += element_b(g->n, r, c) * xvec(c);
+    for (int r = 0; bx && r < g->n; r++) {
+      double z = 0;
+      for (int c = 0; c < g->n; c++)
+        z += element_a(g->n, r, c) * bx[c];
+      worst = fmax(worst, fabs(z - sum[r]));
+      scale = fmax(scale, fabs(z));
+    }
+    double tol = g->dbl ? 1e-10 : 1e-5;
+    if (!bx || worst > tol * scale * g->n) {
+      printf("  checksum FAILED: |C x - A (B x)| up to %g (scale %g)\n", worst, scale);
+      ok = 0;
+    }
+    free(bx);
+#ifdef EX_HAVE_OPENBLAS
+    if (full && all) {
+      double *a = malloc(sizeof(double) * (size_t)g->n * (size_t)g->n),
+             *b = malloc(sizeof(double) * (size_t)g->n * (size_t)g->n),
+             *c = malloc(sizeof(double) * (size_t)g->n * (size_t)g->n);
+      for (int r = 0; a && b && r < g->n; r++)
+        for (int k = 0; k < g->n; k++) {
+          a[(size_t)r * g->n + k] = element_a(g->n, r, k);
+          b[(size_t)r * g->n + k] = element_b(g->n, r, k);
+        }
+      double err = 1e300;
+      if (a && b && c) {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->n, g->n, g->n, 1.0, a, g->n, b,
+                    g->n, 0.0, c, g->n);
+        err = 0;
+        for (int r = 0; r < g->n; r++)
+          for (int k = 0; k < g->n; k++) {
+            int bi = r / g->b, bj = k / g->b; /* block (bi, bj) came from rank bi * q + bj */
+            size_t x = (size_t)(bi * g->q + bj) * block + (size_t)(r % g->b) * g->b + k % g->b;
+            err = fmax(err, fabs(at(g, all, x) - c[(size_t)r * g->n + k]));
+          }
+      }
+      if (err > (g->dbl ? 1e-9 : 1e-3)) {
+        printf("  OpenBLAS comparison FAILED: largest difference %g\n", err);
+        ok = 0;
+      }
+      free(a);
+      free(b);
+      free(c);
+    }
+#endif
+  }
+  free(all);
+  free(y);
+  free(sum);
+  return ok;
+}
+
+/* Hockney's alpha (s) and beta (s per byte) from a ping-pong of ranks 0 and 1, sent to all. */
+static void pingpong(const grid *g, double *alpha, double *beta) {
+  enum { SIZES = 14, REPS = 20 };
+  double m[SIZES], t[SIZES];
+  char *buf = malloc((size_t)8 << 20);
+  for (int s = 0; s < SIZES; s++) {
+    int bytes = 8 << (s + (s > 6 ? 3 : 0)); /* 8 B .. 1 KiB, then 16 KiB .. 8 MiB */
+    m[s] = bytes;
+    MPI_Barrier(g->cart);
+    double t0 = MPI_Wtime();
+    for (int r = 0; r < REPS && buf; r++) {
+      if (g->rank == 0) {
+        MPI_Send(buf, bytes, MPI_BYTE, 1, 9, g->cart);
+        MPI_Recv(buf, bytes, MPI_BYTE, 1, 9, g->cart, MPI_STATUS_IGNORE);
+      } else if (g->rank == 1) {
+        MPI_Recv(buf, bytes, MPI_BYTE, 0, 9, g->cart, MPI_STATUS_IGNORE);
+        MPI_Send(buf, bytes, MPI_BYTE, 0, 9, g->cart);
+      }
+    }
+    t[s] = (MPI_Wtime() - t0) / (2.0 * REPS); /* one way */
+  }
+  free(buf);
+  /* least squares t = alpha + beta m */
+  double sm = 0, st = 0, smm = 0, smt = 0;
+  for (int s = 0; s < SIZES; s++) {
+    sm += m[s];
+    st += t[s];
+    smm += m[s] * m[s];
+    smt += m[s] * t[s];
+  }
+  double ab[2];
+  ab[1] = (SIZES * smt - sm * st) / (SIZES * smm - sm * sm);
+  ab[0] = (st - ab[1] * sm) / SIZES;
+  if (ab[0] < 0)
+    ab[0] = t[0]; /* the fit can undershoot the smallest message's time */
+  MPI_Bcast(ab, 2, MPI_DOUBLE, 0, g->cart);
+  *alpha = ab[0];
+  *beta = ab[1];
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int p, rank, rc = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  options o;
+  int q = (int)lround(sqrt((double)p));
+  if (!parse(argc, argv, &o, rank)) {
+    MPI_Finalize();
+    return 2;
+  }
+  if (q * q != p) {
+    if (rank == 0)
+      fprintf(stderr, "mpi_matmul: %d ranks do not make a square grid (1, 4, 9, 16, ...)\n", p);
+    MPI_Finalize();
+    return 2;
+  }
+  grid g = {0};
+  g.q = q;
+  g.n = o.n;
+  g.b = (o.n + q - 1) / q;
+  g.dbl = o.dbl;
+  g.esize = o.dbl ? sizeof(double) : sizeof(float);
+  g.mtype = o.dbl ? MPI_DOUBLE : MPI_FLOAT;
+  g.show = o.show && o.n <= 8;
+  int dims[2] = {q, q}, periods[2] = {1, 1}, keep_row[2] = {0, 1}, keep_col[2] = {1, 0}, coords[2];
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &g.cart);
+  MPI_Comm_rank(g.cart, &g.rank);
+  MPI_Cart_coords(g.cart, g.rank, 2, coords);
+  g.i = coords[0];
+  g.j = coords[1];
+  MPI_Cart_sub(g.cart, keep_row, &g.row);
+  MPI_Cart_sub(g.cart, keep_col, &g.col);
+
+  /* every rank opens its accelerator; all learn whether every one could */
+  char path[160];
+  amp_status st = open_accelerator(&o, g.rank, &g.av, path, sizeof path);
+  size_t bytes = (size_t)g.b * (size_t)g.b * g.esize;
+  void **bufs[7] = {&g.A, &g.B, &g.C, &g.Aw[0], &g.Aw[1], &g.Bw[0], &g.Bw[1]};
+  for (int k = 0; k < 7 && st == AMP_SUCCESS; k++)
+    if (!(*bufs[k] = calloc(1, bytes)))
+      st = AMP_ERROR_OUT_OF_MEMORY;
+  int ok = st == AMP_SUCCESS, all_ok = 0;
+  if (!ok)
+    fprintf(stderr, "mpi_matmul: rank %d: accelerator %s: %s\n  %s\n", g.rank, path,
+            amp_status_name(st), amp_last_error());
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g.cart);
+  if (!all_ok) {
+    if (g.rank == 0)
+      fprintf(stderr, "mpi_matmul: a rank could not start (its message is above); stopping\n");
+    rc = 1;
+    goto done;
+  }
+  if (g.rank == 0)
+    printf("mpi_matmul: n %d (%s), %d x %d ranks, blocks of %d x %d%s; rank 0 on %s\n", g.n,
+           g.dbl ? "double" : "float", q, q, g.b, g.b, q * g.b != g.n ? " (padded)" : "", path);
+  double alpha = 0, beta = 0;
+  if (o.pingpong && p > 1) {
+    pingpong(&g, &alpha, &beta);
+    if (g.rank == 0)
+      printf("Hockney: alpha %.2f us, beta %.4f ns/byte (%.2f GB/s), from a ping-pong of ranks 0 "
+             "and 1\n",
+             alpha * 1e6, beta * 1e9, 1e-9 / beta);
+  } else if (o.pingpong && g.rank == 0) {
+    printf("Hockney: one rank, nothing to measure\n");
+  }
+  if (g.rank == 0)
+    printf("%-8s %12s %12s %12s %12s %14s  %s\n", "", "time ms", "GFLOP/s", "comm ms", "compute ms",
+           "Hockney ms", o.verify ? "check" : "");
+  for (int a = 0; a < ALG_COUNT; a++) {
+    if (!o.algs[a])
+      continue;
+    fill_blocks(&g);
+    MPI_Barrier(g.cart);
+    timing t, worst;
+    st = run_algorithm(&g, (algorithm)a, &t);
+    ok = st == AMP_SUCCESS;
+    if (!ok)
+      fprintf(stderr, "mpi_matmul: rank %d: %s failed: %s\n  %s\n", g.rank, algorithm_names[a],
+              amp_status_name(st), amp_last_error());
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g.cart);
+    MPI_Reduce(&t, &worst, 3, MPI_DOUBLE, MPI_MAX, 0, g.cart);
+    if (!all_ok) {
+      rc = 1;
+      break;
+    }
+    int verified = o.verify ? verify(&g) : 1;
+    if (g.rank == 0) {
+      double flops = 2.0 * (double)g.n * g.n * g.n;
+      char model[32] = "-";
+      if (o.pingpong && p > 1)
+        snprintf(model, sizeof model, "%.3f",
+                 hockney_messages((algorithm)a, q) * (alpha + beta * (double)bytes) * 1e3);
+      printf("%-8s %12.3f %12.2f %12.3f %12.3f %14s  %s\n", algorithm_names[a], worst.total * 1e3,
+             flops / worst.total * 1e-9, worst.comm * 1e3, worst.compute * 1e3, model,
+             !o.verify  ? ""
+             : verified ? "verified"
+                        : "FAILED");
+      if (!verified)
+        rc = 1;
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, g.cart);
+  }
+done:
+  for (int k = 0; k < 7; k++)
+    free(*bufs[k]);
+  MPI_Comm_free(&g.row);
+  MPI_Comm_free(&g.col);
+  MPI_Comm_free(&g.cart);
+  MPI_Finalize();
+  return rc;
+}

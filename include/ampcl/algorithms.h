@@ -1,0 +1,115 @@
+/* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose,
+ * histogram, radix sort and a 2-D stencil (Gaussian blur), each a few builtin kernels
+ * (kernels_cl/reduce.cl, scan.cl, transpose.cl, histogram.cl, sort.cl, stencil.cl) launched like
+ * the caller's own.
+ *
+ * Every call is a command on views like a kernel launch: inputs are copied in lazily where they
+ * are not already valid on the accelerator view's device, and outputs count as written there
+ * afterwards (read them with amp_array_view_synchronize, amp_array_view_data, or use them in the
+ * next kernel with no copy). Inputs and outputs keep their own AMP rules: an output must be
+ * read-write (AMP_ERROR_ACCESS_DENIED), element types must match (AMP_ERROR_INVALID_ARGUMENT),
+ * extents must fit (AMP_ERROR_EXTENT_MISMATCH), double needs an fp64 device
+ * (AMP_ERROR_UNSUPPORTED_FEATURE). A failed call leaves every view's contents as they were.
+ *
+ * Element types: AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE, except where a call says less
+ * (histogram: int and uint; sort: uint, int and float; stencil: float). Views may be sections
+ * (rank-1 views are contiguous; rank-2 rows may have any stride). Every call returns when its work
+ * is done (its temporaries are freed then), except amp_transpose_view and amp_stencil_2d, which
+ * return once enqueued. NULL or released handles give AMP_ERROR_INVALID_HANDLE. Full description,
+ * tile shapes and performance: docs/ALGORITHMS.md. */
+#ifndef AMPCL_ALGORITHMS_H
+#define AMPCL_ALGORITHMS_H
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "export.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum amp_reduce_op {
+  AMP_REDUCE_SUM = 0,
+  AMP_REDUCE_MIN = 1,
+  AMP_REDUCE_MAX = 2
+} amp_reduce_op;
+
+/* *result (an int32_t, uint32_t, float or double, as the view's element type; must not be NULL)
+ * = the sum, minimum or maximum of the rank-1 view's elements, computed on the accelerator view's
+ * device (two kernel launches; the result is read back, so the call blocks). Integer sums wrap
+ * around; float and double sums are added in a tree order, not left to right. On failure *result
+ * is unchanged. */
+AMP_API amp_status amp_reduce(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
+                              void *result);
+
+/* The same with the caller's operator: `op_source` is OpenCL C text defining
+ *     T amp_reduce_op(T a, T b)
+ * where T is the element type's OpenCL name (int, uint, float, double; T is a macro), e.g.
+ * "T amp_reduce_op(T a, T b) { return a * b; }". `identity` is an OpenCL C expression for its
+ * identity element (op(identity, x) == x), e.g. "1". The operator must be associative and
+ * commutative: elements are combined in no fixed order. The program is built (and cached) at the
+ * first call with a given text; a build error gives AMP_ERROR_BUILD_FAILED with the compiler's log
+ * in amp_last_error(), line numbers counting op_source's lines from 1. */
+AMP_API amp_status amp_reduce_custom(amp_accelerator_view *view, amp_array_view *src,
+                                     const char *op_source, const char *identity, void *result);
+
+typedef enum amp_scan_kind { AMP_SCAN_EXCLUSIVE = 0, AMP_SCAN_INCLUSIVE = 1 } amp_scan_kind;
+
+/* Prefix sums of the rank-1 view src into dst (rank 1, the same extent and element type; may be
+ * src itself or a view of the same data: in place). Inclusive: dst[i] = src[0] + ... + src[i];
+ * exclusive: dst[i] = src[0] + ... + src[i-1], dst[0] = 0. Integer sums wrap around. Whatever of
+ * dst is not yet valid on the device is copied in first, like any written view (call
+ * amp_array_view_discard_data(dst) before to skip that). */
+AMP_API amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                            amp_scan_kind kind);
+
+/* dst(j, i) = src(i, j): src is a rank-2 view of R x C, dst a rank-2 view of C x R of the same
+ * element type, on other data than src (AMP_ERROR_INVALID_ARGUMENT if they share a source).
+ * Asynchronous like a kernel launch: returns once enqueued. */
+AMP_API amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view *src,
+                                      amp_array_view *dst);
+
+/* bins[v] = the number of elements of the rank-1 view src (AMP_INT32 or AMP_UINT32) equal to v,
+ * for 0 <= v < B, where bins is a rank-1 AMP_UINT32 view of B elements; values outside [0, B)
+ * are not counted. bins is overwritten (not added to). */
+AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src,
+                                 amp_array_view *bins);
+
+/* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32 or AMP_FLOAT) in place into ascending
+ * order: a stable least-significant-digit radix sort, 8 passes of 4-bit digits. Float keys are
+ * ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a clear
+ * sign bit after +inf (and with a set one before -inf). Temporaries of n keys and 16 * ceil(n /
+ * 1024) counts live on the device during the call. */
+AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
+
+/* The same, moving `values` (a rank-1 view of AMP_UINT32, AMP_INT32 or AMP_FLOAT with the extent
+ * of keys, on other data than keys) with their keys: after the call values[i] is the value that
+ * came with keys[i]; equal keys keep their values' order (stable). */
+AMP_API amp_status amp_sort_by_key(amp_accelerator_view *view, amp_array_view *keys,
+                                   amp_array_view *values);
+
+/* The largest stencil radius amp_stencil_2d takes (weights of 17 x 17). */
+#define AMP_STENCIL_MAX_RADIUS 8
+
+/* dst(i, j) = the sum over -r <= a, b <= r of weights(a + r, b + r) * src(i + a, j + b), where
+ * indexes outside src are clamped to its edge (the border pixels repeat). src and dst are rank-2
+ * AMP_FLOAT views of the same extent (an image of H rows and W columns) on other data; weights is
+ * a rank-2 AMP_FLOAT view of (2r + 1) x (2r + 1), 0 <= r <= AMP_STENCIL_MAX_RADIUS
+ * (AMP_ERROR_EXTENT_MISMATCH or AMP_ERROR_LIMIT_EXCEEDED otherwise). Asynchronous like a launch:
+ * returns once enqueued. */
+AMP_API amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src,
+                                  amp_array_view *dst, amp_array_view *weights);
+
+/* A Gaussian blur of the image src into dst (as amp_stencil_2d): weights exp(-(a^2 + b^2) /
+ * (2 sigma^2)), normalised to sum 1, radius ceil(3 sigma). 0 < sigma <= AMP_STENCIL_MAX_RADIUS / 3
+ * (AMP_ERROR_INVALID_ARGUMENT names the value otherwise). Returns when done (the weights are a
+ * temporary view). */
+AMP_API amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src,
+                                     amp_array_view *dst, float sigma);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMPCL_ALGORITHMS_H */
