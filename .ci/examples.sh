@@ -8,7 +8,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DAMP_BUILD_TESTS=OFF
 cmake --build build -j"$(nproc)"
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/build/pocl-cache}"
 ./build/examples/amp-info
-for ex in vector_add_exp matmul nbody tiles; do
+for ex in amp-vector-add-exp amp-matmul amp-nbody amp-tiles; do
   if [ -x "build/examples/$ex" ]; then
     echo "== $ex"
     "./build/examples/$ex"

@@ -1,6 +1,6 @@
 /* amp-bench: ampcl's benchmark. Runs implementations x sizes x precisions of one workload
  * (matmul, addexp, nbody), checks every result against a host reference, and prints the tables of
- * the seed thesis's appendices A (times) and B (speedups), a CSV file and gnuplot plots. With
+ * the CUDA thesis's appendices A (times) and B (speedups), a CSV file and gnuplot plots. With
  * --overhead it measures what ampcl adds to a kernel launch instead. See bench/README.md. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* bench/bench_report.c: amp-bench's output: the terminal tables (laid out like the appendices of
- * the seed thesis: one column group per implementation, a float and a double column in each, one
+ * the CUDA thesis: one column group per implementation, a float and a double column in each, one
  * row per size), the CSV file, and the gnuplot data and scripts behind the PNG plots. */
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 # PARTs (default: all, in this order):
 #   info      amp-info, clinfo -l, nvidia-smi
 #   tests     the ctest suite on the default accelerator (a GPU when there is one)
-#   examples  the examples at the seeds' sizes (matmul 1024 int and float, n-body 10,240, ...)
+#   examples  the examples at the reference programs' sizes (matmul 1024 int and float, n-body 10,240, ...)
 #   transfer  amp-transfer: views vs raw OpenCL, malloc'd and pinned memory
 #   tune      amp-bench matmul fast with several tile shapes at 4096 and 8192 (float)
 #   tune-double  the same for double
@@ -49,11 +49,11 @@ for part in $parts; do
     ;;
   tests) run tests ctest --test-dir "$B" --output-on-failure -j4 ;;
   examples)
-    run examples "$B/examples/vector_add_exp" $acc --size $((1 << 24))
-    run examples "$B/examples/matmul" $acc --size 1024 --type int
-    run examples "$B/examples/matmul" $acc --size 1024 --type float
-    run examples "$B/examples/nbody" $acc --size 10240 --steps 20
-    run examples "$B/examples/tiles" $acc
+    run examples "$B/examples/amp-vector-add-exp" $acc --size $((1 << 24))
+    run examples "$B/examples/amp-matmul" $acc --size 1024 --type int
+    run examples "$B/examples/amp-matmul" $acc --size 1024 --type float
+    run examples "$B/examples/amp-nbody" $acc --size 10240 --steps 20
+    run examples "$B/examples/amp-tiles" $acc
     ;;
   transfer) run transfer "$B/bench/amp-transfer" $acc --mib 64,256,1024 --repeats 5 ;;
   tune) # the float defaults, then one step of matmul_fast.cl's course undone at a time

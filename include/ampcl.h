@@ -22,6 +22,7 @@
 #include "ampcl/export.h"
 #include "ampcl/extent.h"
 #include "ampcl/kernel.h"
+#include "ampcl/kernel_limits.h"
 #include "ampcl/stats.h"
 #include "ampcl/status.h"
 #include "ampcl/trace.h"

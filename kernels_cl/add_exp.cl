@@ -1,4 +1,4 @@
-/* add_exp.cl: result[i] = first[i] + exp(second[i]), seed 001's VectorAddExpPointwise.
+/* add_exp.cl: result[i] = first[i] + exp(second[i]), the C++ AMP article's VectorAddExpPointwise.
  *
  * Element type: float only (fast_math functions are float-only, as in C++ AMP); the three views
  * are rank-1 views of AMP_FLOAT of the same length n (result's extent is taken as n).

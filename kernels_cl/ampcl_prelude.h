@@ -20,6 +20,13 @@
  *   tiled_extent<16,16> (compile-time tile)   AMP_TILE_SHAPE(16, 16) before __kernel
  *   ..._with_tile_static_memory_fence()       amp_barrier_wait_with_tile_static_memory_fence()
  *   fast_math::exp(x), precise_math::exp(x)   fast_math_exp(x), precise_math_exp(x)
+ *   atomic_fetch_add(&x, 1), ..., fences      amp_atomic_fetch_add(&x, 1), ...  (ampcl_atomics.h)
+ *   idx + offset, e.contains(idx), ...        amp_index2_add(out, idx, off), ... (ampcl_index.h)
+ *   the REF accelerator's checks              AMP_DEBUG=1: checked amp_at       (ampcl_debug.h)
+ *
+ * The prelude is four files, put in front of every program in this order: this one, then
+ * ampcl_atomics.h, ampcl_index.h and ampcl_debug.h (this file includes them when it is used on
+ * its own, from an installed copy).
  *
  * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
  * OpenCL dimension 0, so idx[rank-1] == get_global_id(0) and neighbouring work-items touch
@@ -27,9 +34,10 @@
  *
  * How a view reaches the kernel: AMP_VIEW(T, v) declares two parameters, the buffer `v_data` and
  * its shape `v_shape` (an int8: s0..s2 the extent in AMP order, s3 the offset of the view's first
- * element in the buffer, s4 and s5 the strides of dimensions 0 and 1 in elements, s7 the rank; the
- * last dimension is always contiguous). amp_at() does the arithmetic, so sections and projections
- * of larger data index correctly and no width needs passing by hand. */
+ * element in the buffer, s4 and s5 the strides of dimensions 0 and 1 in elements, s6 the view's
+ * position among the launch's arguments, s7 the rank; the last dimension is always contiguous).
+ * amp_at() does the arithmetic, so sections and projections of larger data index correctly and no
+ * width needs passing by hand. */
 #ifndef AMPCL_PRELUDE_H
 #define AMPCL_PRELUDE_H
 
@@ -41,6 +49,9 @@
 /* ---- views ------------------------------------------------------------------------------ */
 #define AMP_VIEW(T, v) __global T *v##_data, const int8 v##_shape
 #define AMP_CONST_VIEW(T, v) __global const T *v##_data, const int8 v##_shape
+/* Passes a view on to a helper function that declares it AMP_VIEW(T, v) or AMP_CONST_VIEW(T, v):
+ * f(AMP_VIEW_ARG(v), x). Debug mode gives views a third parameter; this passes what there is. */
+#define AMP_VIEW_ARG(v) v##_data, v##_shape
 
 #define amp_extent(v, d) ((d) == 0 ? (v##_shape).s0 : (d) == 1 ? (v##_shape).s1 : (v##_shape).s2)
 #define amp_rank(v) ((v##_shape).s7)
@@ -156,5 +167,14 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #define precise_math_tan tan
 #define precise_math_pow pow
 #define precise_math_powr powr
+
+/* ---- the other parts -------------------------------------------------------------------- */
+/* The runtime puts them after this file itself (and defines AMPCL_PRELUDE_EMBEDDED); an installed
+ * copy used on its own includes them from beside it. */
+#ifndef AMPCL_PRELUDE_EMBEDDED
+#include "ampcl_atomics.h"
+#include "ampcl_index.h"
+#include "ampcl_debug.h"
+#endif
 
 #endif /* AMPCL_PRELUDE_H */

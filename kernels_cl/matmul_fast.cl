@@ -234,7 +234,7 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
       if (b_vec && col + BW - 1 < n) {
         v = *(__global const TB *)&amp_at(b, kg, col); /* BW-element aligned: checked by caller */
       } else {
-        v = mf_load_b_edge(b_data, b_shape, n, kg, col);
+        v = mf_load_b_edge(AMP_VIEW_ARG(b), n, kg, col);
       }
     }
     rb[p] = v;
@@ -363,7 +363,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
   if (kfull > 0)
     mf_fetch_inner(pa, lda, pb, ra, rb);
   else
-    mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, 0, tid, b_vec, ra, rb);
+    mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, 0, tid, b_vec, ra, rb);
   mf_stage(la[0], lb[0], tid, ra, rb);
   amp_barrier_wait_with_tile_static_memory_fence();
   for (int t = 0; t < ktiles; t++) {
@@ -373,7 +373,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_advance(pa, pb, ldb);
       mf_fetch_inner(pa, lda, pb, ra, rb);
     } else if (more) {
-      mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, (t + 1) * TS_K, tid, b_vec,
+      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, (t + 1) * TS_K, tid, b_vec,
                ra, rb);
     }
     mf_multiply(la[cur], lb[cur], ty, tx, acc);
@@ -388,7 +388,8 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_fetch_inner(pa, lda, pb, ra, rb);
       mf_advance(pa, pb, ldb);
     } else {
-      mf_fetch(a_data, a_shape, b_data, b_shape, m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
+      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra,
+               rb);
     }
     mf_stage(la[0], lb[0], tid, ra, rb);
     amp_barrier_wait_with_tile_static_memory_fence(); /* the tiles are complete */
@@ -411,7 +412,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
         if (c_vec && col + BW - 1 < n)
           *(__global TB *)&amp_at(c, row, col) = v;
         else
-          mf_store_c_edge(c_data, c_shape, n, row, col, v);
+          mf_store_c_edge(AMP_VIEW_ARG(c), n, row, col, v);
       }
     }
   }

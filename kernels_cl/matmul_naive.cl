@@ -2,8 +2,8 @@
  *
  * What it computes: A is m x w, B is w x n, C is m x n, all row-major rank-2 views (sections
  * allowed: amp_at() applies each view's offset and row stride). Work-item (i, j) walks row i of
- * A and column j of B and writes C(i, j) = sum_k A(i, k) * B(k, j). This is seed 001's first
- * parallel MatrixMultiply, with its indexing corrected (the seed reads avA(idx[0]*w, k) and
+ * A and column j of B and writes C(i, j) = sum_k A(i, k) * B(k, j). This is the C++ AMP article's first
+ * parallel MatrixMultiply, with its indexing corrected (the original reads avA(idx[0]*w, k) and
  * avB(k*w, idx[1]); a view already knows its row stride, so the indexes are plain (i, k), (k, j)).
  *
  * Tile shape: none. It is launched over a plain (untiled) rank-2 extent, and the driver chooses

@@ -2,7 +2,7 @@
  * Lesson 2 of the matmul course (lesson 1: matmul_naive.cl; lesson 3: matmul_fast.cl).
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views,
- * one work-item per element of C. This is seed 001's tiled MatrixMultiply, made to work for every
+ * one work-item per element of C. This is the C++ AMP article's tiled MatrixMultiply, made to work for every
  * size rather than only multiples of 16.
  *
  * Tile shape: TILE x TILE work-items (build option -DTILE=16, the default; 16 x 16 = 256 threads

@@ -1,5 +1,5 @@
 /* nbody.cl: one step of an all-pairs gravitational n-body simulation, in three lessons: a naive
- * kernel, a tiled one, and a fast one. This is seed 001's simulation_step (after the C++ AMP
+ * kernel, a tiled one, and a fast one. This is the C++ AMP article's simulation_step (after the C++ AMP
  * team's n-body sample).
  *
  * What it computes: every body i feels every body j (itself included, harmlessly, see below):
@@ -10,7 +10,7 @@
  *
  * then v_i += a_i * delta_time and p_i += v_i * delta_time (semi-implicit Euler). All bodies have
  * the same mass, a kernel argument. The w components of position and velocity are not used and
- * are copied through unchanged. (The seed accumulated the whole float4, so garbage in w leaked
+ * are copied through unchanged. (The original accumulated the whole float4, so garbage in w leaked
  * into the velocity's w; only xyz take part here.)
  *
  * Softening: -DSOFTENING2=<float> (default 0.01f, a softening length of 0.1 in position units)
@@ -96,7 +96,7 @@ typedef struct {
   float4 position, velocity;
 } particle;
 
-/* The seed's bodybody_interaction: the pull of a body at p2 on one at p1. */
+/* The original's bodybody_interaction: the pull of a body at p2 on one at p1. */
 static inline float3 body_body(float3 acc, float4 p1, float4 p2, float mass) {
   const float3 dist = p2.xyz - p1.xyz;
   const float r2 = dot(dist, dist) + SOFTENING2;

@@ -4,6 +4,7 @@
  * then the host "cpu". Handles live until the process ends. See ampcl/accelerator.h for the
  * device path format and the rules of the default. */
 #include "accelerator.h"
+#include "clobjects.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -463,8 +464,10 @@ amp_status amp__context(amp_accelerator *acc, cl_context *out) {
     cl_context_properties cp[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)acc->platform, 0};
     cl_int err = CL_SUCCESS;
     acc->context = clCreateContext(cp, 1, &acc->device, NULL, NULL, &err);
+    amp__clobj_process(AMP_CL_CONTEXT, 1);
     if (err != CL_SUCCESS) {
       acc->context = NULL;
+      amp__clobj_process(AMP_CL_CONTEXT, -1); /* balances the count below */
       status =
           amp__set_error(amp__cl_status(err), "clCreateContext for %s failed: %s (%d)",
                          acc->props.device_path, amp_status_name(amp__cl_status(err)), (int)err);

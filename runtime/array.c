@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ampcl/array.h"
+#include "clobjects.h"
 #include "source.h"
 #include "staging.h"
 
@@ -473,6 +474,7 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   cl_int err = CL_SUCCESS;
   p->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
   AMP__CL(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+  amp__clobj(AMP_CL_MEM, 1);
   p->queue = q->queue;
   p->bytes = bytes;
   p->ptr = clEnqueueMapBuffer(q->queue, p->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
@@ -487,6 +489,8 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
 fail:
   if (p && p->buf)
     clReleaseMemObject(p->buf);
+  if (p && p->buf)
+    amp__clobj(AMP_CL_MEM, -1);
   free(p);
   return status;
 }
@@ -514,6 +518,7 @@ amp_status amp_host_free(void *ptr) {
     clReleaseEvent(ev);
   }
   clReleaseMemObject(p->buf);
+  amp__clobj(AMP_CL_MEM, -1);
   free(p);
   AMP__CL(err, "amp_host_free: unmapping the pinned memory");
 fail:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch_debug.h"
 #include "program.h"
 #include "source.h"
 #include "trace.h"
@@ -141,17 +142,6 @@ static int is_pointer(const char *type) {
   return n && type[n - 1] == '*';
 }
 
-/* A view parameter's name as the user wrote it: AMP_VIEW(T, v) names the buffer "v_data". */
-static const char *view_name(const char *param, char *buf, size_t cap) {
-  size_t n = strlen(param);
-  if (n > 5 && strcmp(param + n - 5, "_data") == 0 && n - 5 < cap) {
-    memcpy(buf, param, n - 5);
-    buf[n - 5] = '\0';
-    return buf;
-  }
-  return param;
-}
-
 /* "16 x 16": n sizes of an OpenCL-order triple, written in AMP order. */
 static void amp_order(const size_t *cl3, int n, char *buf, size_t cap) {
   size_t o = 0;
@@ -239,12 +229,14 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
   if (l->tiled && threads > pool->work_group_size &&
       (!acc->kernel_limit_is_floor || (refused && threads >= refused)))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
-              "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit on %s: "
-              "%s (CL_KERNEL_WORK_GROUP_SIZE %zu; its registers or local memory per thread allow "
-              "no more)",
-              kname, threads, acc->props.device_path,
+              "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit on %s "
+              "(whose own limit is %zu): %s (CL_KERNEL_WORK_GROUP_SIZE %zu; its registers "
+              "(private memory) or its %llu bytes of tile_static memory (of %llu) allow no more; "
+              "amp_kernel_limits reports them)",
+              kname, threads, acc->props.device_path, acc->props.max_tile_size,
               refused ? "the driver refused a tile this large" : "the driver allows at most",
-              pool->work_group_size);
+              pool->work_group_size, (unsigned long long)pool->static_local,
+              (unsigned long long)acc->props.local_memory);
 fail:
   return status;
 }
@@ -287,7 +279,7 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp_accelerator
       break;
     const char *want = elem_cl_name(v->type.kind);
     char nbuf[64];
-    const char *pname = view_name(P[p].name, nbuf, sizeof nbuf);
+    const char *pname = amp__view_param_name(P[p].name, nbuf, sizeof nbuf);
     if (P[p].address != CL_KERNEL_ARG_ADDRESS_GLOBAL || !is_pointer(P[p].type) ||
         strcmp(P[p + 1].type, "int8") != 0)
       AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
@@ -310,6 +302,7 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp_accelerator
                 "parallel_for_each(%s): argument %zu is a view of %zu-byte %s, but parameter '%s' "
                 "is a view of %zu-byte %s",
                 kname, i, v->type.size, want, pname, psize, pt);
+    AMP__TRY(amp__debug_check_view(pool, p, i));
     *param_const = (P[p].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     if (v->read_only && !*param_const)
       AMP__FAIL(AMP_ERROR_ACCESS_DENIED,
@@ -382,11 +375,12 @@ static amp_status check_args(const amp_launch *l, const amp_accelerator *acc,
   int need_fp64 = 0;
   for (size_t i = 0; i < l->nargs; i++) {
     const amp_arg *a = &l->args[i];
-    cl_uint width = a->kind == AMP_ARG_VIEW ? 2 : 1;
+    cl_uint width = a->kind == AMP_ARG_VIEW ? amp__debug_view_params(pool) : 1;
     if (p + width > pool->nparams)
       AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
                 "parallel_for_each(%s): %zu arguments need more parameters than the kernel's %u "
-                "(a view fills two: AMP_VIEW(T, name)); argument %zu has no parameter",
+                "(a view fills two, three in debug mode: AMP_VIEW(T, name)); argument %zu has no "
+                "parameter",
                 kname, l->nargs, pool->nparams, i);
     int param_const = 0;
     AMP__TRY(check_arg(l, i, acc, pool, p, &param_const));
@@ -405,7 +399,7 @@ static amp_status check_args(const amp_launch *l, const amp_accelerator *acc,
   if (p != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the arguments fill %u parameters but the kernel has %u (a "
-              "view fills two)",
+              "view fills two, three in debug mode)",
               kname, p, pool->nparams);
   if (need_fp64 && !acc->props.supports_double_precision)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
@@ -436,9 +430,10 @@ static amp_status set_scalar_args(const amp_launch *l, cl_kernel k, const amp_ac
       shape.s[3] = (cl_int)v->offset;
       shape.s[4] = (cl_int)(v->extent.rank >= 2 ? v->stride[0] : 0);
       shape.s[5] = (cl_int)(v->extent.rank >= 3 ? v->stride[1] : 0);
+      shape.s[6] = (cl_int)i; /* the argument's position, for debug mode's reports */
       shape.s[7] = v->extent.rank;
       err = clSetKernelArg(k, p + 1, sizeof shape, &shape);
-      p += 2;
+      p += amp__debug_view_params(pool);
       break;
     }
     case AMP_ARG_INT32:
@@ -516,6 +511,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   cl_kernel k = NULL;
   amp__use stack_uses[16], *uses = stack_uses;
   amp__evlist wait = {0};
+  amp__launch_debug debug = {0};
   cl_event ev = NULL;
   size_t nuses = 0;
   int acquired = 0;
@@ -536,6 +532,8 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   AMP__TRY(check_args(launch, acc, pool, uses, &nuses));
   AMP__TRY(amp__kernel_take(pool, &k));
   AMP__TRY(set_scalar_args(launch, k, acc, pool));
+  if (pool->checked)
+    AMP__TRY(amp__debug_begin(&debug, acc, launch, pool, k));
 
   /* Everything is checked: now data may move. */
   char why[160];
@@ -551,7 +549,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
     if (launch->args[i].kind == AMP_ARG_VIEW) {
       cl_mem buf = amp__view_buffer(launch->args[i].u.view, acc);
       AMP__CL(clSetKernelArg(k, p, sizeof buf, &buf), "clSetKernelArg (view buffer)");
-      p += 2;
+      p += amp__debug_view_params(pool);
     } else {
       p += 1;
     }
@@ -578,6 +576,8 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   amp__uses_finish(view, uses, nuses, ev);
   acquired = 0;
   amp__view_enqueued(view);
+  if (pool->checked) /* debug mode: wait, and report a bad access */
+    AMP__TRY(amp__debug_end(&debug, view->queue, launch, pool));
   if (done) {
     AMP__TRY(amp__future_create(ev, 1, done));
     ev = NULL;
@@ -587,6 +587,7 @@ fail:
     amp__uses_finish(view, uses, nuses, NULL);
   if (k)
     amp__kernel_give_back(pool, k);
+  amp__debug_release(&debug);
   if (ev)
     clReleaseEvent(ev);
   amp__evlist_free(&wait);

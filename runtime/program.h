@@ -20,7 +20,8 @@ struct amp_kernel {
   _Atomic int refs;
   amp_program *program;
   char *name;
-  /* per accelerator index: its pool, once looked up (pools live as long as the process) */
+  /* per accelerator index: its pool, once looked up; the kernel keeps the pool's build in the
+   * cache until it is released */
   struct amp__kernel_pool *_Atomic *pools;
   size_t npools;
 };
@@ -59,19 +60,23 @@ struct amp__kernel_pool {
   cl_kernel *free;
   size_t nfree, cap;
   cl_uint nparams;
-  amp__param *params;          /* NULL when the driver gives no argument info */
-  size_t work_group_size;      /* CL_KERNEL_WORK_GROUP_SIZE on this device */
-  size_t required_tile[3];     /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size, OpenCL
-                                  order x, y, z); all 0 when the kernel states none */
-  _Atomic size_t refused_tile; /* where that is a floor (amp_accelerator.kernel_limit_is_floor):
-                                  the smallest tile the driver refused for lack of resources, so
-                                  later launches are refused before data moves; 0 = none yet */
-  cl_ulong static_local;       /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
-                                  kernel declares itself (tile_static variables) */
+  amp__param *params;             /* NULL when the driver gives no argument info */
+  size_t work_group_size;         /* CL_KERNEL_WORK_GROUP_SIZE on this device */
+  size_t required_tile[3];        /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size, OpenCL
+                                     order x, y, z); all 0 when the kernel states none */
+  _Atomic size_t refused_tile;    /* where that is a floor (amp_accelerator.kernel_limit_is_floor):
+                                     the smallest tile the driver refused for lack of resources, so
+                                     later launches are refused before data moves; 0 = none yet */
+  cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
+                                     kernel declares itself (tile_static variables) */
+  int checked;                    /* built in debug mode: views have a third parameter, v_debug, and
+                                     launches go through runtime/launch_debug.c */
+  struct amp__cache_entry *entry; /* the build it belongs to */
   amp__kernel_pool *next;
 };
 
-/* The pool of `kernel` on `acc`, building the program there first if needed. */
+/* The pool of `kernel` on `acc`, building the program there first if needed; in debug mode
+ * (AMP_DEBUG set when called) the checked build's pool. */
 amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out);
 amp_status amp__kernel_take(amp__kernel_pool *pool, cl_kernel *out);
 void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k);

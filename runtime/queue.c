@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "accelerator.h"
+#include "clobjects.h"
 #include "trace.h"
 
 static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_default,
@@ -19,6 +20,7 @@ static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_d
   /* Profiling is on so that kernel futures can report device time. */
   v->queue = clCreateCommandQueue(ctx, acc->device, CL_QUEUE_PROFILING_ENABLE, &err);
   AMP__CL(err, "clCreateCommandQueue");
+  is_default ? amp__clobj_process(AMP_CL_QUEUE, 1) : amp__clobj(AMP_CL_QUEUE, 1);
   v->magic = AMP__MAGIC_VIEW;
   v->refs = 1;
   v->is_default = is_default;
@@ -49,6 +51,7 @@ amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_vi
     pthread_mutex_lock(&acc->lock);
     if (acc->default_view) { /* another thread won the race */
       clReleaseCommandQueue(v->queue);
+      amp__clobj_process(AMP_CL_QUEUE, -1);
       free(v);
       v = acc->default_view;
     } else {
@@ -178,6 +181,7 @@ amp_status amp_accelerator_view_release(amp_accelerator_view *view) {
   if (atomic_fetch_sub(&view->refs, 1) == 1) {
     cl_int err = clFinish(view->queue);
     clReleaseCommandQueue(view->queue);
+    amp__clobj(AMP_CL_QUEUE, -1);
     amp__handle_retire(view);
     AMP__CL(err, "clFinish (releasing an accelerator view)");
   }

@@ -1,4 +1,4 @@
-/* runtime/source.c: the coherence protocol of data sources (AMP-MODEL.md §2, docs/COHERENCE.md).
+/* runtime/source.c: the coherence protocol of data sources (docs/AMP-MODEL.md, docs/COHERENCE.md).
  *
  * Every data source has one *location* for the host and one per accelerator. Each location keeps
  * the set of byte ranges it holds the latest contents of ("valid"). Coherence is tracked per byte
@@ -27,6 +27,7 @@
  *
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
 #include "source.h"
+#include "clobjects.h"
 #include "staging.h"
 #include "trace.h"
 
@@ -187,8 +188,10 @@ static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
   AMP__TRY(amp__check_alloc(acc, s->bytes, "allocating the data on the accelerator"));
   cl_int err = CL_SUCCESS;
   L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
+  amp__clobj(AMP_CL_MEM, 1);
   if (err != CL_SUCCESS) {
     L->buf = NULL;
+    amp__clobj(AMP_CL_MEM, -1); /* balances the count below */
     AMP__FAIL(amp__cl_status(err), "allocating %zu bytes on %s failed: %s (%d)", s->bytes,
               acc->props.device_path, amp_status_name(amp__cl_status(err)), (int)err);
   }
@@ -660,6 +663,8 @@ amp_status amp__source_release(amp__source *s) {
     amp__rangeset_free(&L->valid);
     if (L->buf)
       clReleaseMemObject(L->buf);
+    if (L->buf)
+      amp__clobj(AMP_CL_MEM, -1);
   }
   amp__evlist_free(&s->host_readers);
   amp__evlist_free(&s->host_writers);

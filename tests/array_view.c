@@ -1,5 +1,6 @@
-/* array_view: lazy coherence of views over host memory (AMP-MODEL.md §2, rules 1-7 and 9),
- * proved with the transfer counters (ampcl/stats.h), and every element type at ranks 1, 2, 3.
+/* array_view: lazy coherence of views over host memory (docs/AMP-MODEL.md, data movement rules 1-7
+ * and 9), proved with the transfer counters (ampcl/stats.h), and every element type at ranks 1,
+ * 2, 3.
  *
  * Proves: creating a view copies nothing; the first kernel copies in, a second kernel on the same
  * view copies nothing (cached); a read-only view is never copied back; discard_data skips the
@@ -7,8 +8,8 @@
  * host the only valid copy, so the next kernel copies in again; refresh after direct host writes
  * makes the next kernel see them; releasing the last view writes pending results back; wait()
  * waits for the kernel; a read-only matrix used by 10 kernels is copied exactly once. Results are
- * checked against host-computed references for int32, uint32, float, double and seed 001's n-body
- * particle struct. */
+ * checked against host-computed references for int32, uint32, float, double and the C++ AMP
+ * article's n-body particle struct. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -48,7 +49,7 @@ static const char *types_src =
     "  amp_at(p, i[0]) = q;\n"
     "}\n";
 
-/* Seed 001's n-body particle, as the host sees it. */
+/* The C++ AMP article's n-body particle, as the host sees it. */
 typedef struct {
   cl_float4 position, velocity;
 } particle;
@@ -162,7 +163,7 @@ static void test_types(void) {
     printf("note: the default accelerator has no fp64; the double case was skipped\n");
   }
 
-  /* seed 001's n-body particle: a user struct of two float4 */
+  /* the C++ AMP article's n-body particle: a user struct of two float4 */
   enum { NP = 100 };
   static particle ps[NP];
   for (int i = 0; i < NP; i++)

@@ -1,5 +1,5 @@
-/* dm_arrays: device arrays, explicit copies and pinned host memory (AMP-MODEL.md §2, rules 2, 7
- * and 12).
+/* dm_arrays: device arrays, explicit copies and pinned host memory (docs/AMP-MODEL.md, data
+ * movement rules 2, 7 and 12).
  *
  * Proves, with the transfer counters, that
  *   - rule 12: an array never moves: views over it (amp_array_view_of) used by kernels on its

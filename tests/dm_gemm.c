@@ -1,5 +1,5 @@
-/* dm_gemm: GEMM through CLBlast on array views joins the data model (AMP-MODEL.md §2, rules 2, 3,
- * 5 and 10).
+/* dm_gemm: GEMM through CLBlast on array views joins the data model (docs/AMP-MODEL.md, data
+ * movement rules 2, 3, 5 and 10).
  *
  * Proves that amp_blas_gemm
  *   - computes C = alpha op(A) op(B) + beta C for float and double, row-major, all four transpose

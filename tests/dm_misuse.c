@@ -1,5 +1,5 @@
-/* dm_misuse: misuse of views gives a clear error and leaves the data intact (AMP-MODEL.md §2,
- * rules 4, 6 and 10; STYLE.md habit 5).
+/* dm_misuse: misuse of views gives a clear error and leaves the data intact (docs/AMP-MODEL.md,
+ * data movement rules 4, 6 and 10).
  *
  * After each misuse below, the call fails with the expected status and a message, nothing is
  * transferred, and the host data (synchronised afterwards) are byte-equal to what the valid

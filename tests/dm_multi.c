@@ -1,11 +1,12 @@
-/* dm_multi: one data source used on several accelerators (AMP-MODEL.md §2, rules 2, 3, 4, 5 and
- * 11). Run with POCL_DEVICES="pthread pthread"; skips (77) with fewer than two accelerators.
+/* dm_multi: one data source used on several accelerators (docs/AMP-MODEL.md, data movement rules 2,
+ * 3, 4, 5 and 11). Run with POCL_DEVICES="pthread pthread"; skips (77) with fewer than two
+ * accelerators.
  *
  * Proves, with each accelerator's transfer counters, that
  *   - rules 3 and 4: read-only copies of one source coexist on two accelerators, each copied in
  *     once however many kernels read it, and never copied back;
  *   - rule 11: disjoint row blocks of one source written on different accelerators (each on its
- *     accelerator's default view: the seed's MultiGPU row split, and an interleaved split) all
+ *     accelerator's default view: the original's MultiGPU row split, and an interleaved split) all
  *     reach the host on one synchronize of the parent, each block fetched from where it was
  *     written, nothing lost; also for column blocks (sections whose rows are not contiguous),
  *     and for row blocks of a view over a device array, which all return to the array;

@@ -1,4 +1,5 @@
-/* dm_nbody_loop: the issue's headline counters (AMP-MODEL.md §2, rules 2, 3, 5 and 7).
+/* dm_nbody_loop: the issue's headline counters (docs/AMP-MODEL.md, data movement rules 2, 3, 5 and
+ * 7).
  *
  * Proves that
  *   - an n-body-style loop of 100 steps that swaps two views (each step reads the previous state

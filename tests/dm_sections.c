@@ -1,4 +1,5 @@
-/* dm_sections: views without a source, and views of views (AMP-MODEL.md §2, rules 1, 2 and 10).
+/* dm_sections: views without a source, and views of views (docs/AMP-MODEL.md, data movement rules
+ * 1, 2 and 10).
  *
  * Proves that
  *   - rule 1: a view made from an extent alone copies nothing in at its first use; a kernel

@@ -1,5 +1,5 @@
-/* dm_sync: caching, synchronisation points and their access types (AMP-MODEL.md §2, rules 3, 4,
- * 5, 6, 7, 8, 9 and 13).
+/* dm_sync: caching, synchronisation points and their access types (docs/AMP-MODEL.md, data movement
+ * rules 3, 4, 5, 6, 7, 8, 9 and 13).
  *
  * Proves, with the transfer counters, that
  *   - rule 3: a copy stays valid: a second kernel on the same data copies nothing in;

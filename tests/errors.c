@@ -1,4 +1,4 @@
-/* errors: ampcl's error conventions (ampcl/status.h, STYLE.md habits 2, 3 and 5).
+/* errors: ampcl's error conventions (ampcl/status.h).
  *
  * Proves that
  *   - status codes passed through from OpenCL keep OpenCL's numbers (checked against CL/cl.h),

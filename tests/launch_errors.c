@@ -1,5 +1,5 @@
 /* launch_errors: every way a launch can be wrong fails with its own status and a reason, before
- * anything moves (kernel.h, amp_parallel_for_each; STYLE.md habits 3 and 5).
+ * anything moves (kernel.h, amp_parallel_for_each).
  *
  * Proves, for each error: the expected amp_status; a message (amp_last_error) that names the
  * cause; no transfer happened (the counters stay at zero); and the user's host data are untouched.

@@ -1,4 +1,4 @@
-/* smoke: seed 001's VectorAddExpPointwise end to end, with the transfer counters. */
+/* smoke: the C++ AMP article's VectorAddExpPointwise end to end, with the transfer counters. */
 #include "check.h"
 
 static const char *src =

@@ -1,18 +1,19 @@
-/* tiles: tiled parallel_for_each, tile_static memory and barriers (AMP §7.3, seed 001).
+/* tiles: tiled parallel_for_each, tile_static memory and barriers (AMP §7.3, the C++ AMP article).
  *
  * Proves: the tiled index fields (global_id, local_id, tile, tile_origin, tile_extent) are right
- * at ranks 1..3; seed 001's tile demonstration works (16x16 tiled 2x2, every thread stores 42 in
- * tile_static memory, waits at the barrier and sums its tile's four values: 4*42 everywhere);
- * a thread reads what the *mirrored* thread of its tile wrote before the barrier, which only
- * works if the tile really shares memory and the barrier really waits; seed 001's 16x16 tiled
- * MatrixMultiply and the naive one agree with a host triple loop, for int and float, and the
- * read-only inputs are copied to the device once for both kernels. */
+ * at ranks 1..3; the C++ AMP article's tile demonstration works (16x16 tiled 2x2, every thread
+ * stores 42 in tile_static memory, waits at the barrier and sums its tile's four values: 4*42
+ * everywhere); a thread reads what the *mirrored* thread of its tile wrote before the barrier,
+ * which only works if the tile really shares memory and the barrier really waits; the C++ AMP
+ * article's 16x16 tiled MatrixMultiply and the naive one agree with a host triple loop, for int and
+ * float, and the read-only inputs are copied to the device once for both kernels. */
 #include "check.h"
 
 static amp_accelerator_view *av;
 
 static const char *tile_src =
-    /* seed 001's demonstration: tile_static int local[2][2] (local is an OpenCL keyword) */
+    /* the C++ AMP article's demonstration: tile_static int local[2][2] (local is an OpenCL keyword)
+     */
     "__kernel void tile_demo(AMP_VIEW(int, out)) {\n"
     "  AMP_TILED_INDEX2(idx);\n"
     "  tile_static int tile_mem[2][2];\n"
@@ -142,9 +143,9 @@ static void test_mirror(void) {
   amp_kernel_release(k);
 }
 
-/* Seed 001's MatrixMultiply: naive and 16x16 tiled, written with the prelude. T is the element
- * type, given as a build option. Both assume a.extent[1] == b.extent[0]; the tiled one also that
- * every dimension is a multiple of 16. */
+/* The C++ AMP article's MatrixMultiply: naive and 16x16 tiled, written with the prelude. T is the
+ * element type, given as a build option. Both assume a.extent[1] == b.extent[0]; the tiled one also
+ * that every dimension is a multiple of 16. */
 static const char *matmul_src =
     "__kernel void matmul_naive(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {\n"
     "  AMP_INDEX2(idx);\n"

@@ -21,7 +21,7 @@
 #include "example.h"
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: algorithms [--size N] [--accelerator PATH] [--kernels DIR]\n"
+  fprintf(to, "usage: amp-algorithms [--size N] [--accelerator PATH] [--kernels DIR]\n"
               "  --size N            number of samples (default 1048576 = 1<<20)\n"
               "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
               "  --kernels DIR       load DIR/algorithms.cl instead of the built-in copy\n");

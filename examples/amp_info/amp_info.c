@@ -3,6 +3,8 @@
  *
  *   amp-info            all accelerators
  *   amp-info --default  only the default accelerator's device path (for scripts)
+ *   amp-info --kernel FILE.cl [--options "..."]
+ *                       each kernel's tile limits on each accelerator (kernel_limits.c)
  *
  * With no OpenCL platform at all it lists the CPU accelerator alone, as the default, and says
  * what to install: kernels cannot run, but that is the answer, not a failure.
@@ -11,6 +13,8 @@
 #include <ampcl.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "kernel_limits.h"
 
 static int fail(const char *what, amp_status st) {
   fprintf(stderr, "amp-info: %s failed: %s\n  %s\n", what, amp_status_name(st), amp_last_error());
@@ -25,6 +29,14 @@ static void print_size(const char *label, unsigned long long bytes) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "--kernel") == 0) {
+    if (argc == 3)
+      return amp_info_kernel_limits(argv[2], NULL);
+    if (argc == 5 && strcmp(argv[3], "--options") == 0)
+      return amp_info_kernel_limits(argv[2], argv[4]);
+    fprintf(stderr, "usage: amp-info --kernel FILE.cl [--options \"...\"]\n");
+    return 2;
+  }
   amp_status st;
   size_t n = 0;
   amp_accelerator *def = NULL;
@@ -40,7 +52,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc > 1) {
-    fprintf(stderr, "usage: amp-info [--default]\n");
+    fprintf(stderr, "usage: amp-info [--default | --kernel FILE.cl [--options \"...\"]]\n");
     return strcmp(argv[1], "--help") == 0 ? 0 : 2;
   }
 

@@ -1,14 +1,15 @@
-/* matmul: C = A * B six ways, the matrix multiplications of seeds 001, 003 and 004 side by side.
+/* matmul: C = A * B six ways, the matrix multiplications of the C++ AMP article, the CUDA matmul
+ * thesis and the CUDA tiling tutorial side by side.
  *
- *   seq       the seeds' triple loop on the host (seed 001's MatrixMultiply, seed 003's
- *             sequential algorithm)
- *   openblas  cblas_sgemm / cblas_dgemm on the host (seed 003's CBLAS column)
- *   naive     one thread per element of C (seed 001's first AMP listing, seed 003's kernel)
- *   tiled     16 x 16 tiles through tile_static memory (seed 001's tiled listing, seed 003's
- *             block kernel, seed 004's scheme), on any size thanks to a padded extent
- *   clblast   amp_blas_gemm on the same array views (seed 003's cuBLAS column)
- *   multi     rows of C split into one block per accelerator, each block computed by the tiled
- *             kernel through sections of A and C (seed 003's MultiGPU)
+ *   seq       the reference programs' triple loop on the host (the C++ AMP article's
+ * MatrixMultiply, the CUDA thesis's sequential algorithm) openblas  cblas_sgemm / cblas_dgemm on
+ * the host (the CUDA thesis's CBLAS column) naive     one thread per element of C (the C++ AMP
+ * article's first AMP listing, the CUDA thesis's kernel) tiled     16 x 16 tiles through
+ * tile_static memory (the C++ AMP article's tiled listing, the CUDA thesis's block kernel, the CUDA
+ * tiling tutorial's scheme), on any size thanks to a padded extent clblast   amp_blas_gemm on the
+ * same array views (the CUDA thesis's cuBLAS column) multi     rows of C split into one block per
+ * accelerator, each block computed by the tiled kernel through sections of A and C (the CUDA
+ * thesis's MultiGPU)
  *
  * A is m x w, B is w x n, C is m x n, row-major. Every implementation is checked against a
  * reference and timed; the table at the end gives time, GFLOP/s and the speedup over seq. The
@@ -28,17 +29,18 @@ enum { TILE = 16, MAX_ACCELERATORS = 64, SAMPLES = 1000 };
 static const double SEQ_LIMIT = 1024.0 * 1024.0 * 1024.0;
 
 static void usage(FILE *to) {
-  fprintf(to,
-          "usage: matmul [--impl LIST] [--type int|float|double] [--size N | --m M --w W --n N]\n"
-          "              [--accelerator PATH] [--kernels DIR]\n"
-          "  --impl LIST         comma-separated: seq,openblas,naive,tiled,clblast,multi or all\n"
-          "                      (default all)\n"
-          "  --type T            element type (default float; int is seed 001's)\n"
-          "  --size N            square matrices N x N (default 512)\n"
-          "  --m M --w W --n N   A is M x W, B is W x N, C is M x N (each defaults to --size)\n"
-          "  --accelerator PATH  device path as amp-info prints it (default: the default);\n"
-          "                      multi always uses every accelerator\n"
-          "  --kernels DIR       load DIR/matmul.cl instead of the built-in copy\n");
+  fprintf(
+      to,
+      "usage: amp-matmul [--impl LIST] [--type int|float|double] [--size N | --m M --w W --n N]\n"
+      "              [--accelerator PATH] [--kernels DIR]\n"
+      "  --impl LIST         comma-separated: seq,openblas,naive,tiled,clblast,multi or all\n"
+      "                      (default all)\n"
+      "  --type T            element type (default float; int is the C++ AMP article's)\n"
+      "  --size N            square matrices N x N (default 512)\n"
+      "  --m M --w W --n N   A is M x W, B is W x N, C is M x N (each defaults to --size)\n"
+      "  --accelerator PATH  device path as amp-info prints it (default: the default);\n"
+      "                      multi always uses every accelerator\n"
+      "  --kernels DIR       load DIR/matmul.cl instead of the built-in copy\n");
 }
 
 /* ---- the problem and its element type ------------------------------------------------------ */
@@ -112,7 +114,8 @@ static double tolerance(const matmul_problem *p, double want) {
   return 4.0 * eps * p->w * (1.0 + fabs(want));
 }
 
-/* ---- seq: the seeds' sequential triple loop ------------------------------------------------ */
+/* ---- seq: the reference programs' sequential triple loop
+ * ------------------------------------------------ */
 
 static void matmul_seq_int(const int32_t *A, int m, int w, const int32_t *B, int n, int32_t *C) {
   for (int i = 0; i < m; ++i) {
@@ -173,11 +176,12 @@ static void matmul_openblas(const matmul_problem *p, void *C) {
 }
 #endif
 
-/* ---- naive and tiled: seed 001's AMP listings ----------------------------------------------- */
+/* ---- naive and tiled: the C++ AMP article's AMP listings
+ * ----------------------------------------------- */
 
 /* C = A * B on one accelerator view with matmul_naive (tile == 0) or matmul_tiled (tile > 0).
- * Line for line with seed 001's MatrixMultiply (see README.md). The kernel's completion future
- * comes back through *done, for its device time. */
+ * Line for line with the C++ AMP article's MatrixMultiply (see README.md). The kernel's completion
+ * future comes back through *done, for its device time. */
 static amp_status matmul_amp(amp_accelerator_view *av, amp_kernel *kernel, int tile,
                              const matmul_problem *p, void *C, amp_future **done) {
   amp_status status = AMP_SUCCESS;
@@ -231,7 +235,8 @@ fail:
   return status;
 }
 
-/* ---- multi: seed 003's MultiGPU row blocks -------------------------------------------------- */
+/* ---- multi: the CUDA thesis's MultiGPU row blocks
+ * -------------------------------------------------- */
 
 /* The rows of C (and of A) are split into one block per accelerator, the last block taking the
  * remainder, as in the thesis. Each block is a section of the views of A and C; B is used whole.

@@ -5,13 +5,15 @@
  * width is passed by hand, and amp_at() honours the views' offsets and strides: the same kernels
  * work on sections of larger matrices (the `multi` implementation launches them on row blocks).
  *
- *   matmul_naive  seed 001's first AMP listing (and seed 003's "band" kernel): one thread per
- *                 element of C over C's extent, a dot product of a row of A and a column of B.
- *   matmul_tiled  seed 001's tiled listing (seed 003's block kernel, seed 004's scheme): tiles of
- *                 TILE x TILE threads (-DTILE=16 by default) each compute a TILE x TILE block of C,
- *                 staging TILE x TILE blocks of A and B in tile_static memory. It is launched
- *                 over C's extent padded up to whole tiles (amp_tiled_extent_pad), so threads past
- *                 the edge load zeros and write nothing; every thread reaches every barrier. */
+ *   matmul_naive  the C++ AMP article's first AMP listing (and the CUDA thesis's "band"
+ *                 kernel): one thread per element of C over C's extent, a dot product of a row
+ *                 of A and a column of B.
+ *   matmul_tiled  the C++ AMP article's tiled listing (the CUDA thesis's block kernel, the CUDA
+ *                 tiling tutorial's scheme): tiles of TILE x TILE threads (-DTILE=16 by
+ *                 default) each compute a TILE x TILE block of C, staging TILE x TILE blocks of
+ *                 A and B in tile_static memory. It is launched over C's extent padded up to
+ *                 whole tiles (amp_tiled_extent_pad), so threads past the edge load zeros and
+ *                 write nothing; every thread reaches every barrier. */
 #ifndef T
 #define T float
 #endif

@@ -69,7 +69,7 @@ static int parse(int argc, char **argv, options *o, int rank) {
       i++;
     } else {
       if (rank == 0)
-        fprintf(stderr, "usage: mpirun -np P mpi_matmul [-n N] [--type float|double] "
+        fprintf(stderr, "usage: mpirun -np P amp-mpi-matmul [-n N] [--type float|double] "
                         "[--algorithm cannon|fox|summa|all] [--verify] [--pingpong] "
                         "[--accelerator PATH] [--show] [--bad-accelerator-rank R]\n"
                         "P must be a square: 1, 4, 9, 16, ...\n");

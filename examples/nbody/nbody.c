@@ -1,8 +1,8 @@
-/* nbody: seed 001's gravitational n-body simulation, in C over ampcl.
+/* nbody: the C++ AMP article's gravitational n-body simulation, in C over ampcl.
  *
  * Two rotating disk galaxies fall into each other. Each step every body feels every other body
  * (softened gravity, G = 1), then its velocity and position are updated (semi-implicit Euler, as
- * in the seed). The state lives in two array views, previous and next, swapped after each step:
+ * in the original). The state lives in two array views, previous and next, swapped after each step:
  * after the first copy in, nothing crosses to the host until the end, and the transfer counters
  * prove it. Three implementations: sequential C, a naive kernel, and a tiled kernel that stages
  * positions in tile_static memory (nbody.cl). Energy and momentum at the start and the end show
@@ -19,6 +19,9 @@
 
 #include "example.h"
 #include "nbody_cl.h" /* nbody_cl: nbody.cl as a string */
+#ifdef EX_HAVE_WINDOW
+#include "window.h"
+#endif
 #ifdef EX_HAVE_PNG
 #include <png.h>
 #endif
@@ -37,15 +40,21 @@ static const double PI = 3.14159265358979323846;
 enum { IMAGE_SIZE = 800 };
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: nbody [--size N] [--steps S] [--impl seq|naive|tiled|all] [--frames DIR]\n"
-              "             [--every K] [--accelerator PATH] [--kernels DIR]\n"
-              "  --size N            number of bodies (default 10240, as in the seed)\n"
-              "  --steps S           time steps of the timed run (default 10)\n"
-              "  --impl I            which implementations run (default all)\n"
-              "  --frames DIR        write DIR/frame_SSSSS.png every K steps (needs libpng)\n"
-              "  --every K           steps between frames (default 10)\n"
-              "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
-              "  --kernels DIR       load DIR/nbody.cl instead of the built-in copy\n");
+  fprintf(
+      to,
+      "usage: amp-nbody [--size N] [--steps S] [--impl seq|naive|tiled|all] [--frames DIR]\n"
+      "             [--every K] [--window [--screenshot FILE]] [--accelerator PATH]\n"
+      "             [--kernels DIR]\n"
+      "  --size N            number of bodies (default 10240, as in the original)\n"
+      "  --steps S           time steps of the timed run (default 10)\n"
+      "  --impl I            which implementations run (default all)\n"
+      "  --frames DIR        write DIR/frame_SSSSS.png every K steps (needs libpng)\n"
+      "  --every K           steps between frames (default 10)\n"
+      "  --window            show the bodies live, one frame per step (needs SDL2): space or p\n"
+      "                      pauses, q or Escape quits\n"
+      "  --screenshot FILE   with --window: save the last frame as a PNG\n"
+      "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
+      "  --kernels DIR       load DIR/nbody.cl instead of the built-in copy\n");
 }
 
 /* ---- initial conditions: two disk galaxies, from a fixed seed ------------------------------ */
@@ -269,7 +278,9 @@ typedef struct frames {
   const char *dir; /* NULL: no pictures */
   int every;
   int written;
-  double ms; /* time spent drawing, left out of the timings */
+  double ms;              /* time spent drawing, left out of the timings */
+  struct nbody_window *w; /* --window: the live view, or NULL */
+  double last_ms;         /* when the window's last frame was drawn */
 } frames;
 
 /* ---- the AMP version ---------------------------------------------------------------------- */
@@ -315,6 +326,24 @@ static amp_status simulation_amp(amp_accelerator_view *av, amp_kernel *kernel, i
     previous_data = next_data;
     next_data = td;
 
+#ifdef EX_HAVE_WINDOW
+    if (fr->w) {
+      /* One read of the bodies per frame, from the same view the kernels use: synchronize for
+       * reading leaves the accelerator's copy valid, so the next step copies nothing in (on a
+       * CPU device whose buffers live in host memory the read is a map, not a copy). */
+      EX_TRY(amp_array_view_synchronize_access(previous, AMP_ACCESS_READ));
+      double now = ex_now_ms();
+      double per_s = step ? 1e3 / (now - fr->last_ms) : 0.0;
+      fr->last_ms = now;
+      int go_on = nbody_window_frame(fr->w, &previous_data[0].position, sizeof(particle), bodies,
+                                     per_s, per_s * (double)bodies * bodies);
+      fr->ms += ex_now_ms() - now;
+      if (!go_on) { /* q or Escape: stop here, with the steps done so far */
+        steps = step + 1;
+        break;
+      }
+    }
+#endif
 #ifdef EX_HAVE_PNG
     if (fr->dir && (step + 1) % fr->every == 0) {
       /* A picture needs the bodies on the host: synchronize copies them back, and the
@@ -355,13 +384,17 @@ int main(int argc, char **argv) {
   amp_status status = AMP_SUCCESS;
   int n = 10240, steps = 10, every = 10;
   int run_seq = 1, run_naive = 1, run_tiled = 1;
-  const char *path = NULL, *kernels_dir = NULL, *frames_dir = NULL;
+  const char *path = NULL, *kernels_dir = NULL, *frames_dir = NULL, *screenshot = NULL;
+  int window = 0;
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int ok = 1;
     if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
       usage(stdout);
       return 0;
+    } else if (!strcmp(o, "--window")) {
+      window = 1;
+      continue;
     } else if (!v) {
       ok = 0;
     } else if (!strcmp(o, "--size")) {
@@ -377,6 +410,8 @@ int main(int argc, char **argv) {
       ok = run_seq || run_naive || run_tiled;
     } else if (!strcmp(o, "--frames")) {
       frames_dir = v;
+    } else if (!strcmp(o, "--screenshot")) {
+      screenshot = v;
     } else if (!strcmp(o, "--accelerator")) {
       path = v;
     } else if (!strcmp(o, "--kernels")) {
@@ -390,6 +425,17 @@ int main(int argc, char **argv) {
       return 2;
     }
     i++;
+  }
+#ifndef EX_HAVE_WINDOW
+  if (window || screenshot) {
+    fprintf(stderr, "nbody: --window and --screenshot need SDL2 and libpng, and this build has "
+                    "no SDL2 or no libpng\n");
+    return 2;
+  }
+#endif
+  if (screenshot && !window) {
+    fprintf(stderr, "nbody: --screenshot saves the --window's last frame: give --window too\n");
+    return 2;
   }
 #ifndef EX_HAVE_PNG
   if (frames_dir) {
@@ -456,7 +502,7 @@ int main(int argc, char **argv) {
     char tile_text[16];
     snprintf(tile_text, sizeof tile_text, "%d", tile);
     double kernel_ms;
-    frames no_frames = {NULL, 1, 0, 0};
+    frames no_frames = {NULL, 1, 0, 0, NULL, 0};
 
     /* Run 1 compiles the kernel and is checked against the sequential version. */
     particle *state = buf[0];
@@ -477,7 +523,11 @@ int main(int argc, char **argv) {
     }
 
     /* Run 2 is timed: views, the copy in, `steps` kernels, the copy back. */
-    frames fr = {impl == last_impl ? frames_dir : NULL, every, 0, 0};
+    frames fr = {impl == last_impl ? frames_dir : NULL, every, 0, 0, NULL, 0};
+#ifdef EX_HAVE_WINDOW
+    if (window && impl == last_impl && !(fr.w = nbody_window_open(n, screenshot)))
+      goto fail;
+#endif
 #ifdef EX_HAVE_PNG
     if (fr.dir && !write_frame(fr.dir, 0, initial, n))
       goto fail;
@@ -486,7 +536,12 @@ int main(int argc, char **argv) {
     memcpy(buf[0], initial, bytes);
     EX_TRY(amp_transfer_stats_reset());
     t0 = ex_now_ms();
-    EX_TRY(simulation_amp(av, kernels[impl], t, &state, buf[1], n, steps, &fr, &kernel_ms));
+    status = simulation_amp(av, kernels[impl], t, &state, buf[1], n, steps, &fr, &kernel_ms);
+#ifdef EX_HAVE_WINDOW
+    if (fr.w && !nbody_window_close(fr.w) && status == AMP_SUCCESS)
+      goto fail;
+#endif
+    EX_TRY(status);
     double e2e_ms = ex_now_ms() - t0 - fr.ms;
     amp_transfer_stats ts;
     EX_TRY(amp_transfer_stats_get(acc, &ts));

@@ -1,14 +1,14 @@
-/* nbody.cl: one step of the n-body simulation of seed 001 (after the C++ AMP team's n-body
+/* nbody.cl: one step of the n-body simulation of the C++ AMP article (after the C++ AMP team's n-body
  * sample): every body feels the gravity of every other body, then moves.
  *
  * A particle is {float4 position, velocity}, the same struct as the host's {cl_float4, cl_float4}.
- * position.w holds the body's mass (the seed leaves w unused and uses one PARTICLE_MASS); this
+ * position.w holds the body's mass (the original leaves w unused and uses one PARTICLE_MASS); this
  * lets the tiled kernel pad with massless bodies. Units have G = 1. Forces are softened: the
  * distance squared gets softening2 added, so close encounters stay finite and a body's pull on
  * itself is zero. Each step reads `previous` and writes `next` (the host swaps the two views).
  *
  *   nbody_naive  one thread per body over an extent of `bodies`; reads every position from
- *                global memory (seed 001's simulation_step).
+ *                global memory (the C++ AMP article's simulation_step).
  *   nbody_tiled  tiles of TILE threads (-DTILE=256 by default): the tile loads TILE positions into
  *                tile_static memory, every thread uses all of them, and so on through the bodies,
  *                so each position is read from global memory once per tile rather than once per
@@ -23,7 +23,7 @@ typedef struct particle {
   float4 velocity; /* x, y, z, unused */
 } particle;
 
-/* The seed's bodybody_interaction: the acceleration body p2 gives body p1, added to acc. */
+/* The original's bodybody_interaction: the acceleration body p2 gives body p1, added to acc. */
 static inline float3 bodybody_interaction(float3 acc, const float4 p1, const float4 p2,
                                           const float softening2) {
   float3 dist = p2.xyz - p1.xyz;

@@ -129,7 +129,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--kernels") && v)
       kdir = argv[++i];
     else {
-      fprintf(stderr, "usage: overlap [--size N] [--pieces P] [--repeats R] [--pinned] "
+      fprintf(stderr, "usage: amp-overlap [--size N] [--pieces P] [--repeats R] [--pinned] "
                       "[--accelerator PATH] [--kernels DIR]\n");
       return 2;
     }

@@ -1,4 +1,4 @@
-/* tiles: seed 001's tile_static and barrier demonstration, in C.
+/* tiles: the C++ AMP article's tile_static and barrier demonstration, in C.
  *
  * A 16 x 16 extent is split into 2 x 2 tiles (AMP's extent.tile<2,2>()). In each tile the four
  * threads share a tile_static int[2][2]: each writes 42 into its own element, waits at the tile
@@ -16,7 +16,7 @@ enum { TILE = 2, VALUE = 42 };
 
 static void usage(FILE *to) {
   fprintf(to,
-          "usage: tiles [--size N] [--accelerator PATH] [--kernels DIR]\n"
+          "usage: amp-tiles [--size N] [--accelerator PATH] [--kernels DIR]\n"
           "  --size N            the extent is N x N, N even (default 16); grids print up to 32\n"
           "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
           "  --kernels DIR       load DIR/tiles.cl instead of the built-in copy\n");
@@ -32,7 +32,7 @@ static void tiles_seq(int *tile_number, int *neighbours_sum, int size) {
     }
 }
 
-/* The AMP version: seed 001's third listing, with the barrier, as a complete program. */
+/* The AMP version: the C++ AMP article's third listing, with the barrier, as a complete program. */
 static amp_status tiles_amp(amp_accelerator_view *av, amp_kernel *kernel, int *tile_number,
                             int *neighbours_sum, int size, amp_future **done) {
   amp_status status = AMP_SUCCESS;

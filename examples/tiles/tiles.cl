@@ -1,7 +1,7 @@
-/* tiles.cl: seed 001's tile_static and tile_barrier demonstration.
+/* tiles.cl: the C++ AMP article's tile_static and tile_barrier demonstration.
  *
  * Launched over a 16 x 16 extent in 2 x 2 tiles (any even size works): the four threads of a tile
- * share `tile_mem`, a 2 x 2 int array in tile_static memory (the seed calls it `local`, an OpenCL
+ * share `tile_mem`, a 2 x 2 int array in tile_static memory (the original calls it `local`, an OpenCL
  * C keyword). Each thread writes 42 into its own element, waits at the barrier until all four
  * have written, then reads its three neighbours' elements: only after the barrier are they
  * guaranteed to be there. Each thread records its tile's number and the sum it read (3 x 42). */

@@ -1,4 +1,4 @@
-/* vector_add_exp: seed 001's first C++ AMP program, result = first + exp(second), in C.
+/* vector_add_exp: the C++ AMP article's first C++ AMP program, result = first + exp(second), in C.
  *
  * It shows the whole life of an AMP computation: wrap host arrays in array views (two read-only,
  * one whose old contents are discarded), launch a kernel over the result's extent on an
@@ -15,21 +15,21 @@
 #include "vector_add_exp_cl.h" /* vector_add_exp_cl: vector_add_exp.cl as a string */
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: vector_add_exp [--size N] [--accelerator PATH] [--kernels DIR]\n"
+  fprintf(to, "usage: amp-vector-add-exp [--size N] [--accelerator PATH] [--kernels DIR]\n"
               "  --size N            number of elements (default 1048576 = 1<<20)\n"
               "  --accelerator PATH  device path as amp-info prints it (default: the default)\n"
               "  --kernels DIR       load DIR/vector_add_exp.cl instead of the built-in copy\n");
 }
 
-/* The sequential version: seed 001's first listing. */
+/* The sequential version: the C++ AMP article's first listing. */
 static void vector_add_exp_seq(const float *first, const float *second, float *result, int length) {
   for (int i = 0; i < length; ++i) {
     result[i] = first[i] + expf(second[i]);
   }
 }
 
-/* The AMP version, line for line with seed 001's second listing (see README.md). The kernel's
- * completion future comes back through *done, for its device time. */
+/* The AMP version, line for line with the C++ AMP article's second listing (see README.md). The
+ * kernel's completion future comes back through *done, for its device time. */
 static amp_status vector_add_exp_amp(amp_accelerator_view *av, amp_kernel *kernel,
                                      const float *first, const float *second, float *result,
                                      int length, amp_future **done) {

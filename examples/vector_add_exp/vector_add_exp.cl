@@ -1,4 +1,4 @@
-/* vector_add_exp.cl: result[i] = first[i] + exp(second[i]), seed 001's VectorAddExpPointwise.
+/* vector_add_exp.cl: result[i] = first[i] + exp(second[i]), the C++ AMP article's VectorAddExpPointwise.
  *
  * One thread per element over a rank-1 extent; no tiles. first and second are read-only views
  * (array_view<const float,1>), result is read-write. fast_math_exp is native_exp: as fast as the

@@ -5,7 +5,15 @@
  * which gives kernels AMP's vocabulary: AMP_INDEX / AMP_TILED_INDEX for idx, idx.global_id,
  * idx.local_id and idx.tile; tile_static; amp_barrier_wait() and its fence variants; fast_math_*
  * and precise_math_*; and AMP_VIEW / AMP_CONST_VIEW parameters whose extent is known inside the
- * kernel, read with amp_at(view, i, j).
+ * kernel, read with amp_at(view, i, j). Also AMP's atomics (amp_atomic_fetch_add, ...,
+ * amp_atomic_compare_exchange), its standalone fences (amp_all_memory_fence, ...), and its index
+ * and extent arithmetic (amp_index2_add, amp_extent2_contains, ...).
+ *
+ * Debug mode: with AMP_DEBUG set in the environment (to anything but 0), programs are built with
+ * -DAMP_DEBUG=1, every amp_at() checks its indexes against the view, and launches wait for their
+ * kernel and fail with AMP_ERROR_OUT_OF_RANGE on an access outside a view, naming the view, the
+ * index, the source line and the work item; the bad access itself went to a dummy element, so it
+ * corrupted nothing (C++ AMP's REF accelerator played this part). docs/KERNELS.md has the details.
  *
  * A program is built once per device, at its first launch there (or at amp_program_build), and
  * cached in memory for the life of the process, keyed by source, options and device. A source

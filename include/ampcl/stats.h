@@ -32,6 +32,29 @@ AMP_API amp_status amp_transfer_stats_get(const amp_accelerator *acc, amp_transf
 /* Sets every counter of every accelerator to zero. */
 AMP_API amp_status amp_transfer_stats_reset(void);
 
+/* The kinds of OpenCL object ampcl creates. */
+typedef enum amp_cl_object_kind {
+  AMP_CL_CONTEXT,
+  AMP_CL_QUEUE,
+  AMP_CL_MEM,
+  AMP_CL_PROGRAM,
+  AMP_CL_KERNEL,
+  AMP_CL_EVENT,   /* reserved: events are not counted yet, the count stays 0 */
+  AMP_CL_SAMPLER, /* reserved: ampcl creates no samplers, the count stays 0 */
+  AMP_CL_OBJECT_KINDS
+} amp_cl_object_kind;
+
+/* How many OpenCL objects of `kind` ampcl holds now, for leak checks. *released_by_user (when not
+ * NULL) counts those that go away when the user releases every ampcl object and handle
+ * (array views, arrays, views, programs, kernels, amp_host_alloc memory): it is 0 once they all
+ * are. Built programs and their kernels stay in the build cache only while an amp_program uses
+ * them (see amp_program_release). *process_life (when not NULL) counts those ampcl keeps for the
+ * life of the process by design: one context and one default queue per accelerator used. (Not
+ * counted apart: the one-work-item timing kernel of timed GEMMs, kept once made.)
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a kind out of range. Thread-safe. */
+AMP_API amp_status amp_cl_objects_live(amp_cl_object_kind kind, long long *released_by_user,
+                                       long long *process_life);
+
 #ifdef __cplusplus
 }
 #endif

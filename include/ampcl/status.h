@@ -12,7 +12,7 @@
  * threads never see each other's reasons. A successful call does not clear it.
  *
  * Set the environment variable AMP_DEBUG=1 to have every reason printed to stderr as it is
- * recorded. */
+ * recorded. It also turns on debug mode's checked kernels (ampcl/kernel.h). */
 #ifndef AMPCL_STATUS_H
 #define AMPCL_STATUS_H
 

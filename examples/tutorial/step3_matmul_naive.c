@@ -1,0 +1,51 @@
+/* Step 3 of docs/TUTORIAL.md: two-dimensional work. C = A * B with one work-item per element of
+ * C, timed, and checked against the host. */
+#include "matrices.h"
+#include "step3_matmul_naive_cl.h"
+#include "tutorial.h"
+
+enum { M = 384, W = 256, N = 320 };
+
+int main(void) {
+  float *a = malloc(sizeof(float) * M * W), *b = malloc(sizeof(float) * W * N);
+  float *c = malloc(sizeof(float) * M * N), *expect = malloc(sizeof(float) * M * N);
+  if (!a || !b || !c || !expect)
+    return 1;
+  fill(a, M * W, 1);
+  fill(b, W * N, 2);
+  matmul_host(a, b, expect, M, W, N);
+
+  amp_program *program;
+  amp_kernel *kernel;
+  TRY(amp_program_create(step3_matmul_naive_cl, NULL, &program));
+  TRY(amp_kernel_create(program, "matmul_naive", &kernel));
+  amp_accelerator *acc;
+  TRY(amp_accelerator_get_default(&acc));
+  TRY(amp_program_build(program, acc)); /* compile now, so the timing below is the kernel's */
+
+  /* Two-dimensional views: extent2(rows, columns), row-major, like C arrays. */
+  amp_array_view *va, *vb, *vc;
+  TRY(amp_array_view_create_const(amp_extent2(M, W), AMP_FLOAT, a, &va));
+  TRY(amp_array_view_create_const(amp_extent2(W, N), AMP_FLOAT, b, &vb));
+  TRY(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c, &vc));
+  TRY(amp_array_view_discard_data(vc)); /* C's old contents do not matter: do not copy them in */
+
+  amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+  double t0 = now_ms();
+  TRY(amp_parallel_for_each_default(amp_extent2(M, N), kernel, args, AMP_NARGS(args)));
+  TRY(amp_array_view_synchronize(vc));
+  double ms = now_ms() - t0;
+
+  int wrong = count_wrong(c, expect, M * N);
+  printf("naive matmul %d x %d x %d: %.2f ms (copies included), %d wrong\n", M, W, N, ms, wrong);
+  TRY(amp_array_view_release(va));
+  TRY(amp_array_view_release(vb));
+  TRY(amp_array_view_release(vc));
+  TRY(amp_kernel_release(kernel));
+  TRY(amp_program_release(program));
+  free(a);
+  free(b);
+  free(c);
+  free(expect);
+  return wrong == 0 ? 0 : 1;
+}

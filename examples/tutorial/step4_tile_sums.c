@@ -1,0 +1,68 @@
+/* Step 4 of docs/TUTORIAL.md: tiles and the memory a tile shares. The input is cut into tiles;
+ * each tile adds up its elements in tile_static (__local) memory, with barriers between the
+ * rounds. Two kernels: one whose tile size is fixed when it is built, one that takes it at run
+ * time. Both are checked against the host. */
+#include "step4_tile_sums_cl.h"
+#include "tutorial.h"
+
+/* The tile size, in one place: given to the compiler (-DTILE) and to the launch (amp_tile1). */
+enum { TILE = 64, N = TILE * 1000 };
+
+static int check(const char *what, const float *in, const float *sums, int tile) {
+  int wrong = 0;
+  for (int t = 0; t < N / tile; t++) {
+    float expect = 0.0f;
+    for (int i = 0; i < tile; i++)
+      expect += in[t * tile + i];
+    wrong += sums[t] != expect;
+  }
+  printf("%-34s tiles of %3d: %d tile sums wrong\n", what, tile, wrong);
+  return wrong;
+}
+
+int main(void) {
+  static float in[N], sums[N];
+  for (int i = 0; i < N; i++)
+    in[i] = (float)(i % 10); /* small integers: every sum is exact, in any order */
+
+  char options[32];
+  snprintf(options, sizeof options, "-DTILE=%d", TILE);
+  amp_program *program;
+  amp_kernel *fixed, *any;
+  TRY(amp_program_create(step4_tile_sums_cl, options, &program));
+  TRY(amp_kernel_create(program, "tile_sum_static", &fixed));
+  TRY(amp_kernel_create(program, "tile_sum_local", &any));
+
+  amp_array_view *vin, *vsums;
+  TRY(amp_array_view_create_const(amp_extent1(N), AMP_FLOAT, in, &vin));
+  TRY(amp_array_view_create(amp_extent1(N), AMP_FLOAT, sums, &vsums));
+  amp_accelerator_view *view;
+  TRY(amp_default_view(&view)); /* belongs to the accelerator: no release */
+  int wrong = 0;
+
+  /* 1. The tile_static kernel, launched with the tile it was built for. */
+  amp_arg args[] = {amp_arg_view(vin), amp_arg_view(vsums)};
+  TRY(amp_array_view_discard_data(vsums));
+  TRY(amp_parallel_for_each_tiled(view, amp_tile1(amp_extent1(N), TILE), fixed, args,
+                                  AMP_NARGS(args)));
+  TRY(amp_array_view_synchronize(vsums));
+  wrong += check("tile_sum_static (-DTILE=64)", in, sums, TILE);
+
+  /* 2. The __local kernel, with two tile sizes: the launch says how much memory a tile gets. */
+  for (int tile = 32; tile <= 128; tile *= 4) {
+    amp_arg largs[] = {amp_arg_view(vin), amp_arg_view(vsums),
+                       amp_arg_local(sizeof(float) * (size_t)tile)};
+    TRY(amp_array_view_discard_data(vsums));
+    TRY(amp_parallel_for_each_tiled(view, amp_tile1(amp_extent1(N), tile), any, largs,
+                                    AMP_NARGS(largs)));
+    TRY(amp_array_view_synchronize(vsums));
+    wrong += check("tile_sum_local (amp_arg_local)", in, sums, tile);
+  }
+
+  TRY(amp_array_view_release(vin));
+  TRY(amp_array_view_release(vsums));
+  TRY(amp_kernel_release(fixed));
+  TRY(amp_kernel_release(any));
+  TRY(amp_program_release(program));
+  return wrong == 0 ? 0 : 1;
+}
