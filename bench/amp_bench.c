@@ -19,7 +19,7 @@ static void usage(FILE *f) {
           "  --workload W        matmul (default), addexp or nbody\n"
           "  --impl LIST         implementations, comma-separated (default: all of the workload)\n"
           "                        matmul: seq,openblas,naive,tiled,fast,multi,clblast,"
-          "clblast-multi\n"
+          "clblast-multi,gemm\n"
           "                        addexp: seq,naive,vec4    nbody: seq,naive,tiled,fast\n"
           "  --sizes LIST        sizes, e.g. 512,1024 or 2^20,2^22 (default: by device kind)\n"
           "  --types LIST        float,double (default both; addexp and nbody: float)\n"

@@ -1,7 +1,10 @@
 /* bench/bench_matmul.c: the matmul workload, C (n x n) = A (n x n) * B (n x n), in the columns of
  * the thesis's appendix A: a sequential C loop, OpenBLAS (its CBLAS), the three ampcl kernels of
  * kernels_cl/, a row-block split over several accelerators (its MultiGPU), CLBlast through
- * amp_blas_gemm (its CUBLAS) and CLBlast on the same split (its CUBLAS-XT).
+ * amp_blas_gemm (its CUBLAS) and CLBlast on the same split (its CUBLAS-XT); and `gemm`,
+ * amp_blas_gemm as AMP_BLAS_GEMM leaves it (by default auto: CLBlast or the fast kernel, whichever
+ * it measured faster for the size). The clblast columns set AMP_BLAS_GEMM=clblast while they run,
+ * so they stay CLBlast's.
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
  * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
@@ -16,7 +19,7 @@
 #include "bench.h"
 
 static const char *const impls[] = {"seq",   "openblas", "naive",         "tiled", "fast",
-                                    "multi", "clblast",  "clblast-multi", NULL};
+                                    "multi", "clblast",  "clblast-multi", "gemm",  NULL};
 
 /* Host matrices of the current type and size, with OpenBLAS's product as the reference. */
 static struct {
@@ -280,7 +283,7 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
   const char *impl = cell->impl;
   int dbl = cell->type == BENCH_DOUBLE;
   memset(p, 0, sizeof *p);
-  if (strncmp(impl, "clblast", 7) == 0) {
+  if (strncmp(impl, "clblast", 7) == 0 || strcmp(impl, "gemm") == 0) {
     p->kind = MM_BLAS;
     return AMP_SUCCESS;
   }
@@ -343,7 +346,27 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
   return st;
 }
 
+static void run_device_cell(bench_ctx *ctx, bench_cell *cell);
+
+/* The clblast columns are CLBlast's: amp_blas_gemm forced to it (AMP_BLAS_GEMM, read at every
+ * call) while they run, the caller's setting restored after. */
 static void run_device(bench_ctx *ctx, bench_cell *cell) {
+  if (strncmp(cell->impl, "clblast", 7) != 0) {
+    run_device_cell(ctx, cell);
+    return;
+  }
+  const char *env = getenv("AMP_BLAS_GEMM");
+  char *saved = env ? strdup(env) : NULL;
+  setenv("AMP_BLAS_GEMM", "clblast", 1);
+  run_device_cell(ctx, cell);
+  if (saved)
+    setenv("AMP_BLAS_GEMM", saved, 1);
+  else
+    unsetenv("AMP_BLAS_GEMM");
+  free(saved);
+}
+
+static void run_device_cell(bench_ctx *ctx, bench_cell *cell) {
   int n = (int)cell->size, split = strstr(cell->impl, "multi") != NULL;
   size_t count = (size_t)n * (size_t)n;
   mm_plan plan;

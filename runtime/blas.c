@@ -4,10 +4,14 @@
  * amp__uses_finish): what is missing is copied in, the events the GEMM must wait for are waited
  * for (CLBlast's C API takes no wait list, so a marker with that wait list goes first on the
  * in-order queue), and afterwards C counts as written on this accelerator. On a CPU device the
- * GEMM goes to OpenBLAS on the host memory instead (blas_host.c). */
+ * GEMM goes to OpenBLAS on the host memory instead (blas_host.c). A GEMM that ampcl's own kernel
+ * can do (no transposes, alpha 1, beta 0) goes to blas_choice.c, which runs CLBlast (through
+ * amp__blas_clblast below) or that kernel, whichever measured faster for the size class, or the one
+ * AMP_BLAS_GEMM forces; that variable is checked at every call, and a bad value fails the call. */
 #include <stdio.h>
 
 #include "ampcl/blas.h"
+#include "blas_choice.h"
 #include "blas_host.h"
 #include "program.h"
 #include "source.h"
@@ -79,10 +83,7 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
                          amp_array_view *c, amp_future **done) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_blas_gemm";
-  amp__evlist wait = {0};
-  cl_event ev = NULL, start = NULL;
-  int acquired = 0;
-  amp__use uses[3] = {{.view = a}, {.view = b}, {.view = c, .write = 1}};
+  amp__gemm_mode mode;
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
   if (a->type.kind != AMP_ELEM_FLOAT && a->type.kind != AMP_ELEM_DOUBLE)
@@ -103,15 +104,40 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   if (a->type.kind == AMP_ELEM_DOUBLE && !view->acc->props.supports_double_precision)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: %s does not support double precision", fn,
               view->acc->props.device_path);
+  AMP__TRY(amp__gemm_mode_get(&mode, fn));
   if (amp__blas_host_wanted(view->acc, a, b, c))
     return amp__blas_host_gemm(view, trans_a, trans_b, alpha, a, b, beta, c, done);
+  if (amp__gemm_fast_can(trans_a, trans_b, alpha, beta))
+    return amp__gemm_choice_run(view, mode, a, b, c, done);
+  return amp__blas_clblast(view, trans_a, trans_b, alpha, a, b, beta, c, done);
+fail:
+  return status;
+}
+
+amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
+                             amp_transpose trans_b, double alpha, amp_array_view *a,
+                             amp_array_view *b, double beta, amp_array_view *c, amp_future **done) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_blas_gemm";
 #ifndef AMP_HAVE_CLBLAST
+  (void)view;
+  (void)trans_a;
+  (void)trans_b;
   (void)alpha;
+  (void)a;
+  (void)b;
   (void)beta;
+  (void)c;
   (void)done;
   AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE, "%s: ampcl was built without CLBlast (AMP_WITH_CLBLAST)",
             fn);
 #else
+  amp__evlist wait = {0};
+  cl_event ev = NULL, start = NULL;
+  int acquired = 0;
+  amp__use uses[3] = {{.view = a}, {.view = b}, {.view = c, .write = 1}};
+  size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+  size_t k = (size_t)a->extent.dim[trans_a ? 0 : 1];
   AMP__TRY(amp__uses_acquire(view, uses, 3, &wait));
   acquired = 1;
   /* What the GEMM waits for goes first on the in-order queue, as a marker, or, when the caller
@@ -152,12 +178,12 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   }
   amp__uses_finish(view, uses, 3, ev);
   acquired = 0;
+  amp__gemm_count_clblast();
   amp__view_enqueued(view);
   if (done) {
     AMP__TRY(amp__future_create_span(start, ev, done));
     ev = start = NULL;
   }
-#endif
 fail:
   if (acquired)
     amp__uses_finish(view, uses, 3, NULL);
@@ -166,5 +192,9 @@ fail:
   if (start)
     clReleaseEvent(start);
   amp__evlist_free(&wait);
+#endif
+#ifndef AMP_HAVE_CLBLAST
+fail:
+#endif
   return status;
 }

@@ -1,4 +1,5 @@
-/* ampcl/blas.h: library calls that join the data model: GEMM on array views, through CLBlast.
+/* ampcl/blas.h: library calls that join the data model: GEMM on array views, through CLBlast or
+ * ampcl's own GEMM kernel, whichever is faster.
  *
  * A BLAS call is a command like a kernel launch: its operands are synchronised the same way
  * (lazy copy-in of what is missing, A and B read, C written), so users mix their own kernels and
@@ -24,7 +25,8 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * op(B) is k x n and C is m x n (AMP_ERROR_EXTENT_MISMATCH names the sizes otherwise). C must be
  * read-write. C's old contents are copied in like any operand (discard_data C first to skip that
  * when beta is 0). Returns
- * AMP_ERROR_UNSUPPORTED_FEATURE when ampcl was built without CLBlast. With done != NULL, returns
+ * AMP_ERROR_UNSUPPORTED_FEATURE when ampcl was built without CLBlast and the GEMM needs it (see
+ * below). With done != NULL, returns
  * a future for the GEMM's completion whose amp_future_elapsed_ns gives its device time.
  *
  * On a CPU accelerator (POCL), when all three views are over host memory and OpenBLAS is
@@ -32,7 +34,20 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * memory itself: as fast as OpenBLAS, with no copies for data already on the host. The call then
  * blocks until C is computed, C's accelerator copies are dropped (the host holds the latest), and
  * the future's elapsed time is the host time of the GEMM. AMP_BLAS_CPU=opencl in the environment
- * keeps CLBlast on CPU devices. */
+ * keeps CLBlast on CPU devices.
+ *
+ * Otherwise (OpenCL), a GEMM that ampcl's own kernel can do (no transposes, alpha 1, beta 0)
+ * runs through CLBlast or that kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU
+ * devices), whichever is faster for its accelerator, element type and size class (the power of two
+ * at or above max(m, n, k)). The first such GEMM of a class measures: it runs CLBlast once to let
+ * it compile, then both engines timed with OpenCL profiling events on the call's own views (each
+ * overwrites C with the same product; CLBlast's, run last, stays), waits for them, and caches the
+ * faster for the life of the process; its future is the chosen engine's run. Later GEMMs of the
+ * class run only the cached engine. AMP_DEBUG=1 prints one line per measurement with both times.
+ * AMP_BLAS_GEMM in the environment, read at every call: "auto" (or unset) chooses as above,
+ * "clblast" or "fast" forces that engine for these GEMMs; any other value fails every call with
+ * AMP_ERROR_INVALID_ARGUMENT naming the value. Every other GEMM runs through CLBlast. Without
+ * CLBlast, "auto" means the fast kernel. */
 AMP_API amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a,
                                  amp_transpose trans_b, double alpha, amp_array_view *a,
                                  amp_array_view *b, double beta, amp_array_view *c,

@@ -1,0 +1,54 @@
+/* runtime/blas_choice.h: CLBlast or ampcl's own GEMM kernel, chosen per size (blas_choice.c). */
+#ifndef AMPCL_RUNTIME_BLAS_CHOICE_H
+#define AMPCL_RUNTIME_BLAS_CHOICE_H
+
+#include <stdint.h>
+
+#include "accelerator.h"
+#include "ampcl/blas.h"
+#include "source.h"
+
+/* What AMP_BLAS_GEMM asks for: unset or "auto", "clblast", "fast". */
+typedef enum amp__gemm_mode {
+  AMP__GEMM_AUTO = 0,
+  AMP__GEMM_CLBLAST = 1,
+  AMP__GEMM_FAST = 2
+} amp__gemm_mode;
+
+/* Reads AMP_BLAS_GEMM; any other value is AMP_ERROR_INVALID_ARGUMENT naming it. */
+amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn);
+
+/* The fast kernel computes this GEMM: no transposes, alpha 1, beta 0. */
+int amp__gemm_fast_can(amp_transpose trans_a, amp_transpose trans_b, double alpha, double beta);
+
+/* amp_blas_gemm's work on an OpenCL device for a GEMM the fast kernel can do (operands checked
+ * by the caller): the engine `mode` forces, else the one cached for the size class, else both,
+ * timed, and the faster one cached. */
+amp_status amp__gemm_choice_run(amp_accelerator_view *view, amp__gemm_mode mode, amp_array_view *a,
+                                amp_array_view *b, amp_array_view *c, amp_future **done);
+
+/* The CLBlast GEMM (blas.c), operands checked by the caller. */
+amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
+                             amp_transpose trans_b, double alpha, amp_array_view *a,
+                             amp_array_view *b, double beta, amp_array_view *c, amp_future **done);
+
+/* ---- for tests -------------------------------------------------------------------------------
+ * What ran, counted over the process: CLBlast GEMMs, fast-kernel GEMMs, and measurements (first
+ * GEMMs of a class under auto, each of which also counts one CLBlast and one fast run). */
+typedef struct amp__gemm_counts {
+  uint64_t clblast, fast, measured;
+} amp__gemm_counts;
+amp__gemm_counts amp__gemm_counts_get(void);
+void amp__gemm_count_clblast(void); /* blas.c, after each CLBlast GEMM enqueued */
+
+/* The cached choice for (acc, element kind, size class of max(m, n, k)): AMP__GEMM_CLBLAST,
+ * AMP__GEMM_FAST, or AMP__GEMM_AUTO when none is cached yet; with the two measured device times
+ * in nanoseconds when the pointers are not NULL. */
+amp__gemm_mode amp__gemm_cached(const amp_accelerator *acc, amp_elem_kind kind, size_t m, size_t n,
+                                size_t k, uint64_t *clblast_ns, uint64_t *fast_ns);
+
+/* Test hook: on CPU devices use matmul_fast (the GPU kernel) instead of matmul_cpu, as if the
+ * device had `compute_units` compute units (0: the real number). gpu_kernel 0 restores. */
+void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
+
+#endif /* AMPCL_RUNTIME_BLAS_CHOICE_H */

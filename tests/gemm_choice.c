@@ -1,0 +1,251 @@
+/* gemm_choice: amp_blas_gemm chooses between CLBlast and ampcl's fast kernel (blas_choice.c).
+ *
+ * Run as `test_gemm_choice float` and `... double` with AMP_BLAS_CPU=opencl (so POCL keeps the
+ * GEMM on OpenCL instead of OpenBLAS). For AMP_BLAS_GEMM=clblast, fast and auto (set in the
+ * process between cases; ampcl reads it at every call) it proves, against a host triple loop:
+ *   - C = A * B at 1 x 1 x 1, 37 x 53 x 29 and 130 x 70 x 257 (no tile divides them), on whole
+ *     views and on sections of larger parents (the parent's rest untouched), with the engine the
+ *     mode asks for (the internal run counters);
+ *   - transposes and beta != 0 run through CLBlast in every mode and are right;
+ *   - auto measures once per (accelerator, type, size class): the first GEMM of a class runs
+ *     CLBlast twice and the fast kernel once, later ones of the class run only the cached choice,
+ *     and the future's device time is the chosen engine's measured time;
+ *   - the GPU kernel (matmul_fast) in its three float shapes through the test hook too;
+ *   - a bad AMP_BLAS_GEMM value fails naming the value, with C untouched.
+ * Skips (77) when ampcl was built without CLBlast. */
+#include "blas_choice.h"
+#include "check.h"
+
+enum { PAD = 3 }; /* sections start at (PAD, PAD) of a parent PAD * 2 larger each way */
+
+static int dbl;
+
+static double get(const void *p, size_t i) {
+  return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+static void put(void *p, size_t i, double x) {
+  if (dbl)
+    ((double *)p)[i] = x;
+  else
+    ((float *)p)[i] = (float)x;
+}
+
+/* C (m x n) = alpha op(A) op(B) + beta C on dense or section views; checks the result (and the
+ * parent outside the section). Returns 0 when it ran. */
+static int gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, int tb, double alpha,
+                     double beta, int section, amp_future **done) {
+  size_t es = dbl ? sizeof(double) : sizeof(float);
+  int ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+  int pad = section ? PAD : 0;
+  int lda = ac + 2 * pad, ldb = bc + 2 * pad, ldc = n + 2 * pad;
+  size_t na = (size_t)(ar + 2 * pad) * lda, nb = (size_t)(br + 2 * pad) * ldb,
+         nc = (size_t)(m + 2 * pad) * ldc;
+  void *a = malloc(na * es), *b = malloc(nb * es), *c = malloc(nc * es);
+  double *want = malloc(nc * sizeof *want);
+  for (size_t i = 0; i < na; i++)
+    put(a, i, (double)((i * 7) % 13) * 0.125 - 0.75);
+  for (size_t i = 0; i < nb; i++)
+    put(b, i, (double)((i * 5) % 11) * 0.25 - 1.25);
+  for (size_t i = 0; i < nc; i++) {
+    put(c, i, (double)(i % 5) - 2.0);
+    want[i] = get(c, i);
+  }
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int q = 0; q < k; q++) {
+        int ai = ta ? q : i, aj = ta ? i : q, bi = tb ? j : q, bj = tb ? q : j;
+        s += get(a, (size_t)(ai + pad) * lda + aj + pad) *
+             get(b, (size_t)(bi + pad) * ldb + bj + pad);
+      }
+      size_t ci = (size_t)(i + pad) * ldc + j + pad;
+      want[ci] = alpha * s + beta * want[ci];
+    }
+  amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
+  amp_array_view *pa = NULL, *pb = NULL, *pc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  int rc = 1;
+  if (amp_array_view_create(amp_extent2(ar + 2 * pad, lda), t, a, &pa) ||
+      amp_array_view_create(amp_extent2(br + 2 * pad, ldb), t, b, &pb) ||
+      amp_array_view_create(amp_extent2(m + 2 * pad, ldc), t, c, &pc))
+    goto out;
+  if (section) {
+    if (amp_array_view_section(pa, amp_index2(pad, pad), amp_extent2(ar, ac), &va) ||
+        amp_array_view_section(pb, amp_index2(pad, pad), amp_extent2(br, bc), &vb) ||
+        amp_array_view_section(pc, amp_index2(pad, pad), amp_extent2(m, n), &vc))
+      goto out;
+  } else {
+    va = pa, vb = pb, vc = pc;
+  }
+  amp_status st = amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, tb ? AMP_TRANS : AMP_NO_TRANS,
+                                alpha, va, vb, beta, vc, done);
+  CHECK_OK(st);
+  if (st == AMP_SUCCESS) {
+    CHECK_OK(amp_array_view_synchronize(pc));
+    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = 0;
+    for (size_t i = 0; i < nc; i++) {
+      double e = fabs(get(c, i) - want[i]) / (1.0 + fabs(want[i]));
+      if (!(e <= worst))
+        worst = isnan(e) ? INFINITY : e;
+    }
+    if (!(worst <= tol))
+      fprintf(stderr, "  %d x %d x %d ta %d tb %d beta %g section %d: error %g > %g\n", m, n, k, ta,
+              tb, beta, section, worst, tol);
+    CHECK(worst <= tol);
+    rc = 0;
+  }
+out:
+  if (section) {
+    amp_array_view_release(va);
+    amp_array_view_release(vb);
+    amp_array_view_release(vc);
+  }
+  amp_array_view_release(pa);
+  amp_array_view_release(pb);
+  amp_array_view_release(pc);
+  free(a);
+  free(b);
+  free(c);
+  free(want);
+  return rc;
+}
+
+static const int sizes[][3] = {{1, 1, 1}, {37, 53, 29}, {130, 70, 257}};
+
+/* The eligible GEMMs of every size, dense and as sections, under the current AMP_BLAS_GEMM. */
+static void eligible_all(amp_accelerator_view *av) {
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int sec = 0; sec < 2; sec++)
+      gemm_case(av, sizes[s][0], sizes[s][1], sizes[s][2], 0, 0, 1.0, 0.0, sec, NULL);
+}
+
+/* Transposes and beta != 0: CLBlast whatever the mode. */
+static void ineligible_all(amp_accelerator_view *av) {
+  amp__gemm_counts c0 = amp__gemm_counts_get();
+  gemm_case(av, 37, 53, 29, 1, 0, 1.0, 0.0, 0, NULL);
+  gemm_case(av, 37, 53, 29, 0, 1, 1.0, 0.0, 1, NULL);
+  gemm_case(av, 37, 53, 29, 0, 0, 1.0, 0.5, 1, NULL);
+  gemm_case(av, 37, 53, 29, 0, 0, 2.0, 0.0, 0, NULL);
+  amp__gemm_counts c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.fast, c0.fast);
+  CHECK_EQ_INT(c1.measured, c0.measured);
+}
+
+int main(int argc, char **argv) {
+  dbl = argc > 1 && strcmp(argv[1], "double") == 0;
+  amp_accelerator_view *av;
+  REQUIRE_OK(amp_default_view(&av));
+  amp_accelerator *acc;
+  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
+  amp_accelerator_properties props;
+  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  if (dbl && !props.supports_double_precision)
+    return SKIP;
+  amp_elem_kind kind = dbl ? AMP_ELEM_DOUBLE : AMP_ELEM_FLOAT;
+
+  /* A bad value: refused by name before anything moves. */
+  setenv("AMP_BLAS_GEMM", "fastest", 1);
+  {
+    float x[1] = {2}, y[1] = {3}, z[1] = {7};
+    amp_array_view *vx, *vy, *vz;
+    REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), AMP_FLOAT, x, &vx));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), AMP_FLOAT, y, &vy));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), AMP_FLOAT, z, &vz));
+    CHECK_STATUS(amp_blas_gemm(av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, vx, vy, 0.0, vz, NULL),
+                 AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG("\"fastest\"");
+    CHECK_MSG("AMP_BLAS_GEMM");
+    CHECK_OK(amp_array_view_synchronize(vz));
+    CHECK(z[0] == 7.0f);
+    amp_array_view_release(vx);
+    amp_array_view_release(vy);
+    amp_array_view_release(vz);
+  }
+
+  /* CLBlast forced: the fast kernel never runs. */
+  setenv("AMP_BLAS_GEMM", "clblast", 1);
+  amp__gemm_counts c0 = amp__gemm_counts_get();
+  if (gemm_case(av, 1, 1, 1, 0, 0, 1.0, 0.0, 0, NULL) != 0) {
+    int unsupported = strstr(amp_last_error(), "without CLBlast") != NULL;
+    fprintf(stderr, "%s\n", amp_last_error());
+    return unsupported ? SKIP : check_done();
+  }
+  eligible_all(av);
+  ineligible_all(av);
+  amp__gemm_counts c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.fast, c0.fast);
+  CHECK_EQ_INT(c1.clblast - c0.clblast, 1 + 6 + 4);
+  CHECK_EQ_INT(c1.measured, c0.measured);
+
+  /* The fast kernel forced: CLBlast only for what the fast kernel cannot do. The device's kernel
+   * (matmul_cpu on POCL), then matmul_fast as on a GPU with 2, 20 and 1000 compute units, which
+   * picks its 128 x 128, 64 x 128 and 32 x 64 float shapes at 257 x 257. */
+  setenv("AMP_BLAS_GEMM", "fast", 1);
+  c0 = amp__gemm_counts_get();
+  eligible_all(av);
+  c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.fast - c0.fast, 6);
+  CHECK_EQ_INT(c1.clblast, c0.clblast);
+  ineligible_all(av);
+  static const unsigned cus[] = {2, 20, 1000};
+  for (size_t i = 0; i < (dbl ? 1 : 3); i++) {
+    amp__gemm_test_gpu_kernel(1, cus[i]);
+    c0 = amp__gemm_counts_get();
+    gemm_case(av, 257, 257, 33, 0, 0, 1.0, 0.0, 0, NULL);
+    gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
+    gemm_case(av, 1, 1, 1, 0, 0, 1.0, 0.0, 1, NULL);
+    c1 = amp__gemm_counts_get();
+    CHECK_EQ_INT(c1.fast - c0.fast, 3);
+    CHECK_EQ_INT(c1.clblast, c0.clblast);
+  }
+  amp__gemm_test_gpu_kernel(0, 0);
+
+  /* auto: nothing cached yet; each class measured at its first GEMM, then reused. */
+  setenv("AMP_BLAS_GEMM", "auto", 1);
+  CHECK_EQ_INT(amp__gemm_cached(acc, kind, 37, 53, 29, NULL, NULL), AMP__GEMM_AUTO);
+  c0 = amp__gemm_counts_get();
+  amp_future *f = NULL;
+  gemm_case(av, 37, 53, 29, 0, 0, 1.0, 0.0, 0, &f); /* class 64: measured */
+  c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.measured - c0.measured, 1);
+  CHECK_EQ_INT(c1.clblast - c0.clblast, 2);
+  CHECK_EQ_INT(c1.fast - c0.fast, 1);
+  uint64_t cl_ns = 0, fast_ns = 0, got_ns = 0;
+  amp__gemm_mode choice = amp__gemm_cached(acc, kind, 60, 40, 50, &cl_ns, &fast_ns); /* class 64 */
+  CHECK(choice == AMP__GEMM_CLBLAST || choice == AMP__GEMM_FAST);
+  CHECK(choice == (fast_ns < cl_ns ? AMP__GEMM_FAST : AMP__GEMM_CLBLAST));
+  CHECK_EQ_INT(amp__gemm_cached(acc, kind, 37, 53, 65, NULL, NULL), AMP__GEMM_AUTO); /* class 128 */
+  if (f) {
+    CHECK_OK(amp_future_elapsed_ns(f, &got_ns));
+    CHECK_EQ_INT(got_ns, choice == AMP__GEMM_FAST ? fast_ns : cl_ns);
+    amp_future_release(f);
+    f = NULL;
+  }
+  /* The same class again, dense and as sections, with a future: no measurement, the choice ran. */
+  c0 = amp__gemm_counts_get();
+  gemm_case(av, 60, 40, 50, 0, 0, 1.0, 0.0, 1, &f);
+  gemm_case(av, 33, 64, 2, 0, 0, 1.0, 0.0, 0, NULL);
+  c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.measured, c0.measured);
+  CHECK_EQ_INT(choice == AMP__GEMM_FAST ? c1.fast - c0.fast : c1.clblast - c0.clblast, 2);
+  CHECK_EQ_INT(choice == AMP__GEMM_FAST ? c1.clblast - c0.clblast : c1.fast - c0.fast, 0);
+  if (f) {
+    CHECK_OK(amp_future_elapsed_ns(f, &got_ns));
+    CHECK(got_ns > 0);
+    amp_future_release(f);
+  }
+  /* Every size under auto: classes 1 and 512 measured once each (class 64 is cached). */
+  c0 = amp__gemm_counts_get();
+  eligible_all(av);
+  c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.measured - c0.measured, 2);
+  CHECK(amp__gemm_cached(acc, kind, 1, 1, 1, NULL, NULL) != AMP__GEMM_AUTO);
+  CHECK(amp__gemm_cached(acc, kind, 130, 70, 257, NULL, NULL) != AMP__GEMM_AUTO);
+  ineligible_all(av);
+  unsetenv("AMP_BLAS_GEMM");
+  c0 = amp__gemm_counts_get();
+  eligible_all(av); /* unset is auto: all cached now */
+  c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.measured, c0.measured);
+  CHECK_EQ_INT(c1.fast - c0.fast + c1.clblast - c0.clblast, 6);
+  return check_done();
+}
