@@ -55,7 +55,7 @@ fail:
  * (program.c), and an algorithm call would otherwise build its kernels again every time. The
  * caller gets its own reference (amp_kernel_release it as before). */
 typedef struct memo {
-  char key[192];
+  char *key;
   amp_kernel *k;
   struct memo *next;
 } memo;
@@ -74,11 +74,12 @@ static amp_kernel *memo_get(const char *key) {
 
 static void memo_put(const char *key, amp_kernel *k) {
   memo *m = calloc(1, sizeof *m);
-  if (!m || amp_kernel_retain(k) != AMP_SUCCESS) {
+  if (!m || !(m->key = strdup(key)) || amp_kernel_retain(k) != AMP_SUCCESS) {
+    if (m)
+      free(m->key);
     free(m);
     return; /* not kept: built again next time */
   }
-  snprintf(m->key, sizeof m->key, "%s", key);
   m->k = k;
   pthread_mutex_lock(&memo_lock);
   m->next = memos;
@@ -86,34 +87,44 @@ static void memo_put(const char *key, amp_kernel *k) {
   pthread_mutex_unlock(&memo_lock);
 }
 
+/* "file|options|kname|prefix", malloc'd (NULL when out of memory: then nothing is remembered). */
+static char *memo_key(const char *file, const char *options, const char *kname,
+                      const char *prefix) {
+  size_t n = strlen(file) + strlen(options ? options : "") + strlen(kname) +
+             strlen(prefix ? prefix : "") + 4;
+  char *key = malloc(n);
+  if (key)
+    snprintf(key, n, "%s|%s|%s|%s", file, options ? options : "", kname, prefix ? prefix : "");
+  return key;
+}
+
 /* amp_program_create_builtin + amp_kernel_create, remembered. */
 static amp_status builtin_kernel(const char *file, const char *options, const char *kname,
                                  amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
   amp_program *p = NULL;
-  char key[192];
-  snprintf(key, sizeof key, "%s|%s|%s", file, options ? options : "", kname);
-  if ((*out = memo_get(key)))
+  char *key = memo_key(file, options, kname, NULL);
+  if (key && (*out = memo_get(key))) {
+    free(key);
     return AMP_SUCCESS;
+  }
   AMP__TRY(amp_program_create_builtin(file, options, &p));
   AMP__TRY(amp_kernel_create(p, kname, out));
-  memo_put(key, *out);
+  if (key)
+    memo_put(key, *out);
 fail:
   amp_program_release(p); /* the kernel keeps it */
+  free(key);
   return status;
 }
 
-amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
-                            const char *kname, amp_kernel **out) {
+/* A kernel of builtin file `file` with the caller's text in front of it. */
+static amp_status prefixed_kernel(const char *file, const char *prefix, const char *options,
+                                  const char *kname, amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
   amp_program *p = NULL;
   char *text = NULL;
-  char options[64];
-  snprintf(options, sizeof options, "-DT=%s -DT4=%s", amp__algo_type_name(kind, 0),
-           amp__algo_type_name(kind, 1));
-  if (!prefix) {
-    return builtin_kernel(file, options, kname, out);
-  } else {
+  {
     const char *body = NULL;
     for (size_t i = 0; i < amp__embedded_count; i++)
       if (strcmp(amp__embedded_kernels[i].name, file) == 0)
@@ -132,6 +143,27 @@ amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind 
 fail:
   amp_program_release(p); /* the kernel keeps it */
   free(text);
+  return status;
+}
+
+amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
+                            const char *kname, amp_kernel **out) {
+  char options[64];
+  snprintf(options, sizeof options, "-DT=%s -DT4=%s", amp__algo_type_name(kind, 0),
+           amp__algo_type_name(kind, 1));
+  if (!prefix)
+    return builtin_kernel(file, options, kname, out);
+  /* an operator's kernel is remembered too (reduce's built-in operators come this way; a
+   * program's own operators are few) */
+  char *key = memo_key(file, options, kname, prefix);
+  if (key && (*out = memo_get(key))) {
+    free(key);
+    return AMP_SUCCESS;
+  }
+  amp_status status = prefixed_kernel(file, prefix, options, kname, out);
+  if (status == AMP_SUCCESS && key)
+    memo_put(key, *out);
+  free(key);
   return status;
 }
 
