@@ -45,23 +45,25 @@
 
 /* One overload per element type and address space: name(dest, value) calls builtin(dest, value),
  * and name(dest) calls builtin(dest). */
-#define AMP__ATOMIC_V(name, builtin, T, AS) \
-  AMP__OVERLOAD T name(volatile AS T *dest, T value) { return builtin(dest, value); }
-#define AMP__ATOMIC_0(name, builtin, T, AS) \
-  AMP__OVERLOAD T name(volatile AS T *dest) { return builtin(dest); }
-#define AMP__ATOMIC_INTS(kind, name, builtin) \
-  kind(name, builtin, int, __global)          \
-  kind(name, builtin, uint, __global)         \
-  kind(name, builtin, int, __local)           \
-  kind(name, builtin, uint, __local)
+#define AMP__ATOMIC_V(name, builtin, T, AS)                                                        \
+  AMP__OVERLOAD T name(volatile AS T *dest, T value) {                                             \
+    return builtin(dest, value);                                                                   \
+  }
+#define AMP__ATOMIC_0(name, builtin, T, AS)                                                        \
+  AMP__OVERLOAD T name(volatile AS T *dest) {                                                      \
+    return builtin(dest);                                                                          \
+  }
+#define AMP__ATOMIC_INTS(kind, name, builtin)                                                      \
+  kind(name, builtin, int, __global) kind(name, builtin, uint, __global)                           \
+      kind(name, builtin, int, __local) kind(name, builtin, uint, __local)
 
 /* A const destination (an AMP_CONST_VIEW's element) would only draw a warning from C's rules;
  * these overloads match it exactly and make it an error that says why. */
-#define AMP__CONST_DEST \
+#define AMP__CONST_DEST                                                                            \
   __attribute__((unavailable("an atomic's destination cannot be const (a read-only view?)")))
-#define AMP__CONST_V(name, builtin, T, AS) \
+#define AMP__CONST_V(name, builtin, T, AS)                                                         \
   AMP__OVERLOAD AMP__CONST_DEST T name(const volatile AS T *dest, T value);
-#define AMP__CONST_0(name, builtin, T, AS) \
+#define AMP__CONST_0(name, builtin, T, AS)                                                         \
   AMP__OVERLOAD AMP__CONST_DEST T name(const volatile AS T *dest);
 
 /* ---- read-modify-write: each returns the original value ----------------------------------- */
@@ -94,22 +96,22 @@ AMP__CONST_V(amp_atomic_fetch_add, , float, __local)
 
 /* ---- compare and exchange ------------------------------------------------------------------ */
 /* expected may be in private (the usual case: &a_variable), global or tile_static memory. */
-#define AMP__CAS(T, AS, EAS)                                                                    \
-  AMP__OVERLOAD bool amp_atomic_compare_exchange(volatile AS T *dest, EAS T *expected,          \
-                                                 T value) {                                     \
-    const T want = *expected;                                                                   \
-    const T seen = atomic_cmpxchg(dest, want, value);                                           \
-    if (seen == want)                                                                           \
-      return true;                                                                              \
-    *expected = seen;                                                                           \
-    return false;                                                                               \
+#define AMP__CAS(T, AS, EAS)                                                                       \
+  AMP__OVERLOAD bool amp_atomic_compare_exchange(volatile AS T *dest, EAS T *expected, T value) {  \
+    const T want = *expected;                                                                      \
+    const T seen = atomic_cmpxchg(dest, want, value);                                              \
+    if (seen == want)                                                                              \
+      return true;                                                                                 \
+    *expected = seen;                                                                              \
+    return false;                                                                                  \
   }
-#define AMP__CAS_CONST(T, AS, EAS)                                                              \
-  AMP__OVERLOAD AMP__CONST_DEST bool amp_atomic_compare_exchange(const volatile AS T *dest,     \
+#define AMP__CAS_CONST(T, AS, EAS)                                                                 \
+  AMP__OVERLOAD AMP__CONST_DEST bool amp_atomic_compare_exchange(const volatile AS T *dest,        \
                                                                  EAS T *expected, T value);
-#define AMP__CAS_EXPECTED(T, AS)                                                                \
-  AMP__CAS(T, AS, __private) AMP__CAS(T, AS, __global) AMP__CAS(T, AS, __local)                 \
-  AMP__CAS_CONST(T, AS, __private) AMP__CAS_CONST(T, AS, __global) AMP__CAS_CONST(T, AS, __local)
+#define AMP__CAS_EXPECTED(T, AS)                                                                   \
+  AMP__CAS(T, AS, __private)                                                                       \
+  AMP__CAS(T, AS, __global) AMP__CAS(T, AS, __local) AMP__CAS_CONST(T, AS, __private)              \
+      AMP__CAS_CONST(T, AS, __global) AMP__CAS_CONST(T, AS, __local)
 AMP__CAS_EXPECTED(int, __global)
 AMP__CAS_EXPECTED(uint, __global)
 AMP__CAS_EXPECTED(int, __local)
@@ -121,13 +123,13 @@ AMP__CAS_EXPECTED(uint, __local)
  * with what they stored. Correct under any contention, but each conflict costs a retry, so
  * prefer a per-tile reduction in tile_static memory and one atomic per tile. Float addition is
  * not associative: the sum depends on the order the work items happened to run in. */
-#define AMP__FADD(AS)                                                                           \
-  AMP__OVERLOAD float amp_atomic_fetch_add(volatile AS float *dest, float value) {              \
-    volatile AS uint *bits = (volatile AS uint *)dest;                                          \
-    uint old = *bits, seen;                                                                     \
-    while ((seen = atomic_cmpxchg(bits, old, as_uint(as_float(old) + value))) != old)           \
-      old = seen;                                                                               \
-    return as_float(old);                                                                       \
+#define AMP__FADD(AS)                                                                              \
+  AMP__OVERLOAD float amp_atomic_fetch_add(volatile AS float *dest, float value) {                 \
+    volatile AS uint *bits = (volatile AS uint *)dest;                                             \
+    uint old = *bits, seen;                                                                        \
+    while ((seen = atomic_cmpxchg(bits, old, as_uint(as_float(old) + value))) != old)              \
+      old = seen;                                                                                  \
+    return as_float(old);                                                                          \
   }
 AMP__FADD(__global)
 AMP__FADD(__local)
@@ -142,8 +144,8 @@ AMP__FADD(__local)
  *   amp_all_memory_fence()          global and tile_static memory
  *   amp_global_memory_fence()       global memory (views, arrays)
  *   amp_tile_static_memory_fence()  tile_static memory */
-#define amp_all_memory_fence() mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
-#define amp_global_memory_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define amp_all_memory_fence()         mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#define amp_global_memory_fence()      mem_fence(CLK_GLOBAL_MEM_FENCE)
 #define amp_tile_static_memory_fence() mem_fence(CLK_LOCAL_MEM_FENCE)
 
 #endif /* AMPCL_ATOMICS_H */

@@ -37,7 +37,7 @@
 #undef AMP__AT2
 #undef AMP__AT3
 #define AMP_VIEW(T, v) __global T *v##_data, const int8 v##_shape, __global int *v##_debug
-#define AMP_CONST_VIEW(T, v) \
+#define AMP_CONST_VIEW(T, v)                                                                       \
   __global const T *v##_data, const int8 v##_shape, __global int *v##_debug
 #define AMP_VIEW_ARG(v) v##_data, v##_shape, v##_debug
 
@@ -76,11 +76,11 @@ static __global char *amp__checked_at(__global char *data, __global int *rec, si
   return (__global char *)(rec + AMP__DEBUG_DUMMY);
 }
 
-#define AMP__CHECKED(v, n, i, j, k)                                                           \
-  (*(__typeof__(v##_data))amp__checked_at((__global char *)(v##_data), v##_debug,             \
+#define AMP__CHECKED(v, n, i, j, k)                                                                \
+  (*(__typeof__(v##_data))amp__checked_at((__global char *)(v##_data), v##_debug,                  \
                                           sizeof(*(v##_data)), v##_shape, n, i, j, k, __LINE__))
-#define AMP__AT1(v, i) AMP__CHECKED(v, 1, (i), 0, 0)
-#define AMP__AT2(v, i, j) AMP__CHECKED(v, 2, (i), (j), 0)
+#define AMP__AT1(v, i)       AMP__CHECKED(v, 1, (i), 0, 0)
+#define AMP__AT2(v, i, j)    AMP__CHECKED(v, 2, (i), (j), 0)
 #define AMP__AT3(v, i, j, k) AMP__CHECKED(v, 3, (i), (j), (k))
 #endif /* AMP_DEBUG */
 

@@ -29,68 +29,68 @@
 #define AMPCL_INDEX_H
 
 /* The functions of rank N, written once. */
-#define AMP__INDEX_OPS(N)                                                                       \
-  static inline bool amp_index##N##_equal(const int *a, const int *b) {                         \
-    for (int d = 0; d < N; d++)                                                                 \
-      if (a[d] != b[d])                                                                         \
-        return false;                                                                           \
-    return true;                                                                                \
-  }                                                                                             \
-  static inline bool amp_index##N##_not_equal(const int *a, const int *b) {                     \
-    return !amp_index##N##_equal(a, b);                                                         \
-  }                                                                                             \
-  static inline void amp_index##N##_add(int *out, const int *a, const int *b) {                 \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] + b[d];                                                                     \
-  }                                                                                             \
-  static inline void amp_index##N##_sub(int *out, const int *a, const int *b) {                 \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] - b[d];                                                                     \
-  }                                                                                             \
-  static inline void amp_index##N##_add_scalar(int *out, const int *a, int s) {                 \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] + s;                                                                        \
-  }                                                                                             \
-  static inline void amp_index##N##_sub_scalar(int *out, const int *a, int s) {                 \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] - s;                                                                        \
-  }                                                                                             \
-  static inline void amp_index##N##_mul(int *out, const int *a, int s) {                        \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] * s;                                                                        \
-  }                                                                                             \
-  static inline void amp_index##N##_div(int *out, const int *a, int s) {                        \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] / s;                                                                        \
-  }                                                                                             \
-  static inline void amp_index##N##_mod(int *out, const int *a, int s) {                        \
-    for (int d = 0; d < N; d++)                                                                 \
-      out[d] = a[d] % s;                                                                        \
-  }                                                                                             \
-  static inline bool amp_extent##N##_contains(const int *e, const int *idx) {                   \
-    for (int d = 0; d < N; d++)                                                                 \
-      if (idx[d] < 0 || idx[d] >= e[d])                                                         \
-        return false;                                                                           \
-    return true;                                                                                \
-  }                                                                                             \
-  static inline int amp_extent##N##_size(const int *e) {                                        \
-    int n = 1;                                                                                  \
-    for (int d = 0; d < N; d++)                                                                 \
-      n *= e[d];                                                                                \
-    return n;                                                                                   \
-  }                                                                                             \
-  static inline int amp_extent##N##_linear(const int *e, const int *idx) {                      \
-    int flat = 0;                                                                               \
-    for (int d = 0; d < N; d++)                                                                 \
-      flat = flat * e[d] + idx[d];                                                              \
-    return flat;                                                                                \
-  }                                                                                             \
-  static inline void amp_extent##N##_delinear(int *out, const int *e, int flat) {               \
-    for (int d = N - 1; d > 0; d--) {                                                           \
-      out[d] = flat % e[d];                                                                     \
-      flat /= e[d];                                                                             \
-    }                                                                                           \
-    out[0] = flat;                                                                              \
+#define AMP__INDEX_OPS(N)                                                                          \
+  static inline bool amp_index##N##_equal(const int *a, const int *b) {                            \
+    for (int d = 0; d < N; d++)                                                                    \
+      if (a[d] != b[d])                                                                            \
+        return false;                                                                              \
+    return true;                                                                                   \
+  }                                                                                                \
+  static inline bool amp_index##N##_not_equal(const int *a, const int *b) {                        \
+    return !amp_index##N##_equal(a, b);                                                            \
+  }                                                                                                \
+  static inline void amp_index##N##_add(int *out, const int *a, const int *b) {                    \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] + b[d];                                                                        \
+  }                                                                                                \
+  static inline void amp_index##N##_sub(int *out, const int *a, const int *b) {                    \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] - b[d];                                                                        \
+  }                                                                                                \
+  static inline void amp_index##N##_add_scalar(int *out, const int *a, int s) {                    \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] + s;                                                                           \
+  }                                                                                                \
+  static inline void amp_index##N##_sub_scalar(int *out, const int *a, int s) {                    \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] - s;                                                                           \
+  }                                                                                                \
+  static inline void amp_index##N##_mul(int *out, const int *a, int s) {                           \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] * s;                                                                           \
+  }                                                                                                \
+  static inline void amp_index##N##_div(int *out, const int *a, int s) {                           \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] / s;                                                                           \
+  }                                                                                                \
+  static inline void amp_index##N##_mod(int *out, const int *a, int s) {                           \
+    for (int d = 0; d < N; d++)                                                                    \
+      out[d] = a[d] % s;                                                                           \
+  }                                                                                                \
+  static inline bool amp_extent##N##_contains(const int *e, const int *idx) {                      \
+    for (int d = 0; d < N; d++)                                                                    \
+      if (idx[d] < 0 || idx[d] >= e[d])                                                            \
+        return false;                                                                              \
+    return true;                                                                                   \
+  }                                                                                                \
+  static inline int amp_extent##N##_size(const int *e) {                                           \
+    int n = 1;                                                                                     \
+    for (int d = 0; d < N; d++)                                                                    \
+      n *= e[d];                                                                                   \
+    return n;                                                                                      \
+  }                                                                                                \
+  static inline int amp_extent##N##_linear(const int *e, const int *idx) {                         \
+    int flat = 0;                                                                                  \
+    for (int d = 0; d < N; d++)                                                                    \
+      flat = flat * e[d] + idx[d];                                                                 \
+    return flat;                                                                                   \
+  }                                                                                                \
+  static inline void amp_extent##N##_delinear(int *out, const int *e, int flat) {                  \
+    for (int d = N - 1; d > 0; d--) {                                                              \
+      out[d] = flat % e[d];                                                                        \
+      flat /= e[d];                                                                                \
+    }                                                                                              \
+    out[0] = flat;                                                                                 \
   }
 AMP__INDEX_OPS(1)
 AMP__INDEX_OPS(2)
@@ -99,13 +99,13 @@ AMP__INDEX_OPS(3)
 /* A view's extent as an int[N] (AMP's v.extent). */
 #define AMP_VIEW_EXTENT1(v, e) const int e[1] = {amp_extent(v, 0)}
 #define AMP_VIEW_EXTENT2(v, e) const int e[2] = {amp_extent(v, 0), amp_extent(v, 1)}
-#define AMP_VIEW_EXTENT3(v, e) \
+#define AMP_VIEW_EXTENT3(v, e)                                                                     \
   const int e[3] = {amp_extent(v, 0), amp_extent(v, 1), amp_extent(v, 2)}
 
 /* The extent the kernel was launched over (the compute domain), as an int[N]. */
 #define AMP_DOMAIN_EXTENT1(e) const int e[1] = {(int)get_global_size(0)}
 #define AMP_DOMAIN_EXTENT2(e) const int e[2] = {(int)get_global_size(1), (int)get_global_size(0)}
-#define AMP_DOMAIN_EXTENT3(e) \
+#define AMP_DOMAIN_EXTENT3(e)                                                                      \
   const int e[3] = {(int)get_global_size(2), (int)get_global_size(1), (int)get_global_size(0)}
 
 #endif /* AMPCL_INDEX_H */

@@ -47,21 +47,22 @@
 #endif
 
 /* ---- views ------------------------------------------------------------------------------ */
-#define AMP_VIEW(T, v) __global T *v##_data, const int8 v##_shape
+#define AMP_VIEW(T, v)       __global T *v##_data, const int8 v##_shape
 #define AMP_CONST_VIEW(T, v) __global const T *v##_data, const int8 v##_shape
 /* Passes a view on to a helper function that declares it AMP_VIEW(T, v) or AMP_CONST_VIEW(T, v):
  * f(AMP_VIEW_ARG(v), x). Debug mode gives views a third parameter; this passes what there is. */
 #define AMP_VIEW_ARG(v) v##_data, v##_shape
 
 #define amp_extent(v, d) ((d) == 0 ? (v##_shape).s0 : (d) == 1 ? (v##_shape).s1 : (v##_shape).s2)
-#define amp_rank(v) ((v##_shape).s7)
+#define amp_rank(v)      ((v##_shape).s7)
 
-#define AMP__AT1(v, i) v##_data[(v##_shape).s3 + (i)]
+#define AMP__AT1(v, i)    v##_data[(v##_shape).s3 + (i)]
 #define AMP__AT2(v, i, j) v##_data[(v##_shape).s3 + (i) * (v##_shape).s4 + (j)]
-#define AMP__AT3(v, i, j, k) v##_data[(v##_shape).s3 + (i) * (v##_shape).s4 + (j) * (v##_shape).s5 + (k)]
+#define AMP__AT3(v, i, j, k)                                                                       \
+  v##_data[(v##_shape).s3 + (i) * (v##_shape).s4 + (j) * (v##_shape).s5 + (k)]
 #define AMP__AT_PICK(_1, _2, _3, _4, name, ...) name
 /* amp_at(v, i), amp_at(v, i, j), amp_at(v, i, j, k): the element, as an lvalue. */
-#define amp_at(...) AMP__AT_PICK(__VA_ARGS__, AMP__AT3, AMP__AT2, AMP__AT1, none)(__VA_ARGS__)
+#define amp_at(...)           AMP__AT_PICK(__VA_ARGS__, AMP__AT3, AMP__AT2, AMP__AT1, none)(__VA_ARGS__)
 #define AMP_AT_INDEX1(v, idx) AMP__AT1(v, (idx)[0])
 #define AMP_AT_INDEX2(v, idx) AMP__AT2(v, (idx)[0], (idx)[1])
 #define AMP_AT_INDEX3(v, idx) AMP__AT3(v, (idx)[0], (idx)[1], (idx)[2])
@@ -69,27 +70,27 @@
 /* ---- indexes ---------------------------------------------------------------------------- */
 #define AMP_INDEX1(idx) const int idx[1] = {(int)get_global_id(0)}
 #define AMP_INDEX2(idx) const int idx[2] = {(int)get_global_id(1), (int)get_global_id(0)}
-#define AMP_INDEX3(idx) \
+#define AMP_INDEX3(idx)                                                                            \
   const int idx[3] = {(int)get_global_id(2), (int)get_global_id(1), (int)get_global_id(0)}
 
-#define AMP__TILED_INDEX_TYPE(N) \
-  typedef struct {               \
-    int global_id[N];            \
-    int local_id[N];             \
-    int tile[N];                 \
-    int tile_origin[N];          \
-    int tile_extent[N];          \
+#define AMP__TILED_INDEX_TYPE(N)                                                                   \
+  typedef struct {                                                                                 \
+    int global_id[N];                                                                              \
+    int local_id[N];                                                                               \
+    int tile[N];                                                                                   \
+    int tile_origin[N];                                                                            \
+    int tile_extent[N];                                                                            \
   } amp_tiled_index##N
 AMP__TILED_INDEX_TYPE(1);
 AMP__TILED_INDEX_TYPE(2);
 AMP__TILED_INDEX_TYPE(3);
 
 /* AMP dimension d of a rank-r launch is OpenCL dimension r-1-d. */
-#define AMP__TI_FILL(idx, r, d)                                        \
-  idx.global_id[d] = (int)get_global_id((r) - 1 - (d));                \
-  idx.local_id[d] = (int)get_local_id((r) - 1 - (d));                  \
-  idx.tile[d] = (int)get_group_id((r) - 1 - (d));                      \
-  idx.tile_extent[d] = (int)get_local_size((r) - 1 - (d));             \
+#define AMP__TI_FILL(idx, r, d)                                                                    \
+  idx.global_id[d] = (int)get_global_id((r)-1 - (d));                                              \
+  idx.local_id[d] = (int)get_local_id((r)-1 - (d));                                                \
+  idx.tile[d] = (int)get_group_id((r)-1 - (d));                                                    \
+  idx.tile_extent[d] = (int)get_local_size((r)-1 - (d));                                           \
   idx.tile_origin[d] = idx.tile[d] * idx.tile_extent[d]
 
 static inline amp_tiled_index1 amp__tiled_index1(void) {
@@ -119,9 +120,9 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #define tile_static __local
 
 /* Every thread of a tile must reach each barrier (uniform control flow), as in AMP. */
-#define amp_barrier_wait() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#define amp_barrier_wait_with_all_memory_fence() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#define amp_barrier_wait_with_global_memory_fence() barrier(CLK_GLOBAL_MEM_FENCE)
+#define amp_barrier_wait()                               barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define amp_barrier_wait_with_all_memory_fence()         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define amp_barrier_wait_with_global_memory_fence()      barrier(CLK_GLOBAL_MEM_FENCE)
 #define amp_barrier_wait_with_tile_static_memory_fence() barrier(CLK_LOCAL_MEM_FENCE)
 
 /* ---- tile shape a kernel is written for ------------------------------------------------------
@@ -132,49 +133,50 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
  * refuses an untiled launch or one with another tile with AMP_ERROR_INVALID_ARGUMENT, naming both
  * shapes, instead of running the kernel wrong:
  *   AMP_TILE_SHAPE(16, 16) __kernel void mm(AMP_CONST_VIEW(float, a), ...) { ... }   */
-#define AMP__TILE_SHAPE1(t0) __attribute__((reqd_work_group_size((t0), 1, 1)))
-#define AMP__TILE_SHAPE2(t0, t1) __attribute__((reqd_work_group_size((t1), (t0), 1)))
+#define AMP__TILE_SHAPE1(t0)         __attribute__((reqd_work_group_size((t0), 1, 1)))
+#define AMP__TILE_SHAPE2(t0, t1)     __attribute__((reqd_work_group_size((t1), (t0), 1)))
 #define AMP__TILE_SHAPE3(t0, t1, t2) __attribute__((reqd_work_group_size((t2), (t1), (t0))))
-#define AMP_TILE_SHAPE(...) \
-  AMP__AT_PICK(__VA_ARGS__, none, AMP__TILE_SHAPE3, AMP__TILE_SHAPE2, AMP__TILE_SHAPE1, none)(__VA_ARGS__)
+#define AMP_TILE_SHAPE(...)                                                                        \
+  AMP__AT_PICK(__VA_ARGS__, none, AMP__TILE_SHAPE3, AMP__TILE_SHAPE2, AMP__TILE_SHAPE1, none)      \
+  (__VA_ARGS__)
 
 /* ---- math: fast_math (native_*, float only, fast, precision up to the device) and
  *      precise_math (the full-precision builtins) ------------------------------------------- */
-#define fast_math_exp native_exp
-#define fast_math_exp2 native_exp2
-#define fast_math_exp10 native_exp10
-#define fast_math_log native_log
-#define fast_math_log2 native_log2
-#define fast_math_log10 native_log10
-#define fast_math_sqrt native_sqrt
-#define fast_math_rsqrt native_rsqrt
-#define fast_math_recip native_recip
-#define fast_math_sin native_sin
-#define fast_math_cos native_cos
-#define fast_math_tan native_tan
-#define fast_math_powr native_powr
-#define fast_math_divide native_divide
-#define precise_math_exp exp
-#define precise_math_exp2 exp2
+#define fast_math_exp      native_exp
+#define fast_math_exp2     native_exp2
+#define fast_math_exp10    native_exp10
+#define fast_math_log      native_log
+#define fast_math_log2     native_log2
+#define fast_math_log10    native_log10
+#define fast_math_sqrt     native_sqrt
+#define fast_math_rsqrt    native_rsqrt
+#define fast_math_recip    native_recip
+#define fast_math_sin      native_sin
+#define fast_math_cos      native_cos
+#define fast_math_tan      native_tan
+#define fast_math_powr     native_powr
+#define fast_math_divide   native_divide
+#define precise_math_exp   exp
+#define precise_math_exp2  exp2
 #define precise_math_exp10 exp10
-#define precise_math_log log
-#define precise_math_log2 log2
+#define precise_math_log   log
+#define precise_math_log2  log2
 #define precise_math_log10 log10
-#define precise_math_sqrt sqrt
+#define precise_math_sqrt  sqrt
 #define precise_math_rsqrt rsqrt
-#define precise_math_sin sin
-#define precise_math_cos cos
-#define precise_math_tan tan
-#define precise_math_pow pow
-#define precise_math_powr powr
+#define precise_math_sin   sin
+#define precise_math_cos   cos
+#define precise_math_tan   tan
+#define precise_math_pow   pow
+#define precise_math_powr  powr
 
 /* ---- the other parts -------------------------------------------------------------------- */
 /* The runtime puts them after this file itself (and defines AMPCL_PRELUDE_EMBEDDED); an installed
  * copy used on its own includes them from beside it. */
 #ifndef AMPCL_PRELUDE_EMBEDDED
 #include "ampcl_atomics.h"
-#include "ampcl_index.h"
 #include "ampcl_debug.h"
+#include "ampcl_index.h"
 #endif
 
 #endif /* AMPCL_PRELUDE_H */

@@ -1,4 +1,4 @@
-/* runtime/source.c: the coherence protocol of data sources (docs/AMP-MODEL.md, docs/COHERENCE.md).
+/* runtime/source.c: the coherence protocol of data sources (docs/MODEL.md, docs/COHERENCE.md).
  *
  * Every data source has one *location* for the host and one per accelerator. Each location keeps
  * the set of byte ranges it holds the latest contents of ("valid"). Coherence is tracked per byte

@@ -1,4 +1,4 @@
-/* array_view: lazy coherence of views over host memory (docs/AMP-MODEL.md, data movement rules 1-7
+/* array_view: lazy coherence of views over host memory (docs/MODEL.md, data movement rules 1-7
  * and 9), proved with the transfer counters (ampcl/stats.h), and every element type at ranks 1,
  * 2, 3.
  *

@@ -1,4 +1,4 @@
-/* dm_arrays: device arrays, explicit copies and pinned host memory (docs/AMP-MODEL.md, data
+/* dm_arrays: device arrays, explicit copies and pinned host memory (docs/MODEL.md, data
  * movement rules 2, 7 and 12).
  *
  * Proves, with the transfer counters, that

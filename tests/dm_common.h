@@ -1,5 +1,5 @@
 /* tests/dm_common.h: helpers shared by the data-movement tests (tests/dm_*.c), which prove the
- * data movement rules of docs/AMP-MODEL.md with the transfer counters of ampcl/stats.h. */
+ * data movement rules of docs/MODEL.md with the transfer counters of ampcl/stats.h. */
 #ifndef AMPCL_TESTS_DM_COMMON_H
 #define AMPCL_TESTS_DM_COMMON_H
 

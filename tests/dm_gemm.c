@@ -1,4 +1,4 @@
-/* dm_gemm: GEMM through CLBlast on array views joins the data model (docs/AMP-MODEL.md, data
+/* dm_gemm: GEMM through CLBlast on array views joins the data model (docs/MODEL.md, data
  * movement rules 2, 3, 5 and 10).
  *
  * Proves that amp_blas_gemm

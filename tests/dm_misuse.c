@@ -1,4 +1,4 @@
-/* dm_misuse: misuse of views gives a clear error and leaves the data intact (docs/AMP-MODEL.md,
+/* dm_misuse: misuse of views gives a clear error and leaves the data intact (docs/MODEL.md,
  * data movement rules 4, 6 and 10).
  *
  * After each misuse below, the call fails with the expected status and a message, nothing is

@@ -1,4 +1,4 @@
-/* dm_multi: one data source used on several accelerators (docs/AMP-MODEL.md, data movement rules 2,
+/* dm_multi: one data source used on several accelerators (docs/MODEL.md, data movement rules 2,
  * 3, 4, 5 and 11). Run with POCL_DEVICES="pthread pthread"; skips (77) with fewer than two
  * accelerators.
  *

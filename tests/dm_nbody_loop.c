@@ -1,4 +1,4 @@
-/* dm_nbody_loop: the issue's headline counters (docs/AMP-MODEL.md, data movement rules 2, 3, 5 and
+/* dm_nbody_loop: the issue's headline counters (docs/MODEL.md, data movement rules 2, 3, 5 and
  * 7).
  *
  * Proves that

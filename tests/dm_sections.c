@@ -1,4 +1,4 @@
-/* dm_sections: views without a source, and views of views (docs/AMP-MODEL.md, data movement rules
+/* dm_sections: views without a source, and views of views (docs/MODEL.md, data movement rules
  * 1, 2 and 10).
  *
  * Proves that

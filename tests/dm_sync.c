@@ -1,4 +1,4 @@
-/* dm_sync: caching, synchronisation points and their access types (docs/AMP-MODEL.md, data movement
+/* dm_sync: caching, synchronisation points and their access types (docs/MODEL.md, data movement
  * rules 3, 4, 5, 6, 7, 8, 9 and 13).
  *
  * Proves, with the transfer counters, that

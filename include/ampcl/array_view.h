@@ -6,7 +6,7 @@
  * for later kernels until the data are written somewhere else. Results come back to the host only
  * at synchronisation points: amp_array_view_synchronize(), host access through
  * amp_array_view_data(), or the release of the last view of the data. The rules are those of
- * ../docs/COHERENCE.md (docs/AMP-MODEL.md, data movement rules).
+ * ../docs/COHERENCE.md (docs/MODEL.md, data movement rules).
  *
  * Read-only views (amp_array_view_create_const; AMP's array_view<const T>) are never copied back,
  * and a kernel may not write through them. Host memory under a view may be read or written
