@@ -536,8 +536,9 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
     AMP__TRY(amp__debug_begin(&debug, acc, launch, pool, k));
 
   /* Everything is checked: now data may move. */
-  char why[160];
-  snprintf(why, sizeof why, "copy in for kernel %s", pool->name);
+  char why[160] = "";
+  if (amp__trace_on()) /* the reason is written only for the trace */
+    snprintf(why, sizeof why, "copy in for kernel %s", pool->name);
   const char *prev_reason = amp__trace_reason(why);
   status = amp__uses_acquire(view, uses, nuses, &wait);
   amp__trace_reason(prev_reason);

@@ -138,16 +138,21 @@ static void pool_copy(void *dst, const void *src, size_t len) {
 }
 
 /* ---- the ring of pinned buffers ------------------------------------------------------------- */
+/* acc->stager of an accelerator whose buffers could not be had: not tried again. */
+static amp__stager no_stager;
+
 static amp__stager *stager_of(amp_accelerator *acc) {
+  amp_accelerator_view *dv = NULL; /* maps the buffers; made here if the program never used it */
+  if (!acc->stager && amp_accelerator_default_view(acc, &dv) != AMP_SUCCESS)
+    dv = NULL;
   pthread_mutex_lock(&acc->lock);
   amp__stager *st = acc->stager;
   if (st) {
     pthread_mutex_unlock(&acc->lock);
-    return st;
+    return st == &no_stager ? NULL : st;
   }
   st = calloc(1, sizeof *st);
   cl_context ctx = acc->context;
-  amp_accelerator_view *dv = acc->default_view;
   int ok = st && ctx && dv;
   if (ok) {
     pthread_mutex_init(&st->lock, NULL);
@@ -178,7 +183,7 @@ static amp__stager *stager_of(amp_accelerator *acc) {
       fprintf(stderr, "[ampcl] %s: no pinned staging buffers; host copies go to the driver\n",
               acc->props.device_path);
   }
-  acc->stager = st;
+  acc->stager = st ? st : &no_stager;
   pthread_mutex_unlock(&acc->lock);
   return st;
 }
