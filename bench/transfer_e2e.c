@@ -18,15 +18,6 @@
 
 #define MAX_R 64
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-static double med(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return v[n / 2];
-}
-
 /* Link time of 2 * bytes in and bytes out, from pinned memory (ms), or a negative number. */
 static double link_ms(const transfer_setup *t, size_t bytes) {
   cl_int err;
@@ -54,7 +45,7 @@ static double link_ms(const transfer_setup *t, size_t bytes) {
   clFinish(t->q);
   clReleaseMemObject(h);
   clReleaseMemObject(d);
-  return err == CL_SUCCESS ? med(ms, t->repeats) : -1;
+  return err == CL_SUCCESS ? bench_stats_of(ms, t->repeats).median : -1;
 }
 
 /* One end-to-end add-exp over first/second into result (host memory of any kind); 0 on success,
@@ -123,7 +114,7 @@ static double addexp_ms(const transfer_setup *t, amp_kernel *k, long n, int pinn
     if (r >= 0)
       ms[r] = one;
   }
-  result = med(ms, t->repeats);
+  result = bench_stats_of(ms, t->repeats).median;
 done:
   for (int i = 0; i < 3; i++)
     if (pinned)
