@@ -281,6 +281,15 @@ amp_status amp_future_then(amp_future *future, amp_future_callback callback, voi
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_future_then: out of memory");
   c->cb = callback;
   c->user = user_data;
+  /* Ready already: call it here, as the header allows (oclgrind never calls a callback set on
+   * a completed event, and a driver that does would call it at once anyway). */
+  cl_int st = CL_QUEUED;
+  if (clGetEventInfo(future->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+          CL_SUCCESS &&
+      (st == CL_COMPLETE || st < 0)) {
+    then_trampoline(future->event, st, c);
+    return AMP_SUCCESS;
+  }
   AMP__CL(clSetEventCallback(future->event, CL_COMPLETE, then_trampoline, c), "clSetEventCallback");
   return AMP_SUCCESS;
 fail:

@@ -733,11 +733,22 @@ static void CL_CALLBACK join_one(cl_event e, cl_int st, void *p) {
   }
 }
 
-/* A future that is ready when every event in `l` is (and at once when l is empty). */
+/* A future that is ready when every event in `l` is (and at once when l is empty). One event
+ * is the future's own event. Several are joined by a user event that callbacks count down;
+ * their commands' queues are flushed, since OpenCL runs a callback only once its command has
+ * run, which it promises only for flushed commands (POCL runs commands as they are enqueued,
+ * oclgrind only when their queue is flushed or waited on). */
 static amp_status join_future(const amp__evlist *l, amp_future **out) {
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
   join_ctx *j = NULL;
+  if (l->n == 1) {
+    clRetainEvent(l->ev[0]);
+    status = amp__future_create(l->ev[0], 0, out); /* flushes the event's queue */
+    if (status != AMP_SUCCESS)
+      clReleaseEvent(l->ev[0]);
+    return status;
+  }
   AMP__TRY(amp__any_context(&ctx)); /* a user event may live in any context */
   cl_int err = CL_SUCCESS;
   cl_event user = clCreateUserEvent(ctx, &err);
@@ -755,11 +766,24 @@ static amp_status join_future(const amp__evlist *l, amp_future **out) {
     atomic_init(&j->failed, 0);
     clRetainEvent(user);
     j->user = user;
-    /* Where a callback cannot be set, wait here and count the event down at once: the future
-     * must become ready either way. */
-    for (size_t i = 0; i < l->n; i++)
-      if (clSetEventCallback(l->ev[i], CL_COMPLETE, join_one, j) != CL_SUCCESS)
+    /* An event that has already completed is counted down here (oclgrind never calls a
+     * callback set on a completed event); where a callback cannot be set, wait and count the
+     * event down at once: the future must become ready either way. */
+    for (size_t i = 0; i < l->n; i++) {
+      cl_int st = CL_QUEUED;
+      if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) !=
+          CL_SUCCESS)
+        st = CL_QUEUED;
+      if (st == CL_COMPLETE || st < 0)
+        join_one(l->ev[i], st, j);
+      else if (clSetEventCallback(l->ev[i], CL_COMPLETE, join_one, j) != CL_SUCCESS)
         join_one(l->ev[i], wait_event(l->ev[i]), j);
+    }
+    for (size_t i = 0; i < l->n; i++) {
+      cl_command_queue q = NULL;
+      if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
+        clFlush(q);
+    }
   }
   status = amp__future_create(user, 0, out);
   if (status != AMP_SUCCESS)

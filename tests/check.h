@@ -76,6 +76,14 @@ static int check_passed_, check_failed_;
     }                                                                                              \
   } while (0)
 
+/* Nonzero when AMP_TEST_SMALL is set (and not "0"): the test keeps to its small cases. The
+ * oclgrind runs set it, since the simulator runs every work item on one host thread; the cases
+ * kept still cover each kernel's edge and interior tiles. */
+static inline int test_small(void) {
+  const char *s = getenv("AMP_TEST_SMALL");
+  return s && *s && strcmp(s, "0") != 0;
+}
+
 static inline int check_done(void) {
   printf("%d passed, %d failed\n", check_passed_, check_failed_);
   return check_failed_ ? 1 : 0;

@@ -106,10 +106,11 @@ int main(void) {
     for (size_t ni = 0; ni < sizeof counts / sizeof counts[0]; ni++)
       for (size_t oi = 0; oi < sizeof origins / sizeof origins[0]; oi++) {
         const int origin = origins[oi];
-        const int bad = run_one(av, k[v], per_item[v], counts[ni], origin);
+        /* small (oclgrind): 1031 instead of a million still gives add_exp_cpu several items */
+        const int n = test_small() && counts[ni] > 1031 ? 1031 : counts[ni];
+        const int bad = run_one(av, k[v], per_item[v], n, origin);
         CHECK_EQ_INT(bad, 0);
-        printf("%-24s n=%-7d origin %d  %s\n", labels[v], counts[ni], origin,
-               bad ? "MISMATCH" : "verified");
+        printf("%-24s n=%-7d origin %d  %s\n", labels[v], n, origin, bad ? "MISMATCH" : "verified");
       }
   for (int v = 0; v < NV; v++)
     amp_kernel_release(k[v]);

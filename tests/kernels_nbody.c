@@ -181,8 +181,12 @@ int main(void) {
     REQUIRE_OK(amp_program_create_builtin("nbody", c->options, &prog));
     REQUIRE_OK(amp_kernel_create(prog, name, &k));
     for (size_t ni = 0; ni < sizeof counts / sizeof counts[0]; ni++) {
+      /* small (oclgrind): one step, and 1031 (more than one tile of every shape) but not 1000 */
+      if (test_small() && counts[ni] == 1000)
+        continue;
       CHECK_EQ_INT(run_one(av, c, k, counts[ni], 1), 0);
-      CHECK_EQ_INT(run_one(av, c, k, counts[ni], 4), 0);
+      if (!test_small())
+        CHECK_EQ_INT(run_one(av, c, k, counts[ni], 4), 0);
     }
     amp_kernel_release(k);
     amp_program_release(prog);
