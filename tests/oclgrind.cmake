@@ -29,7 +29,7 @@ function(amp_oclgrind)
   endif()
   add_test(NAME oclgrind.${G_NAME}
            COMMAND ${AMP_OCLGRIND} ${races} --check-api --max-errors 10 ${G_COMMAND})
-  set_tests_properties(oclgrind.${G_NAME} PROPERTIES LABELS oclgrind TIMEOUT 600
+  set_tests_properties(oclgrind.${G_NAME} PROPERTIES LABELS oclgrind TIMEOUT 300
                        SKIP_RETURN_CODE 77 ENVIRONMENT "${AMP_TEST_ENV};AMP_TEST_SMALL=1"
                        FAIL_REGULAR_EXPRESSION "${AMP_OCLGRIND_FAIL}")
 endfunction()
