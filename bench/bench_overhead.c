@@ -3,10 +3,10 @@
  * The same empty kernel is launched N times (default 10,000) two ways on the same device, each
  * followed by one wait at the end only. ampcl: amp_parallel_for_each on the accelerator's default
  * view, then amp_accelerator_view_wait. Raw: clEnqueueNDRangeKernel on a cl_kernel built here
- * with plain OpenCL, in a context and queue of our own (profiling enabled, as ampcl's queues
- * are), then clFinish. Both use a 1-D range of 1024 work-items and let the driver pick the
- * work-group size. The difference per launch is the runtime's cost: argument and domain checks,
- * the data model's bookkeeping, its lock, and the event it keeps per launch.
+ * with plain OpenCL, in a context and queue of our own (profiling on or off as the view's queue
+ * has it: AMP_PROFILE), then clFinish. Both use a 1-D range of 1024 work-items and let the driver
+ * pick the work-group size. The difference per launch is the runtime's cost: argument and domain
+ * checks, the data model's bookkeeping, its lock, and the event it keeps per launch.
  *
  * The raw side runs on the accelerator's cl_device_id (ampcl/opencl.h). Both sides build their
  * program once; only the launches are timed. */
@@ -44,14 +44,14 @@ static void raw_failed(const char *what, cl_int err) {
 }
 
 /* 0, or 1 with the reason printed. */
-static int raw_create(cl_device_id dev, raw_setup *r) {
+static int raw_create(cl_device_id dev, cl_command_queue_properties props, raw_setup *r) {
   cl_int err = CL_SUCCESS;
   const char *what = "clCreateContext";
   r->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   if (err != CL_SUCCESS)
     goto fail;
   what = "clCreateCommandQueue";
-  r->q = clCreateCommandQueue(r->ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  r->q = clCreateCommandQueue(r->ctx, dev, props, &err);
   if (err != CL_SUCCESS)
     goto fail;
   what = "clCreateProgramWithSource";
@@ -130,7 +130,16 @@ int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path) {
   amp_program *prog = NULL;
   amp_kernel *k = NULL;
   int rc = 1;
-  if (raw_create(dev, &raw))
+  cl_command_queue vq = NULL;
+  cl_command_queue_properties props = 0;
+  bool profiling = false;
+  if (amp_accelerator_view_get_cl_queue(ctx->av, &vq) != AMP_SUCCESS ||
+      amp_accelerator_view_get_profiling(ctx->av, &profiling) != AMP_SUCCESS ||
+      clGetCommandQueueInfo(vq, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS) {
+    fprintf(stderr, "amp-bench: the view's queue: %s\n", amp_last_error());
+    goto done;
+  }
+  if (raw_create(dev, props, &raw))
     goto done;
   if (amp_program_create(raw_src, NULL, &prog) != AMP_SUCCESS ||
       amp_kernel_create(prog, "empty", &k) != AMP_SUCCESS) {
@@ -150,8 +159,8 @@ int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path) {
   bench_stats a = bench_stats_of(amp_ms, ctx->repeats), w = bench_stats_of(raw_ms, ctx->repeats);
   double us = 1e3 / launches;
   printf("\nLaunch overhead on %s: %d launches of an empty kernel (1024 work-items), one wait at "
-         "the end; median of %d\n\n",
-         ctx->props.device_path, launches, ctx->repeats);
+         "the end; median of %d; queues with profiling %s\n\n",
+         ctx->props.device_path, launches, ctx->repeats, profiling ? "on" : "off (AMP_PROFILE=0)");
   printf("%-34s %12s %12s %12s\n", "", "us/launch", "min", "max");
   printf("%-34s %12.3f %12.3f %12.3f\n", "amp_parallel_for_each", a.median * us, a.min * us,
          a.max * us);

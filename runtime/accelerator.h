@@ -41,6 +41,7 @@ struct amp_accelerator_view {
   int is_default; /* owned by its accelerator: release is a no-op */
   amp_accelerator *acc;
   amp_queuing_mode mode;
+  bool profiling; /* the queue records device times (profiling.c) */
   cl_command_queue queue;
 };
 

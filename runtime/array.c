@@ -11,6 +11,7 @@
 #include "clobjects.h"
 #include "source.h"
 #include "staging.h"
+#include "trace.h"
 
 struct amp_array {
   uint32_t magic;
@@ -440,6 +441,7 @@ typedef struct pinned {
   size_t bytes;
   cl_mem buf;
   cl_command_queue queue;
+  const amp_accelerator *acc;
   struct pinned *next;
 } pinned;
 
@@ -476,9 +478,12 @@ amp_status amp_host_alloc(amp_accelerator *acc, size_t bytes, void **out) {
   AMP__CL(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
   amp__clobj(AMP_CL_MEM, 1);
   p->queue = q->queue;
+  p->acc = acc;
   p->bytes = bytes;
+  amp__traced tr = amp__trace_start();
   p->ptr = clEnqueueMapBuffer(q->queue, p->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
-                              NULL, NULL, &err);
+                              NULL, amp__trace_ev(&tr), &err);
+  amp__trace_end(&tr, acc, q->queue, "map", bytes, "pinned host memory (amp_host_alloc)");
   AMP__CL(err, "clEnqueueMapBuffer (pinned host memory)");
   pthread_mutex_lock(&pinned_lock);
   p->next = pinned_head;
@@ -511,7 +516,11 @@ amp_status amp_host_free(void *ptr) {
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "amp_host_free: %p was not allocated by amp_host_alloc (or was freed already)", ptr);
   cl_event ev = NULL;
+  const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
   cl_int err = clEnqueueUnmapMemObject(p->queue, p->buf, p->ptr, 0, NULL, &ev);
+  if (ev && t)
+    amp__trace_command(p->acc, p->queue, ev, "unmap", p->bytes,
+                       "pinned host memory (amp_host_free)", NULL, t);
   if (ev) {
     cl_int w = clWaitForEvents(1, &ev);
     err = err != CL_SUCCESS ? err : w;

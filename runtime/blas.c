@@ -69,9 +69,13 @@ static amp_status enqueue_stamp(amp_accelerator_view *view, const amp__evlist *w
   cl_int zero = 0;
   size_t one = 1;
   AMP__CL(clSetKernelArg(k, 0, sizeof zero, &zero), "clSetKernelArg (timing kernel)");
+  const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
   AMP__CL(clEnqueueNDRangeKernel(view->queue, k, 1, NULL, &one, NULL, (cl_uint)wait->n,
                                  wait->n ? wait->ev : NULL, out),
           "clEnqueueNDRangeKernel (timing kernel)");
+  if (t)
+    amp__trace_command(view->acc, view->queue, *out, "kernel", 0,
+                       "ampcl timing stamp (before a GEMM)", "[1]", t);
 fail:
   if (k)
     amp__kernel_give_back(pool, k);
@@ -145,9 +149,12 @@ amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
   amp__flush_producers(wait.ev, wait.n, view->queue);
   if (done)
     AMP__TRY(enqueue_stamp(view, &wait, &start));
-  else if (wait.n)
-    AMP__CL(clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.ev, NULL),
+  else if (wait.n) {
+    amp__traced tr = amp__trace_start();
+    AMP__CL(clEnqueueMarkerWithWaitList(view->queue, (cl_uint)wait.n, wait.ev, amp__trace_ev(&tr)),
             "clEnqueueMarkerWithWaitList (before GEMM)");
+    amp__trace_end(&tr, view->acc, view->queue, "marker", 0, "wait for the GEMM's operands");
+  }
   cl_mem A = amp__view_buffer(a, view->acc), B = amp__view_buffer(b, view->acc),
          C = amp__view_buffer(c, view->acc);
   CLBlastTranspose ta = trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;

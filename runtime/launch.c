@@ -578,7 +578,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
   acquired = 0;
   amp__view_enqueued(view);
   if (pool->checked) /* debug mode: wait, and report a bad access */
-    AMP__TRY(amp__debug_end(&debug, view->queue, launch, pool));
+    AMP__TRY(amp__debug_end(&debug, view->acc, view->queue, launch, pool));
   if (done) {
     AMP__TRY(amp__future_create(ev, 1, done));
     ev = NULL;

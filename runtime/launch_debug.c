@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "source.h"
+#include "trace.h"
 
 /* The record's layout, in ints; kernels_cl/ampcl_debug.h writes it. */
 enum {
@@ -109,12 +110,15 @@ static void format_index(char *buf, size_t cap, const cl_int *v, int n) {
     snprintf(buf + o, cap - o, "]");
 }
 
-amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp_launch *launch,
-                          const amp__kernel_pool *pool) {
+amp_status amp__debug_end(amp__launch_debug *d, const amp_accelerator *acc, cl_command_queue q,
+                          const amp_launch *launch, const amp__kernel_pool *pool) {
   amp_status status = AMP_SUCCESS;
   cl_int rec[REC_INTS];
-  AMP__CL(clEnqueueReadBuffer(q, d->record, CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL),
-          "clEnqueueReadBuffer (debug mode's record: the kernel may have failed)");
+  amp__traced tr = amp__trace_start();
+  AMP__CL(
+      clEnqueueReadBuffer(q, d->record, CL_TRUE, 0, sizeof rec, rec, 0, NULL, amp__trace_ev(&tr)),
+      "clEnqueueReadBuffer (debug mode's record: the kernel may have failed)");
+  amp__trace_end(&tr, acc, q, "read (debug record)", sizeof rec, "AMP_DEBUG's record");
   if (!rec[REC_SEEN])
     return AMP_SUCCESS;
   unsigned long long count =

@@ -34,10 +34,10 @@ amp_status amp__debug_check_view(const amp__kernel_pool *pool, cl_uint p, size_t
 amp_status amp__debug_begin(amp__launch_debug *d, amp_accelerator *acc, const amp_launch *launch,
                             const amp__kernel_pool *pool, cl_kernel k);
 
-/* After the kernel is enqueued on q: waits for it, reads the record, and fails with
+/* After the kernel is enqueued on q (of acc): waits for it, reads the record, and fails with
  * AMP_ERROR_OUT_OF_RANGE if it holds a bad access. */
-amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp_launch *launch,
-                          const amp__kernel_pool *pool);
+amp_status amp__debug_end(amp__launch_debug *d, const amp_accelerator *acc, cl_command_queue q,
+                          const amp_launch *launch, const amp__kernel_pool *pool);
 
 /* Frees the record (safe on one never begun). */
 void amp__debug_release(amp__launch_debug *d);

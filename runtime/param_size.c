@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "program.h"
+#include "trace.h"
 
 size_t amp__builtin_type_size(const char *t) {
   static const struct {
@@ -88,12 +89,17 @@ static void run_probe(const char *text, const char *options, amp_accelerator *ac
     buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (n ? n : 1) * sizeof *out,
                          out, &err);
   size_t one = 1;
+  amp__traced tk = amp__trace_start(), tr = amp__trace_start();
   if (buf && clSetKernelArg(k, 0, sizeof buf, &buf) == CL_SUCCESS &&
-      clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL) == CL_SUCCESS &&
-      clEnqueueReadBuffer(q->queue, buf, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL) ==
-          CL_SUCCESS)
+      clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &one, NULL, 0, NULL, amp__trace_ev(&tk)) ==
+          CL_SUCCESS &&
+      clEnqueueReadBuffer(q->queue, buf, CL_TRUE, 0, n * sizeof *out, out, 0, NULL,
+                          amp__trace_ev(&tr)) == CL_SUCCESS)
     for (cl_uint i = 0; i < n; i++)
       sizes[i] = (size_t)out[i];
+  amp__trace_end(&tk, acc, q->queue, "kernel", 0, "ampcl parameter-size probe");
+  amp__trace_end(&tr, acc, q->queue, "read (probe result)", n * sizeof *out,
+                 "ampcl parameter-size probe");
   if (buf)
     clReleaseMemObject(buf);
   if (k)

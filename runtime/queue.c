@@ -5,10 +5,11 @@
 
 #include "accelerator.h"
 #include "clobjects.h"
+#include "profiling.h"
 #include "trace.h"
 
-static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_default,
-                           amp_accelerator_view **out) {
+static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, bool profiling,
+                           int is_default, amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
   amp_accelerator_view *v = NULL;
@@ -17,9 +18,10 @@ static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, int is_d
   if (!v)
     AMP__TRY(amp__handle_alloc_status());
   cl_int err = CL_SUCCESS;
-  /* Profiling is on so that kernel futures can report device time. */
-  v->queue = clCreateCommandQueue(ctx, acc->device, CL_QUEUE_PROFILING_ENABLE, &err);
+  const cl_command_queue_properties props = amp__queue_properties(profiling);
+  v->queue = clCreateCommandQueue(ctx, acc->device, props, &err);
   AMP__CL(err, "clCreateCommandQueue");
+  v->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
   is_default ? amp__clobj_process(AMP_CL_QUEUE, 1) : amp__clobj(AMP_CL_QUEUE, 1);
   v->magic = AMP__MAGIC_VIEW;
   v->refs = 1;
@@ -47,7 +49,9 @@ amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_vi
   amp_accelerator_view *v = acc->default_view;
   pthread_mutex_unlock(&acc->lock);
   if (!v) {
-    AMP__TRY(new_view(acc, AMP_QUEUING_MODE_AUTOMATIC, 1, &v));
+    bool profiling;
+    AMP__TRY(amp__profiling_default(&profiling, "amp_accelerator_default_view"));
+    AMP__TRY(new_view(acc, AMP_QUEUING_MODE_AUTOMATIC, profiling, 1, &v));
     pthread_mutex_lock(&acc->lock);
     if (acc->default_view) { /* another thread won the race */
       clReleaseCommandQueue(v->queue);
@@ -64,23 +68,45 @@ fail:
   return status;
 }
 
-amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
-                                       amp_accelerator_view **out) {
+static amp_status create_view(amp_accelerator *acc, amp_queuing_mode mode, int profiling,
+                              amp_accelerator_view **out, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
+  AMP__TRY(amp__check_handle(acc, AMP__MAGIC_ACCELERATOR, "accelerator", fn));
   if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_create_view: out is NULL");
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   if (mode != AMP_QUEUING_MODE_AUTOMATIC && mode != AMP_QUEUING_MODE_IMMEDIATE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              "amp_accelerator_create_view: queuing mode %d is "
-              "neither AMP_QUEUING_MODE_AUTOMATIC nor AMP_QUEUING_MODE_IMMEDIATE",
-              (int)mode);
+              "%s: queuing mode %d is neither AMP_QUEUING_MODE_AUTOMATIC nor "
+              "AMP_QUEUING_MODE_IMMEDIATE",
+              fn, (int)mode);
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
-              "amp_accelerator_create_view: \"cpu\" is the host location: it has no queue and "
-              "runs no kernels%s%s",
+              "%s: \"cpu\" is the host location: it has no queue and runs no kernels%s%s", fn,
               *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
-  AMP__TRY(new_view(acc, mode, 0, out));
+  bool on = profiling != 0;
+  if (profiling < 0) /* as the process says */
+    AMP__TRY(amp__profiling_default(&on, fn));
+  AMP__TRY(new_view(acc, mode, on, 0, out));
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
+                                       amp_accelerator_view **out) {
+  return create_view(acc, mode, -1, out, "amp_accelerator_create_view");
+}
+
+amp_status amp_accelerator_create_view_profiling(amp_accelerator *acc, amp_queuing_mode mode,
+                                                 bool profiling, amp_accelerator_view **out) {
+  return create_view(acc, mode, profiling, out, "amp_accelerator_create_view_profiling");
+}
+
+amp_status amp_accelerator_view_get_profiling(const amp_accelerator_view *view, bool *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_profiling: out is NULL");
+  *out = view->profiling;
 fail:
   return status;
 }
@@ -153,7 +179,11 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_fu
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
   if (!out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_create_marker: out is NULL");
+  const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
   AMP__CL(clEnqueueMarkerWithWaitList(view->queue, 0, NULL, &ev), "clEnqueueMarkerWithWaitList");
+  if (t)
+    amp__trace_command(view->acc, view->queue, ev, "marker", 0,
+                       "amp_accelerator_view_create_marker", NULL, t);
   AMP__TRY(amp__future_create(ev, 0, out));
   return AMP_SUCCESS;
 fail:
@@ -311,6 +341,13 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
               "amp_future_elapsed_ns: only futures of kernel launches carry a device time");
   AMP__TRY(amp_future_wait(future));
   cl_ulong t0 = 0, t1 = 0;
+  cl_int probe =
+      clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+  if (probe == CL_PROFILING_INFO_NOT_AVAILABLE)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_future_elapsed_ns: the work ran on a view without profiling (AMP_PROFILE=0, or "
+              "amp_accelerator_create_view_profiling(..., false, ...)): no device time was "
+              "recorded");
   if (future->start)
     AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
             "clGetEventProfilingInfo(END of the starting command)");

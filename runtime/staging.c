@@ -162,9 +162,12 @@ static amp__stager *stager_of(amp_accelerator *acc) {
     cl_int err;
     st->buf[r] =
         clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, st->chunk, NULL, &err);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS) {
+      amp__traced tr = amp__trace_start();
       st->ptr[r] = clEnqueueMapBuffer(dv->queue, st->buf[r], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                      st->chunk, 0, NULL, NULL, &err);
+                                      st->chunk, 0, NULL, amp__trace_ev(&tr), &err);
+      amp__trace_end(&tr, acc, dv->queue, "map", st->chunk, "staging ring (pinned buffer)");
+    }
     ok = err == CL_SUCCESS;
   }
   if (!ok) { /* no staging on this accelerator: copies go straight to the driver */

@@ -82,6 +82,15 @@ int amp__trace_on(void) {
   return T.on;
 }
 
+void amp__trace_end(amp__traced *r, const amp_accelerator *acc, cl_command_queue q,
+                    const char *kind, uint64_t bytes, const char *name) {
+  if (!r->ev)
+    return;
+  amp__trace_command(acc, q, r->ev, kind, bytes, name, NULL, r->t);
+  clReleaseEvent(r->ev);
+  r->ev = NULL;
+}
+
 bool amp_trace_enabled(void) {
   return amp__trace_on() != 0;
 }

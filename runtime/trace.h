@@ -22,6 +22,26 @@ void amp__trace_command(const amp_accelerator *acc, cl_command_queue q, cl_event
                         const char *kind, uint64_t bytes, const char *name, const char *shape,
                         uint64_t enqueued);
 
+/* The shape around an enqueue that needs no event of its own:
+ *   amp__traced tr = amp__trace_start();
+ *   clEnqueueX(..., amp__trace_ev(&tr));
+ *   amp__trace_end(&tr, acc, q, "map", bytes, "pinned host memory (amp_host_alloc)");
+ * With tracing off amp__trace_ev is NULL (the driver makes no event) and amp__trace_end does
+ * nothing; on, the command is recorded and the event released. */
+typedef struct amp__traced {
+  cl_event ev;
+  uint64_t t;
+} amp__traced;
+static inline amp__traced amp__trace_start(void) {
+  amp__traced r = {NULL, amp__trace_on() ? amp__trace_now() : 0};
+  return r;
+}
+static inline cl_event *amp__trace_ev(amp__traced *r) {
+  return r->t ? &r->ev : NULL;
+}
+void amp__trace_end(amp__traced *r, const amp_accelerator *acc, cl_command_queue q,
+                    const char *kind, uint64_t bytes, const char *name);
+
 /* A span of host time of this thread: an ampcl call that may wait. */
 void amp__trace_host(const char *name, uint64_t t0, uint64_t t1);
 

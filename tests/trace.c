@@ -6,13 +6,17 @@
  *                          their bytes, each kernel once, commands of each queue in order and not
  *                          overlapping, each kernel inside the host spans of the launch that
  *                          enqueued it and the synchronize that waited for it, and two device
- *                          tracks for the two accelerators (when POCL exposes two).
- *   test_trace off FILE    (AMP_TRACE unset) tracing is off and no file is written.
+ *                          tracks for the two accelerators (when POCL exposes two); map and
+ *                          unmap of amp_host_alloc memory and a marker appear too.
+ *   test_trace off FILE    (AMP_TRACE unset, AMP_PROFILE=0) tracing is off, no file is written
+ *                          and no queue profiles.
  *
  * The file is read line by line: ampcl writes one event per line (trace.c). amp-trace check reads
  * it as JSON (a second ctest entry). */
 #include <pthread.h>
 #include <unistd.h>
+
+#include <ampcl/opencl.h>
 
 #include "dm_common.h"
 
@@ -194,6 +198,23 @@ static int traced(const char *path) {
         break;
       }
 
+  /* the other commands: map and unmap of pinned host memory, a marker */
+  amp_accelerator *acc0 = NULL;
+  void *pinned = NULL;
+  amp_future *marker = NULL;
+  CHECK_OK(amp_accelerator_view_get_accelerator(av, &acc0));
+  CHECK_OK(amp_host_alloc(acc0, 1 << 16, &pinned));
+  CHECK_OK(amp_host_free(pinned));
+  CHECK_OK(amp_accelerator_view_create_marker(av, &marker));
+  CHECK_OK(amp_future_wait(marker));
+  amp_future_release(marker);
+  CHECK_OK(amp_trace_flush());
+  CHECK(read_trace(path));
+  double mb, ub, xb;
+  CHECK(count_cat("map", &mb) >= 1 && mb >= (1 << 16));
+  CHECK(count_cat("unmap", &ub) >= 1 && ub >= (1 << 16));
+  CHECK(count_cat("marker", &xb) >= 1);
+
   /* two threads on two accelerators: two device tracks */
   amp_accelerator *devs[2];
   size_t nd = dm_devices(devs, 2);
@@ -236,6 +257,15 @@ static int untraced(const char *path) {
   CHECK(!amp_trace_enabled());
   amp_accelerator_view *av = test_view();
   amp_kernel *k = test_kernel(src, NULL, "axpy");
+  /* run with AMP_PROFILE=0: no queue records device times */
+  bool profiling = true;
+  cl_command_queue q = NULL;
+  cl_command_queue_properties props = CL_QUEUE_PROFILING_ENABLE;
+  CHECK_OK(amp_accelerator_view_get_profiling(av, &profiling));
+  CHECK(!profiling);
+  CHECK_OK(amp_accelerator_view_get_cl_queue(av, &q));
+  CHECK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS);
+  CHECK(!(props & CL_QUEUE_PROFILING_ENABLE));
   static float x[N], y[N], z[N];
   amp_array_view *vx = NULL, *vy = NULL, *vz = NULL;
   CHECK_OK(amp_array_view_create_const(amp_extent1(N), AMP_FLOAT, x, &vx));

@@ -120,6 +120,18 @@ AMP_API amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accele
 AMP_API amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
                                                amp_accelerator_view **out);
 
+/* As amp_accelerator_create_view, with OpenCL profiling on or off for the view's queue. On, the
+ * driver timestamps every command, so amp_future_elapsed_ns reports device times and a trace
+ * (ampcl/trace.h) has them; off, it skips the timestamps and amp_future_elapsed_ns fails with
+ * AMP_ERROR_UNSUPPORTED_FEATURE. Other views (the default views included) profile unless
+ * AMP_PROFILE=0 is set. With AMP_TRACE set every view profiles, whatever is asked here. */
+AMP_API amp_status amp_accelerator_create_view_profiling(amp_accelerator *acc,
+                                                         amp_queuing_mode mode, bool profiling,
+                                                         amp_accelerator_view **out);
+
+/* *out = whether the view's queue records device times (see above). */
+AMP_API amp_status amp_accelerator_view_get_profiling(const amp_accelerator_view *view, bool *out);
+
 /* The default accelerator's default view into *out: the convenience for code that does not care
  * where it runs. Examples pass views explicitly so the data flow shows. */
 AMP_API amp_status amp_default_view(amp_accelerator_view **out);

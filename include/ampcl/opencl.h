@@ -30,7 +30,8 @@ AMP_API amp_status amp_accelerator_get_cl_platform(const amp_accelerator *acc, c
 /* The OpenCL context all views of the accelerator share (created now if needed). */
 AMP_API amp_status amp_accelerator_get_cl_context(amp_accelerator *acc, cl_context *out);
 
-/* The view's in-order command queue (created with CL_QUEUE_PROFILING_ENABLE). */
+/* The view's in-order command queue (with CL_QUEUE_PROFILING_ENABLE unless the view does not
+ * profile: amp_accelerator_view_get_profiling). */
 AMP_API amp_status amp_accelerator_view_get_cl_queue(const amp_accelerator_view *view,
                                                      cl_command_queue *out);
 
