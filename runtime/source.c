@@ -649,7 +649,10 @@ amp_status amp__source_release(amp__source *s) {
   if (atomic_fetch_sub(&s->views, 1) != 1)
     return AMP_SUCCESS;
   pthread_mutex_lock(&s->lock);
-  if (!s->host_readonly && s->home < 0 && !s->owns_host) {
+  /* The last view of a caller's host memory brings its contents home (rule 7). A view with no
+   * caller's memory (amp_array_view_create_empty, the algorithms' temporaries) has nowhere to
+   * bring them: its host storage, if any, dies with it. */
+  if (!s->host_readonly && s->home < 0 && s->host && !s->owns_host) {
     amp__rangeset all = {0};
     if (amp__rangeset_append(&all, 0, s->bytes) == 0)
       status = fetch_to_host(s, &all, 0);

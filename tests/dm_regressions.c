@@ -5,7 +5,11 @@
  *  - a view read by many kernels on one queue remembers one read event, not one per kernel (on an
  *    in-order queue the last read implies the earlier ones), so long loops do not pile up events;
  *  - a kernel future is submitted when it is made: polling amp_future_is_ready ends without any
- *    wait or flush by the caller, on an automatic-mode view. */
+ *    wait or flush by the caller, on an automatic-mode view;
+ *  - the last release of a view with no data source copies nothing back (there is no caller's
+ *    memory to bring the data to), and so the algorithms' temporaries cost no copies: a sort of
+ *    keys already on the device moves no bytes either way (it once copied its key-sized temporary
+ *    back to a host buffer at every call, most of amp_sort's time on a GPU). */
 #include "dm_common.h"
 #include "source.h"
 
@@ -93,6 +97,41 @@ static void futures_are_submitted(amp_accelerator_view *av, amp_kernel *fill) {
   CHECK_OK(amp_array_view_release(v));
 }
 
+static void empty_views_die_quietly(amp_accelerator_view *av, amp_kernel *fill) {
+  amp_array_view *e = NULL;
+  CHECK_OK(amp_array_view_create_empty(amp_extent1(N), AMP_INT32, &e));
+  amp_arg args[] = {amp_arg_view(e), amp_arg_int(3)};
+  CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), fill, args, 2));
+  CHECK_OK(amp_accelerator_view_wait(av));
+  CHECK_OK(amp_transfer_stats_reset());
+  CHECK_OK(amp_array_view_release(e));
+  amp_transfer_stats st = dm_stats(NULL);
+  CHECK_EQ_INT(st.to_host_count, 0);
+
+  /* a sort of keys the device already holds: no copy in, none back */
+  enum { K = 5000 };
+  static uint32_t keys[K];
+  for (int i = 0; i < K; i++)
+    keys[i] = (uint32_t)i * 2654435761u;
+  amp_array *arr = NULL;
+  amp_array_view *vk = NULL;
+  CHECK_OK(amp_array_create_from(av, amp_extent1(K), AMP_UINT32, keys, &arr));
+  CHECK_OK(amp_array_view_of(arr, &vk));
+  CHECK_OK(amp_accelerator_view_wait(av));
+  CHECK_OK(amp_transfer_stats_reset());
+  CHECK_OK(amp_sort(av, vk));
+  CHECK_OK(amp_accelerator_view_wait(av));
+  st = dm_stats(NULL);
+  CHECK_EQ_INT(st.to_host_count + st.to_device_count, 0);
+  CHECK_OK(amp_array_view_release(vk));
+  CHECK_OK(amp_copy_from_array(arr, keys, sizeof keys));
+  int bad = 0;
+  for (int i = 1; i < K; i++)
+    bad += keys[i - 1] > keys[i];
+  CHECK_EQ_INT(bad, 0);
+  CHECK_OK(amp_array_release(arr));
+}
+
 int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
@@ -103,6 +142,7 @@ int main(void) {
   refresh_keeps_device_data(av, fill);
   reads_stay_few(av, sum_into);
   futures_are_submitted(av, fill);
+  empty_views_die_quietly(av, fill);
   amp_kernel_release(fill);
   amp_kernel_release(sum_into);
   return check_done();
