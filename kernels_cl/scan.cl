@@ -1,7 +1,8 @@
 /* scan.cl: prefix sums of a rank-1 view, inclusive (out[i] = in[0] + ... + in[i]) or exclusive
- * (out[i] = in[0] + ... + in[i-1], out[0] = 0), as reduce-then-scan in three launches
- * (runtime/algo_scan.c: amp_scan). Built with -DT=<int, uint, float or double> and -DT4=<its
- * 4-vector>.
+ * (out[i] = in[0] + ... + in[i-1], out[0] = 0) (runtime/algo_scan.c: amp_scan), two ways:
+ * reduce-then-scan in three launches (below), and a single pass with decoupled look-back (at the
+ * end of the file: the default for int, uint and float where the device has 64-bit atomics). Built with
+ * -DT=<int, uint, float or double> and -DT4=<its 4-vector>.
  *
  * Tile shape: 1-D tiles of exactly SCAN_TILE (256) threads; a tile step covers SCAN_ITEMS (4096)
  * elements, 16 per thread: in amp_scan_apply thread t holds elements 16t .. 16t+15 of the step
@@ -37,6 +38,20 @@ static inline T4 scan_load(__global const T *p, long i, long n) {
   if (i + 2 < n)
     v.z = p[i + 2];
   return v;
+}
+
+/* Four elements stored from i, none at or past n. */
+static inline void scan_store(__global T *q, long i, long n, T4 r) {
+  if (i + 3 < n) {
+    vstore4(r, 0, q + i);
+    return;
+  }
+  if (i < n)
+    q[i] = r.x;
+  if (i + 1 < n)
+    q[i + 1] = r.y;
+  if (i + 2 < n)
+    q[i + 2] = r.z;
 }
 
 /* Exclusive prefix sums of one value per thread across the tile, in sh[]; returns this thread's.
@@ -86,15 +101,7 @@ __kernel void amp_scan_carry(AMP_VIEW(T, sums)) {
   const T4 v = scan_load(p, i, n);
   T total;
   const T e = tile_exclusive(sh, lid, (v.x + v.y) + (v.z + v.w), &total);
-  const T4 ex = (T4)(e, e + v.x, e + v.x + v.y, e + v.x + v.y + v.z);
-  if (i < n)
-    p[i] = ex.x;
-  if (i + 1 < n)
-    p[i + 1] = ex.y;
-  if (i + 2 < n)
-    p[i + 2] = ex.z;
-  if (i + 3 < n)
-    p[i + 3] = ex.w;
+  scan_store(p, i, n, (T4)(e, e + v.x, e + v.x + v.y, e + v.x + v.y + v.z));
 }
 
 __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST_VIEW(T, sums),
@@ -122,17 +129,138 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
       e = r.w + v[k].w;
       if (inclusive)
         r += v[k];
-      if (j + 3 < end) {
-        vstore4(r, 0, q + j);
-      } else {
-        if (j < end)
-          q[j] = r.x;
-        if (j + 1 < end)
-          q[j + 1] = r.y;
-        if (j + 2 < end)
-          q[j + 2] = r.z;
-      }
+      scan_store(q, j, end, r);
     }
     carry += total;
   }
 }
+
+/* ---- Single pass: decoupled look-back ------------------------------------------------------
+ *
+ * The three launches above read the input twice. amp_scan_onepass reads it once and writes the
+ * output once, what a copy moves: each tile takes the next tile number from a counter (so tiles
+ * start in order, whatever order the device schedules work-groups in), scans its ONE_ITEMS (4096)
+ * elements in registers and tile_static memory (read and written with coalesced accesses), and gets the sum of everything before it from
+ * the tiles before it:
+ *
+ *   - it publishes its own sum at once (state 1: "aggregate"), so that later tiles need not wait
+ *     for its predecessors;
+ *   - it walks back over the tiles before it, 32 at a time (32 threads read one each, one thread
+ *     adds them up), adding aggregates, until it meets one that published its inclusive prefix
+ *     (state 2), adds that and stops; it waits only on a tile that has published nothing yet
+ *     (state 0), which has already started (it took a smaller number) and publishes without
+ *     waiting on anyone, so the walk always ends;
+ *   - it publishes its inclusive prefix (state 2) and writes its elements.
+ *
+ * What a tile publishes is one 64-bit word, the state in the high half and the value's 32 bits
+ * in the low half, written and read with one 64-bit atomic (cl_khr_int64_base_atomics). A
+ * reader therefore never sees a state without its value: no ordering between two stores is
+ * needed, which OpenCL 1.2's fences do not promise across work-groups (on an NVIDIA GPU a flag
+ * and a value stored separately with mem_fence between them were seen out of order at 2^28
+ * elements). So only 32-bit T (int, uint, float) take this path; double scans in three passes.
+ *
+ * `state` is a uint view of 2 * (tiles + 1) elements, read as 64-bit words: word 0 holds the
+ * tile counter (in its low half), word 1 + t tile t's publication. amp_scan_init zeroes it first.
+ * Tile shape: SCAN_TILE threads, like the rest. Compiled only with -DSCAN_ONEPASS, so that the
+ * three passes build on any device. */
+#ifdef SCAN_ONEPASS
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define SCAN_AS_(t) as_##t
+#define SCAN_AS(t)  SCAN_AS_(t)
+
+__kernel void amp_scan_init(AMP_VIEW(uint, state)) {
+  const int i = (int)get_global_id(0);
+  if (i < amp_extent(state, 0))
+    amp_at(state, i) = 0u;
+}
+
+#define ONE_PER    16                    /* elements per thread */
+#define ONE_ITEMS  (ONE_PER * SCAN_TILE) /* 4096 elements per tile */
+#define ONE_WINDOW 32                    /* predecessors read at once in the look-back */
+#define ONE_PAD(x) ((x) + ((x) >> 5))    /* one spare slot per 32: no bank conflicts below */
+
+__kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state),
+                               int inclusive) {
+  tile_static T sh[SCAN_TILE];
+  tile_static T buf[ONE_PAD(ONE_ITEMS)];
+  tile_static ulong seen[ONE_WINDOW];
+  tile_static int tile, next;
+  tile_static T before; /* the sum of every element before this tile */
+  const int lid = (int)get_local_id(0);
+  volatile __global ulong *word = (volatile __global ulong *)&amp_at(state, 0);
+  if (lid == 0)
+    tile = (int)atom_inc(word);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int t = tile;
+  const long n = amp_extent(src, 0), base = (long)t * ONE_ITEMS;
+  __global const T *p = &amp_at(src, 0);
+  __global T *q = &amp_at(dst, 0);
+  /* Coalesced loads (neighbouring threads read neighbouring 4-vectors) into tile_static memory,
+   * then each thread takes ONE_PER neighbouring elements from there: the transpose costs a pass
+   * through tile_static memory, but every global access is a whole line's worth of a warp. */
+  for (int k = 0; k < ONE_PER / 4; k++) {
+    const int x = 4 * (k * SCAN_TILE + lid);
+    const T4 v = scan_load(p, base + x, n);
+    buf[ONE_PAD(x)] = v.x;
+    buf[ONE_PAD(x + 1)] = v.y;
+    buf[ONE_PAD(x + 2)] = v.z;
+    buf[ONE_PAD(x + 3)] = v.w;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  T r[ONE_PER], mine = 0;
+  for (int c = 0; c < ONE_PER; c++) {
+    r[c] = buf[ONE_PAD(ONE_PER * lid + c)];
+    mine += r[c];
+  }
+  T total;
+  T e = tile_exclusive(sh, lid, mine, &total);
+  if (lid == 0) {
+    atom_xchg(word + 1 + t, ((ulong)(t == 0 ? 2 : 1) << 32) | as_uint(total));
+    before = 0;
+    next = t - 1; /* the newest predecessor not yet added; -1: done */
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* The look-back, a window of ONE_WINDOW predecessors per round: the first ONE_WINDOW threads
+   * each read one (newest first), then thread 0 adds them up to the first inclusive prefix. A
+   * window with a tile that has published nothing before that is read again from that tile. */
+  while (next >= 0) {
+    const int j0 = next;
+    if (lid < ONE_WINDOW)
+      seen[lid] = j0 - lid >= 0 ? atom_add(word + 1 + j0 - lid, (ulong)0) : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      T add = 0;
+      int k = 0, found = 0;
+      for (; k < ONE_WINDOW && j0 - k >= 0; k++) {
+        const uint st = (uint)(seen[k] >> 32);
+        if (st == 0u)
+          break; /* not published yet: read again from here */
+        add += SCAN_AS(T)((uint)seen[k]);
+        if (st == 2u) {
+          found = 1;
+          break;
+        }
+      }
+      before += add;
+      next = found ? -1 : j0 - k;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0 && t > 0)
+    atom_xchg(word + 1 + t, ((ulong)2 << 32) | as_uint(before + total));
+  e += before;
+  for (int c = 0; c < ONE_PER; c++) {
+    const T x = r[c];
+    buf[ONE_PAD(ONE_PER * lid + c)] = inclusive ? e + x : e;
+    e += x;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < ONE_PER / 4; k++) {
+    const int x = 4 * (k * SCAN_TILE + lid);
+    const long g = base + x;
+    const T4 o = (T4)(buf[ONE_PAD(x)], buf[ONE_PAD(x + 1)], buf[ONE_PAD(x + 2)],
+                      buf[ONE_PAD(x + 3)]);
+    scan_store(q, g, n, o);
+  }
+}
+#endif /* SCAN_ONEPASS */

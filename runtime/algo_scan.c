@@ -1,15 +1,78 @@
-/* runtime/algo_scan.c: amp_scan, prefix sums as reduce-then-scan (kernels_cl/scan.cl).
+/* runtime/algo_scan.c: amp_scan, prefix sums (kernels_cl/scan.cl).
  *
- * G tiles each own a chunk of the view (a multiple of 4096 elements): amp_scan_sums writes each
- * chunk's sum to a temporary view of G elements, amp_scan_carry turns those into each chunk's
- * starting value (one tile), and amp_scan_apply scans every chunk from its start. */
+ * One pass for int, uint and float where the device has cl_khr_int64_base_atomics:
+ * amp_scan_init zeroes the look-back state, then amp_scan_onepass scans tiles of 4096 elements in
+ * the order they start, each taking the sum before it from the tiles before it (decoupled
+ * look-back). It moves what a copy moves: n elements in, n out.
+ *
+ * Otherwise (double, or no 64-bit atomics) three passes, reduce-then-scan: G tiles each own a
+ * chunk of the view (a multiple of 4096 elements): amp_scan_sums writes each chunk's sum to a
+ * temporary view of G elements, amp_scan_carry turns those into each chunk's starting value (one
+ * tile), and amp_scan_apply scans every chunk from its start. AMP_SCAN_PASSES=3 in the
+ * environment forces this path (for measuring it; 1 or unset: the default choice; another value
+ * is an error naming it). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "algo.h"
 
 #define SCAN_TILE      256
 #define SCAN_ITEMS     (4 * SCAN_TILE)
+#define SCAN_STEP      (16 * SCAN_TILE) /* elements per tile of the single pass (ONE_ITEMS) */
 #define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
+
+/* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
+static amp_status passes_wanted(int *out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  const char *env = getenv("AMP_SCAN_PASSES");
+  if (!env || !*env || strcmp(env, "1") == 0)
+    *out = 1;
+  else if (strcmp(env, "3") == 0)
+    *out = 3;
+  else
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SCAN_PASSES=%s: expected 1 or 3", fn, env);
+fail:
+  return status;
+}
+
+/* Whether the accelerator's device lists OpenCL extension `name`. */
+static int has_extension(const amp_accelerator *acc, const char *name) {
+  char ext[8192];
+  size_t len = 0, n = strlen(name);
+  if (clGetDeviceInfo(acc->device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, &len) != CL_SUCCESS ||
+      len == 0 || len > sizeof ext)
+    return 0; /* unknown (or a list longer than any device's): take the path that needs none */
+  for (const char *p = ext; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                          amp_scan_kind kind, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *ki = NULL, *k1 = NULL;
+  amp_array_view *state = NULL;
+  char opts[96];
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1",
+           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1));
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
+  size_t n = (size_t)src->extent.dim[0]; /* < 2^31, so 2 * (tiles + 1) fits an int */
+  size_t tiles = n / SCAN_STEP + (n % SCAN_STEP != 0), words = 2 * (tiles + 1);
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
+  amp_arg a0[] = {amp_arg_view(state)};
+  AMP__TRY(amp__algo_launch1(view, ki, words / SCAN_TILE + 1, SCAN_TILE, a0, AMP_NARGS(a0)));
+  amp_arg a1[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(state),
+                  amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
+  AMP__TRY(amp__algo_launch1(view, k1, tiles, SCAN_TILE, a1, AMP_NARGS(a1)));
+fail:
+  amp_array_view_release(state);
+  amp_kernel_release(ki);
+  amp_kernel_release(k1);
+  return status;
+}
 
 amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                     amp_scan_kind kind) {
@@ -29,6 +92,12 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
     AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: src has %d elements and dst %d; they must be equal",
               fn, src->extent.dim[0], dst->extent.dim[0]);
   amp_elem_kind t = src->type.kind;
+  int passes = 1;
+  AMP__TRY(passes_wanted(&passes, fn));
+  if (t == AMP_ELEM_DOUBLE || !has_extension(view->acc, "cl_khr_int64_base_atomics"))
+    passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */
+  if (passes == 1)
+    return onepass(view, src, dst, kind, fn);
   AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_sums", &ks));
   AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_carry", &kc));
   AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_apply", &ka));

@@ -1,11 +1,15 @@
 /* tests/algo_scan.c: amp_scan, inclusive and exclusive, of int, uint, float and double, against a
  * host prefix sum, at sizes around the vector, tile and step sizes (1 .. 300007), in place,
- * on sections not vector-aligned, and with bad input. */
+ * on sections not vector-aligned, and with bad input. Run twice: the single pass (the default
+ * wherever the device has the atomics it needs) and the three passes (AMP_SCAN_PASSES=3). */
 #include "check.h"
 
 #include <stdint.h>
 
-static const int sizes[] = {1, 3, 1023, 1024, 1025, 4095, 4096, 4097, 5000, 300007};
+/* 20481: six tiles of the single pass (4096 elements each), so a look-back passes over tiles
+ * that published only their aggregate (and oclgrind sees it); 300007: 74 tiles, more than one
+ * look-back window of 32 */
+static const int sizes[] = {1, 3, 1023, 1024, 1025, 4095, 4096, 4097, 5000, 20481, 300007};
 
 static int value(size_t i) {
   return (int)((i * 2654435761u) % 17u) - 8;
@@ -71,7 +75,7 @@ int main(void) {
   REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
   REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    if (test_small() && sizes[s] > 5000) /* oclgrind: small sizes only */
+    if (test_small() && sizes[s] > 21000) /* oclgrind: small sizes only */
       continue;
     for (int k = 0; k < 2; k++) {
       check_kind(av, sizes[s], AMP_INT32, (amp_scan_kind)k);
@@ -108,6 +112,16 @@ int main(void) {
   CHECK_MSG("7001");
   CHECK_STATUS(amp_scan(av, all, all, (amp_scan_kind)5), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(amp_scan(av, NULL, all, AMP_SCAN_INCLUSIVE), AMP_ERROR_INVALID_HANDLE);
+  const char *passes = getenv("AMP_SCAN_PASSES");
+  char *keep = passes ? strdup(passes) : NULL;
+  setenv("AMP_SCAN_PASSES", "2", 1);
+  CHECK_STATUS(amp_scan(av, all, all, AMP_SCAN_INCLUSIVE), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("AMP_SCAN_PASSES=2");
+  if (keep)
+    setenv("AMP_SCAN_PASSES", keep, 1);
+  else
+    unsetenv("AMP_SCAN_PASSES");
+  free(keep);
   CHECK_OK(amp_array_view_synchronize(all));
   CHECK(memcmp(x, ref, sizeof x) == 0);
   amp_array_view_release(ro);

@@ -20,9 +20,9 @@ endif()
 # (CL_BUILD_PROGRAM_FAILURE from the tests' deliberately broken kernels) are expected.
 set(AMP_OCLGRIND_FAIL "Invalid (read|write)|data race|divergence|OCLGRIND FATAL|Error: +CL_INVALID")
 
-# amp_oclgrind(NAME name [RACES_OFF] COMMAND exe args...)
+# amp_oclgrind(NAME name [RACES_OFF] [ENV var=value...] COMMAND exe args...)
 function(amp_oclgrind)
-  cmake_parse_arguments(G "RACES_OFF" "NAME" "COMMAND" ${ARGN})
+  cmake_parse_arguments(G "RACES_OFF" "NAME" "COMMAND;ENV" ${ARGN})
   set(races --data-races)
   if(G_RACES_OFF)
     set(races)
@@ -30,7 +30,7 @@ function(amp_oclgrind)
   add_test(NAME oclgrind.${G_NAME}
            COMMAND ${AMP_OCLGRIND} ${races} --check-api --max-errors 10 ${G_COMMAND})
   set_tests_properties(oclgrind.${G_NAME} PROPERTIES LABELS oclgrind TIMEOUT 300
-                       SKIP_RETURN_CODE 77 ENVIRONMENT "${AMP_TEST_ENV};AMP_TEST_SMALL=1"
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${AMP_TEST_ENV};AMP_TEST_SMALL=1;${G_ENV}"
                        FAIL_REGULAR_EXPRESSION "${AMP_OCLGRIND_FAIL}")
 endfunction()
 
@@ -40,6 +40,8 @@ foreach(t tiles launch views kernel_index kernel_histogram kernels_matmul kernel
           algo_stencil)
   amp_oclgrind(NAME ${t} COMMAND $<TARGET_FILE:test_${t}>)
 endforeach()
+# amp_scan's three-pass path (the single pass is its default)
+amp_oclgrind(NAME algo_scan.three_pass ENV AMP_SCAN_PASSES=3 COMMAND $<TARGET_FILE:test_algo_scan>)
 # These two communicate between work-groups on purpose: a compare-exchange loop that starts from
 # a plain read (the prelude's float atomic add does the same), and a last-tile sum that reads the
 # other tiles' partial sums after a global fence and an atomic count. Both are correct (the
