@@ -28,6 +28,7 @@
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
 #include "source.h"
 #include "clobjects.h"
+#include "scratch.h"
 #include "staging.h"
 #include "trace.h"
 
@@ -187,6 +188,8 @@ static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
   AMP__TRY(amp__context(acc, &ctx));
   AMP__TRY(amp__check_alloc(acc, s->bytes, "allocating the data on the accelerator"));
   cl_int err = CL_SUCCESS;
+  if ((!s->host || s->owns_host) && (L->buf = amp__scratch_take(acc->index, s->bytes)) != NULL)
+    return AMP_SUCCESS; /* a kept buffer of the same size (scratch.c) */
   L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
   amp__clobj(AMP_CL_MEM, 1);
   if (err != CL_SUCCESS) {
@@ -659,15 +662,19 @@ amp_status amp__source_release(amp__source *s) {
     amp__rangeset_free(&all);
   }
   wait_all(s);
+  /* data that never had a caller's memory: its buffers may serve the next such data */
+  const int scratch = !s->host || s->owns_host;
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
     set_event(&L->last_write, NULL);
     amp__evlist_free(&L->reads);
     amp__rangeset_free(&L->valid);
-    if (L->buf)
+    if (L->buf && scratch)
+      amp__scratch_give(a, L->buf, s->bytes); /* idle: wait_all above */
+    else if (L->buf) {
       clReleaseMemObject(L->buf);
-    if (L->buf)
       amp__clobj(AMP_CL_MEM, -1);
+    }
   }
   amp__evlist_free(&s->host_readers);
   amp__evlist_free(&s->host_writers);

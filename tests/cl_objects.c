@@ -4,7 +4,8 @@
  * array-to-array copy across devices, async copies and their futures, a GEMM, a second queue,
  * pinned host memory), releases every handle, and asserts that amp_cl_objects_live counts zero
  * live contexts, queues, buffers, programs and kernels apart from what ampcl keeps for the
- * process (one context and one default queue per accelerator used). LeakSanitizer cannot see a
+ * process (one context and one default queue per accelerator used, and at most 8 small buffers
+ * kept for reuse). LeakSanitizer cannot see a
  * leaked cl_mem or cl_kernel, whose memory POCL allocates; this count can. */
 #include "dm_common.h"
 
@@ -104,6 +105,39 @@ static void workload(amp_accelerator *acc0, amp_accelerator *acc1) {
   amp_accelerator_view_wait(v1);
 }
 
+/* A small empty view's buffer is kept when the view goes (runtime/scratch.c), and the next empty
+ * view of that size on that accelerator takes it instead of a new one; a large one is not kept. */
+static void scratch_reuse(amp_accelerator *acc) {
+  enum { N = 1000 };
+  amp_accelerator_view *av = NULL;
+  amp_kernel *add1 = test_kernel(src, NULL, "add1");
+  CHECK_OK(amp_accelerator_default_view(acc, &av));
+  long long before = -1, kept = -1, after = -1;
+  for (int round = 0; round < 3; round++) {
+    amp_array_view *e = NULL;
+    CHECK_OK(amp_array_view_create_empty(amp_extent1(N), AMP_INT32, &e));
+    amp_arg a[] = {amp_arg_view(e)};
+    CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), add1, a, 1));
+    if (round == 0)
+      live(AMP_CL_MEM, &before);
+    CHECK_OK(amp_array_view_release(e));
+    live(AMP_CL_MEM, round == 0 ? &kept : &after);
+  }
+  CHECK_EQ_INT(kept, before + 1); /* kept, not released */
+  CHECK_EQ_INT(after, kept);      /* taken and kept again: no new buffer */
+  /* 64 MiB: released, not kept */
+  amp_array_view *big = NULL;
+  long long p0 = -1, p1 = -1;
+  live(AMP_CL_MEM, &p0);
+  CHECK_OK(amp_array_view_create_empty(amp_extent1(16 << 20), AMP_INT32, &big));
+  amp_arg b[] = {amp_arg_view(big)};
+  CHECK_OK(amp_parallel_for_each(av, amp_extent1(16), add1, b, 1));
+  CHECK_OK(amp_array_view_release(big));
+  live(AMP_CL_MEM, &p1);
+  CHECK_EQ_INT(p1, p0);
+  amp_kernel_release(add1);
+}
+
 int main(void) {
   amp_accelerator *acc0 = NULL, *acc1 = NULL;
   REQUIRE_OK(amp_accelerator_find("ocl/portable-computing-language/0", &acc0));
@@ -112,6 +146,7 @@ int main(void) {
     CHECK_EQ_INT(live((amp_cl_object_kind)k, NULL), 0);
   workload(acc0, acc1);
   workload(acc0, acc1); /* a second time: the build cache and pools are reused, then freed */
+  scratch_reuse(acc0);
   for (int k = 0; k < AMP_CL_OBJECT_KINDS; k++) {
     long long process = -1, n = live((amp_cl_object_kind)k, &process);
     if (n != 0)
@@ -119,6 +154,8 @@ int main(void) {
     CHECK_EQ_INT(n, 0);
     if (k == AMP_CL_CONTEXT || k == AMP_CL_QUEUE)
       CHECK_EQ_INT(process, 2); /* one per accelerator used */
+    else if (k == AMP_CL_MEM)
+      CHECK(process >= 0 && process <= 8); /* the buffers kept for reuse (runtime/scratch.c) */
     else
       CHECK_EQ_INT(process, 0);
   }
