@@ -174,7 +174,9 @@ __kernel void amp_scan_init(AMP_VIEW(uint, state)) {
     amp_at(state, i) = 0u;
 }
 
-#define ONE_PER    16                    /* elements per thread */
+#ifndef ONE_PER /* the runtime passes it (algo_scan.c: SCAN_ONE_PER) */
+#define ONE_PER 16                       /* elements per thread, a multiple of 4 */
+#endif
 #define ONE_ITEMS  (ONE_PER * SCAN_TILE) /* 4096 elements per tile */
 #define ONE_WINDOW 32                    /* predecessors read at once in the look-back */
 #define ONE_PAD(x) ((x) + ((x) >> 5))    /* one spare slot per 32: no bank conflicts below */

@@ -19,7 +19,8 @@
 
 #define SCAN_TILE      256
 #define SCAN_ITEMS     (4 * SCAN_TILE)
-#define SCAN_STEP      (16 * SCAN_TILE) /* elements per tile of the single pass (ONE_ITEMS) */
+#define SCAN_ONE_PER   16 /* elements per thread in the single pass (scan.cl: ONE_PER) */
+#define SCAN_STEP      (SCAN_ONE_PER * SCAN_TILE) /* elements per tile of the single pass */
 #define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
 
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
@@ -55,8 +56,9 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   amp_kernel *ki = NULL, *k1 = NULL;
   amp_array_view *state = NULL;
   char opts[96];
-  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1",
-           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1));
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d",
+           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
+           SCAN_ONE_PER);
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
   size_t n = (size_t)src->extent.dim[0]; /* < 2^31, so 2 * (tiles + 1) fits an int */
