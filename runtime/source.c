@@ -228,6 +228,17 @@ fail:
   return status;
 }
 
+/* With the lock held: AMP_ERROR_ACCESS_DENIED while the data is mapped for reading, for an
+ * operation that would write it (`what`). */
+static amp_status refuse_mapped(const amp__source *s, const char *what) {
+  if (!s->mapped)
+    return AMP_SUCCESS;
+  return amp__set_error(AMP_ERROR_ACCESS_DENIED,
+                        "%s: the view's data is mapped for reading (amp_array_view_map_read); "
+                        "amp_array_view_unmap it first",
+                        what);
+}
+
 /* Host storage for a source created without any (views of an extent, device arrays). */
 static amp_status ensure_host(amp__source *s) {
   if (s->host)
@@ -496,6 +507,8 @@ amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, 
     amp_array_view *v = uses[i].view;
     amp__source *s = v->src;
     amp__location *L = &s->loc[q->acc->index];
+    if (uses[i].write)
+      AMP__TRY(refuse_mapped(s, "a kernel writing the view"));
     if (amp__view_ranges(v, &uses[i].ranges))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
     AMP__TRY(copy_in(s, q, &uses[i].ranges));
@@ -637,6 +650,7 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->bytes = bytes;
   s->nloc = nacc;
   s->loc = loc;
+  s->map_loc = -1;
   s->debug_span = host && amp__debug_enabled();
   if (s->debug_span)
     spans_add(host, bytes);
@@ -662,6 +676,108 @@ fail:
 }
 
 /* Rule 7: the last view of a source is going; newer data elsewhere come home. */
+static amp_status host_latest(amp__source *s, const amp__rangeset *want);
+
+/* ---- reading in place (amp_array_view_map_read) -------------------------------------------- */
+
+/* With the lock held: unmaps what s->map_ptr maps on q's accelerator; writers wait for it. */
+static cl_int unmap_locked(amp__source *s, amp_accelerator_view *q) {
+  amp__location *L = &s->loc[s->map_loc];
+  cl_event ev = NULL;
+  const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+  cl_int err = clEnqueueUnmapMemObject(q->queue, L->buf, s->map_ptr, 0, NULL, &ev);
+  if (ev) {
+    if (t)
+      amp__trace_command(q->acc, q->queue, ev, "unmap", 0, "amp_array_view_unmap", NULL, t);
+    clFlush(q->queue);
+    if (amp__evlist_push(&L->reads, ev))
+      wait_event(ev); /* out of memory: then it is over before anyone writes */
+    clReleaseEvent(ev);
+  }
+  s->mapped = 0;
+  s->map_loc = -1;
+  s->map_ptr = NULL;
+  return err;
+}
+
+amp_status amp__source_map_read(const amp_array_view *v, const void **out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  amp__rangeset want = {0}, miss = {0};
+  cl_event ev = NULL;
+  pthread_mutex_lock(&s->lock);
+  if (s->mapped)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: the view's data is mapped already; amp_array_view_unmap it first", fn);
+  if (amp__view_ranges(v, &want))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  const size_t lo = want.n ? want.r[0].lo : 0, len = want.n ? want.r[want.n - 1].hi - lo : 0;
+  /* where the latest contents are whole: the host first (no command at all), then a device */
+  long where = -2;
+  if (amp__rangeset_missing_all(&s->host_valid, &want, &miss))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (s->host && miss.n == 0)
+    where = -1;
+  for (size_t a = 0; where == -2 && a < s->nloc; a++) {
+    if (!s->loc[a].buf)
+      continue;
+    if (amp__rangeset_missing_all(&s->loc[a].valid, &want, &miss))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+    if (miss.n == 0)
+      where = (long)a;
+  }
+  if (where < 0) { /* on the host, or spread over several places: gathered on the host */
+    AMP__TRY(host_latest(s, &want));
+    *out = s->host + lo;
+  } else {
+    amp__location *L = &s->loc[where];
+    amp_accelerator_view *q;
+    AMP__TRY(queue_of((size_t)where, &q));
+    cl_uint nw = L->last_write ? 1 : 0;
+    amp__flush_producers(&L->last_write, nw, q->queue);
+    cl_int err = CL_SUCCESS;
+    const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+    void *p = clEnqueueMapBuffer(q->queue, L->buf, CL_TRUE, CL_MAP_READ, lo, len, nw,
+                                 nw ? &L->last_write : NULL, &ev, &err);
+    AMP__CL(err, "clEnqueueMapBuffer (amp_array_view_map_read)");
+    if (t)
+      amp__trace_command(q->acc, q->queue, ev, "map", len, "amp_array_view_map_read", NULL, t);
+    if (!q->acc->props.supports_cpu_shared_memory) { /* the driver copied it for the host */
+      atomic_fetch_add(&q->acc->to_host_count, 1);
+      atomic_fetch_add(&q->acc->to_host_bytes, len);
+    }
+    s->map_loc = where;
+    s->map_ptr = p;
+    *out = p;
+  }
+  s->mapped = 1;
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__rangeset_free(&want);
+  amp__rangeset_free(&miss);
+  pthread_mutex_unlock(&s->lock);
+  return status;
+}
+
+amp_status amp__source_unmap(const amp_array_view *v, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp__source *s = v->src;
+  pthread_mutex_lock(&s->lock);
+  if (!s->mapped)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the view's data is not mapped", fn);
+  if (s->map_loc < 0) {
+    s->mapped = 0;
+  } else {
+    amp_accelerator_view *q;
+    AMP__TRY(queue_of((size_t)s->map_loc, &q));
+    AMP__CL(unmap_locked(s, q), "clEnqueueUnmapMemObject (amp_array_view_unmap)");
+  }
+fail:
+  pthread_mutex_unlock(&s->lock);
+  return status;
+}
+
 amp_status amp__source_release(amp__source *s) {
   amp_status status = AMP_SUCCESS;
   if (atomic_fetch_sub(&s->views, 1) != 1)
@@ -675,6 +791,11 @@ amp_status amp__source_release(amp__source *s) {
     if (amp__rangeset_append(&all, 0, s->bytes) == 0)
       status = fetch_to_host(s, &all, 0);
     amp__rangeset_free(&all);
+  }
+  if (s->mapped && s->map_loc >= 0) { /* released while mapped: unmap, then free */
+    amp_accelerator_view *q = NULL;
+    if (queue_of((size_t)s->map_loc, &q) == AMP_SUCCESS)
+      unmap_locked(s, q);
   }
   wait_all(s);
   /* data that never had a caller's memory: its buffers may serve the next such data */
@@ -726,6 +847,8 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   amp__source *s = v->src;
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
+  if (exclusive)
+    AMP__TRY(refuse_mapped(s, "write access to the view on the host"));
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   AMP__TRY(host_latest(s, &want));
@@ -877,6 +1000,7 @@ amp_status amp__source_claim_host(const amp_array_view *v) {
   amp__source *s = v->src;
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
+  AMP__TRY(refuse_mapped(s, "write access to the view on the host"));
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   AMP__TRY(ensure_host(s));
@@ -898,6 +1022,7 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
   amp__source *s = v->src;
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
+  AMP__TRY(refuse_mapped(s, discard ? "amp_array_view_discard_data" : "amp_array_view_refresh"));
   if (!discard && (s->home >= 0 || s->owns_host || !s->host))
     goto fail; /* refresh: only caller-owned host memory can have been written directly (rule 9) */
   if (amp__view_ranges(v, &want))
@@ -946,6 +1071,7 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   amp__evlist deps = {0};
   cl_event ev = NULL;
   pthread_mutex_lock(&s->lock);
+  AMP__TRY(refuse_mapped(s, "a copy into the array"));
   AMP__TRY(queue_of((size_t)s->home, &q));
   amp__location *L = &s->loc[s->home];
   if (push_deps(&deps, L, 1))
@@ -1013,6 +1139,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   amp__source *first = src < dst ? src : dst, *second = src < dst ? dst : src;
   pthread_mutex_lock(&first->lock);
   pthread_mutex_lock(&second->lock);
+  AMP__TRY(refuse_mapped(dst, "a copy into the array"));
   AMP__TRY(queue_of((size_t)src->home, &q));
   if (amp__rangeset_append(&all, 0, src->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -49,6 +49,10 @@ typedef struct amp__source {
   amp__evlist host_writers; /* device-to-host copies (asynchronous) that may still write it */
   size_t nloc;
   amp__location *loc; /* indexed by accelerator index */
+  /* amp_array_view_map_read: while mapped, nothing may write the data (see refuse_mapped) */
+  int mapped;
+  long map_loc;  /* the accelerator whose buffer is mapped, or -1: the host memory itself */
+  void *map_ptr; /* what clEnqueueMapBuffer returned (map_loc >= 0) */
 } amp__source;
 
 struct amp_array_view {
@@ -109,6 +113,12 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
 amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_out);
 /* Whole copy between two arrays on the same accelerator, in device memory. */
 amp_status amp__source_copy_device(amp__source *src, amp__source *dst);
+/* The contiguous view's part, readable in place: mapped from the accelerator holding the latest
+ * contents (no copy on a device that shares host memory), or the host memory when that holds it
+ * (copying it there first when no one location does). Writes are refused until
+ * amp__source_unmap. `fn` names the caller in errors. */
+amp_status amp__source_map_read(const amp_array_view *v, const void **out, const char *fn);
+amp_status amp__source_unmap(const amp_array_view *v, const char *fn);
 /* Appends the view's byte ranges in the source to *out. */
 int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
 

@@ -328,16 +328,19 @@ static amp_status simulation_amp(amp_accelerator_view *av, amp_kernel *kernel, i
 
 #ifdef EX_HAVE_WINDOW
     if (fr->w) {
-      /* One read of the bodies per frame, from the same view the kernels use: synchronize for
-       * reading leaves the accelerator's copy valid, so the next step copies nothing in (on a
-       * CPU device whose buffers live in host memory the read is a map, not a copy). */
-      EX_TRY(amp_array_view_synchronize_access(previous, AMP_ACCESS_READ));
+      /* The bodies are read where they are, from the same view the kernels use: mapped for
+       * reading, no copy at all on a CPU device (its buffers are host memory), one read per
+       * frame on a GPU. The accelerator's copy stays valid, so the next step copies nothing in;
+       * the view is unmapped before the next step writes it. */
+      const particle *shown = NULL;
+      EX_TRY(amp_array_view_map_read(previous, (const void **)&shown));
       double now = ex_now_ms();
       double per_s = step ? 1e3 / (now - fr->last_ms) : 0.0;
       fr->last_ms = now;
-      int go_on = nbody_window_frame(fr->w, &previous_data[0].position, sizeof(particle), bodies,
-                                     per_s, per_s * (double)bodies * bodies);
+      int go_on = nbody_window_frame(fr->w, &shown[0].position, sizeof(particle), bodies, per_s,
+                                     per_s * (double)bodies * bodies);
       fr->ms += ex_now_ms() - now;
+      EX_TRY(amp_array_view_unmap(previous));
       if (!go_on) { /* q or Escape: stop here, with the steps done so far */
         steps = step + 1;
         break;

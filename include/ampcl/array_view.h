@@ -164,6 +164,28 @@ AMP_API amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_fu
 AMP_API amp_status amp_array_view_synchronize_to(amp_array_view *view,
                                                  amp_accelerator_view *target);
 
+/* ---- reading in place (beyond AMP) -------------------------------------------------------- */
+
+/* *data points at the latest contents of the view, readable by the host until
+ * amp_array_view_unmap, without bringing them into the host memory the view was made over:
+ *  - where one accelerator holds them, its buffer is mapped for reading (clEnqueueMapBuffer): on
+ *    a device that shares the host's memory (a CPU device such as POCL: the accelerator property
+ *    supports_cpu_shared_memory) nothing is copied; on a GPU the driver copies them once, counted
+ *    as a copy to the host;
+ *  - where the host holds them, *data is the host memory itself; spread over several places,
+ *    they are gathered there first (as amp_array_view_synchronize would).
+ * The view must be contiguous (a whole view, or a section of whole rows). While mapped, kernels
+ * and copies may read the data, but anything that would write it (a kernel writing the view,
+ * write access from the host, discard_data, refresh, a copy into it) fails with
+ * AMP_ERROR_ACCESS_DENIED, and the data stays as it was. A second map of the same data is
+ * AMP_ERROR_INVALID_ARGUMENT. Releasing the last view of mapped data unmaps it. This is how a
+ * frame of an animation is read each step (examples/nbody --window). */
+AMP_API amp_status amp_array_view_map_read(amp_array_view *view, const void **data);
+
+/* Ends amp_array_view_map_read on the view's data (through any view of the same data); *data is
+ * then no longer valid. AMP_ERROR_INVALID_ARGUMENT when it is not mapped. */
+AMP_API amp_status amp_array_view_unmap(amp_array_view *view);
+
 #ifdef __cplusplus
 }
 #endif
