@@ -54,21 +54,25 @@ static inline void scan_store(__global T *q, long i, long n, T4 r) {
     q[i + 2] = r.z;
 }
 
-/* Exclusive prefix sums of one value per thread across the tile, in sh[]; returns this thread's.
- * *total gets the tile's sum. Every thread of the tile must call it. */
-static inline T tile_exclusive(__local T *sh, int lid, T x, T *total) {
+/* Exclusive prefix sums of one value per thread across a tile of `threads` threads, in sh[];
+ * returns this thread's. *total gets the tile's sum. Every thread of the tile must call it. */
+static inline T tile_exclusive_n(__local T *sh, int lid, T x, T *total, int threads) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int off = 1; off < SCAN_TILE; off <<= 1) {
+  for (int off = 1; off < threads; off <<= 1) {
     const T y = lid >= off ? sh[lid - off] : (T)0;
     barrier(CLK_LOCAL_MEM_FENCE);
     sh[lid] += y;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   const T incl = sh[lid];
-  *total = sh[SCAN_TILE - 1];
+  *total = sh[threads - 1];
   barrier(CLK_LOCAL_MEM_FENCE);
   return incl - x;
+}
+
+static inline T tile_exclusive(__local T *sh, int lid, T x, T *total) {
+  return tile_exclusive_n(sh, lid, x, total, SCAN_TILE);
 }
 
 __kernel void amp_scan_sums(AMP_CONST_VIEW(T, src), AMP_VIEW(T, sums), int chunk) {
@@ -161,7 +165,8 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
  *
  * `state` is a uint view of 2 * (tiles + 1) elements, read as 64-bit words: word 0 holds the
  * tile counter (in its low half), word 1 + t tile t's publication. amp_scan_init zeroes it first.
- * Tile shape: SCAN_TILE threads, like the rest. Compiled only with -DSCAN_ONEPASS, so that the
+ * Tile shape: ONE_TILE threads (the runtime passes -DONE_TILE=128 -DONE_PER=32: of the shapes
+ * measured on an H100, 128 x 32 was fastest, 256 x 16 next). Compiled only with -DSCAN_ONEPASS, so that the
  * three passes build on any device. */
 #ifdef SCAN_ONEPASS
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -174,16 +179,19 @@ __kernel void amp_scan_init(AMP_VIEW(uint, state)) {
     amp_at(state, i) = 0u;
 }
 
-#ifndef ONE_PER /* the runtime passes it (algo_scan.c: SCAN_ONE_PER) */
-#define ONE_PER 16                       /* elements per thread, a multiple of 4 */
+#ifndef ONE_TILE /* the runtime passes it (algo_scan.c: SCAN_ONE_TILE) */
+#define ONE_TILE 256 /* threads per tile, at least ONE_WINDOW */
 #endif
-#define ONE_ITEMS  (ONE_PER * SCAN_TILE) /* 4096 elements per tile */
+#ifndef ONE_PER /* the runtime passes it (algo_scan.c: SCAN_ONE_PER) */
+#define ONE_PER 16 /* elements per thread, a multiple of 4 */
+#endif
+#define ONE_ITEMS  (ONE_PER * ONE_TILE) /* elements per tile */
 #define ONE_WINDOW 32                    /* predecessors read at once in the look-back */
 #define ONE_PAD(x) ((x) + ((x) >> 5))    /* one spare slot per 32: no bank conflicts below */
 
 __kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state),
                                int inclusive) {
-  tile_static T sh[SCAN_TILE];
+  tile_static T sh[ONE_TILE];
   tile_static T buf[ONE_PAD(ONE_ITEMS)];
   tile_static ulong seen[ONE_WINDOW];
   tile_static int tile, next;
@@ -201,7 +209,7 @@ __kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIE
    * then each thread takes ONE_PER neighbouring elements from there: the transpose costs a pass
    * through tile_static memory, but every global access is a whole line's worth of a warp. */
   for (int k = 0; k < ONE_PER / 4; k++) {
-    const int x = 4 * (k * SCAN_TILE + lid);
+    const int x = 4 * (k * ONE_TILE + lid);
     const T4 v = scan_load(p, base + x, n);
     buf[ONE_PAD(x)] = v.x;
     buf[ONE_PAD(x + 1)] = v.y;
@@ -215,7 +223,7 @@ __kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIE
     mine += r[c];
   }
   T total;
-  T e = tile_exclusive(sh, lid, mine, &total);
+  T e = tile_exclusive_n(sh, lid, mine, &total, ONE_TILE);
   if (lid == 0) {
     atom_xchg(word + 1 + t, ((ulong)(t == 0 ? 2 : 1) << 32) | as_uint(total));
     before = 0;
@@ -258,7 +266,7 @@ __kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIE
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int k = 0; k < ONE_PER / 4; k++) {
-    const int x = 4 * (k * SCAN_TILE + lid);
+    const int x = 4 * (k * ONE_TILE + lid);
     const long g = base + x;
     const T4 o = (T4)(buf[ONE_PAD(x)], buf[ONE_PAD(x + 1)], buf[ONE_PAD(x + 2)],
                       buf[ONE_PAD(x + 3)]);

@@ -19,8 +19,9 @@
 
 #define SCAN_TILE      256
 #define SCAN_ITEMS     (4 * SCAN_TILE)
-#define SCAN_ONE_PER   16 /* elements per thread in the single pass (scan.cl: ONE_PER) */
-#define SCAN_STEP      (SCAN_ONE_PER * SCAN_TILE) /* elements per tile of the single pass */
+#define SCAN_ONE_PER   32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
+#define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE) */
+#define SCAN_STEP      (SCAN_ONE_PER * SCAN_ONE_TILE) /* elements per tile of the single pass */
 #define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
 
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
@@ -56,9 +57,9 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   amp_kernel *ki = NULL, *k1 = NULL;
   amp_array_view *state = NULL;
   char opts[96];
-  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d",
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d",
            amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
-           SCAN_ONE_PER);
+           SCAN_ONE_PER, SCAN_ONE_TILE);
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
   size_t n = (size_t)src->extent.dim[0]; /* < 2^31, so 2 * (tiles + 1) fits an int */
@@ -68,7 +69,7 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   AMP__TRY(amp__algo_launch1(view, ki, words / SCAN_TILE + 1, SCAN_TILE, a0, AMP_NARGS(a0)));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(state),
                   amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
-  AMP__TRY(amp__algo_launch1(view, k1, tiles, SCAN_TILE, a1, AMP_NARGS(a1)));
+  AMP__TRY(amp__algo_launch1(view, k1, tiles, SCAN_ONE_TILE, a1, AMP_NARGS(a1)));
 fail:
   amp_array_view_release(state);
   amp_kernel_release(ki);
