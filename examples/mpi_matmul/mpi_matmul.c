@@ -337,6 +337,16 @@ int main(int argc, char **argv) {
   } else if (o.pingpong && g.rank == 0) {
     printf("Hockney: one rank, nothing to measure\n");
   }
+  st = warm_up(&g);
+  ok = st == AMP_SUCCESS;
+  if (!ok)
+    fprintf(stderr, "mpi_matmul: rank %d: the warm-up block product failed: %s\n  %s\n", g.rank,
+            amp_status_name(st), amp_last_error());
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g.cart);
+  if (!all_ok) {
+    rc = 1;
+    goto done;
+  }
   if (g.rank == 0)
     printf("%-8s %12s %12s %12s %12s %14s  %s\n", "", "time ms", "GFLOP/s", "comm ms", "compute ms",
            "Hockney ms", o.verify ? "check" : "");
