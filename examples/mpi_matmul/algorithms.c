@@ -4,9 +4,9 @@
  * Every rank holds one b x b block of A, B and C. The three algorithms differ only in how the
  * blocks of A and B that rank (i, j) needs, A(i,k) and B(k,j) for every k, come to it:
  *
- *   Cannon  skews A left by i and B up by j once (MPI_Sendrecv_replace), so that rank (i, j)
- *           holds A(i, i+j) and B(i+j, j); then q times: multiply, shift A left by one and B up
- *           by one. Every message is a neighbour shift on the torus.
+ *   Cannon  skews A left by i and B up by j once (MPI_Sendrecv into the working blocks), so
+ *           that rank (i, j) holds A(i, i+j) and B(i+j, j); then q times: multiply, shift A left
+ *           by one and B up by one. Every message is a neighbour shift on the torus.
  *   Fox     q times: the rank in column k = (i + s) mod q of each row broadcasts its A block
  *           along the row (MPI_Bcast on the row communicator); every rank multiplies it with its
  *           current B block; then B shifts up by one.
@@ -96,15 +96,21 @@ static amp_status cannon(grid *g, amp_array_view *vc, timing *t) {
   int count = g->b * g->b, src, dst;
   size_t bytes = (size_t)count * g->esize;
   amp_array_view *va = NULL, *vb = NULL;
-  memcpy(g->Aw[0], g->A, bytes);
-  memcpy(g->Bw[0], g->B, bytes);
-  /* the skew: A(i,j) moves i places left, B(i,j) j places up */
+  /* the skew: A(i,j) moves i places left, B(i,j) j places up, sent from A and B straight into the
+   * working blocks (MPI_Sendrecv_replace would stage each block through a temporary buffer of its
+   * size: 1.9 s for two 1 GiB blocks on one H100 host); a block that stays is copied */
   COMM(t, MPI_Cart_shift(g->cart, 1, -g->i, &src, &dst));
-  COMM(t,
-       MPI_Sendrecv_replace(g->Aw[0], count, g->mtype, dst, 1, src, 1, g->cart, MPI_STATUS_IGNORE));
+  if (src == g->rank)
+    memcpy(g->Aw[0], g->A, bytes);
+  else
+    COMM(t, MPI_Sendrecv(g->A, count, g->mtype, dst, 1, g->Aw[0], count, g->mtype, src, 1, g->cart,
+                         MPI_STATUS_IGNORE));
   COMM(t, MPI_Cart_shift(g->cart, 0, -g->j, &src, &dst));
-  COMM(t,
-       MPI_Sendrecv_replace(g->Bw[0], count, g->mtype, dst, 2, src, 2, g->cart, MPI_STATUS_IGNORE));
+  if (src == g->rank)
+    memcpy(g->Bw[0], g->B, bytes);
+  else
+    COMM(t, MPI_Sendrecv(g->B, count, g->mtype, dst, 2, g->Bw[0], count, g->mtype, src, 2, g->cart,
+                         MPI_STATUS_IGNORE));
   int left, right, up, down;
   MPI_Cart_shift(g->cart, 1, -1, &right, &left); /* send left, receive from the right */
   MPI_Cart_shift(g->cart, 0, -1, &down, &up);    /* send up, receive from below */
@@ -221,6 +227,13 @@ amp_status run_algorithm(grid *g, algorithm alg, timing *t) {
 
 amp_status warm_up(grid *g) {
   timing t = {0, 0, 0};
+  /* the working blocks' pages, fresh from calloc, are faulted in here, not in the first
+   * algorithm's messages */
+  const size_t bytes = (size_t)g->b * (size_t)g->b * g->esize;
+  for (int k = 0; k < 2; k++) {
+    memset(g->Aw[k], 0, bytes);
+    memset(g->Bw[k], 0, bytes);
+  }
   amp_array_view *vc = NULL, *va = NULL, *vb = NULL;
   amp_status status =
       amp_array_view_create(amp_extent2(g->b, g->b), g->dbl ? AMP_DOUBLE : AMP_FLOAT, g->C, &vc);

@@ -35,7 +35,7 @@ double element_b(int n, int r, int c);
 
 /* One untimed block product on this rank's accelerator, so that building the kernels and
  * amp_blas_gemm's one-time choice of engine for this block size (ampcl/blas.h) are not charged to
- * the first algorithm timed. */
+ * the first algorithm timed; it also touches every page of the working blocks. */
 amp_status warm_up(grid *g);
 
 /* Runs the algorithm: C(i,j) = sum over k of A(i,k) B(k,j) on the grid; g->C holds the result. */
