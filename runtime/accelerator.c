@@ -99,6 +99,22 @@ static amp_accelerator *new_accelerator(size_t index) {
   return a;
 }
 
+/* Whether device d lists OpenCL extension `name` (a whole word of CL_DEVICE_EXTENSIONS). */
+static int has_extension(cl_device_id d, const char *name) {
+  size_t len = 0, n = strlen(name);
+  int found = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || len == 0)
+    return 0;
+  char *ext = malloc(len + 1);
+  if (ext && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
+    ext[len] = '\0';
+    for (const char *p = ext; !found && (p = strstr(p, name)) != NULL; p += n)
+      found = (p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0');
+  }
+  free(ext);
+  return found;
+}
+
 static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const char *path,
                                         const char *platform_name, size_t index) {
   amp_accelerator *a = new_accelerator(index);
@@ -167,6 +183,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   pr->max_tile_extent[2] = items[0];
   pr->local_memory = local;
   a->kernel_limit_is_floor = platform_name && strstr(platform_name, "NVIDIA") != NULL;
+  a->has_int64_atomics = has_extension(d, "cl_khr_int64_base_atomics");
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   return a;

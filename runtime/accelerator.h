@@ -23,6 +23,9 @@ struct amp_accelerator {
    * 1024 (measured on an H100, docs/KERNELS.md "Tiles of 1024 threads on NVIDIA"). There a tile
    * above that number is tried, and the driver's refusal at enqueue is the kernel's limit. */
   int kernel_limit_is_floor;
+  /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
+   * pass publishes a tile's state and value in one 64-bit word). */
+  int has_int64_atomics;
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */
@@ -89,6 +92,10 @@ void amp__async_release(amp__async *a);
 void amp__view_enqueued(amp_accelerator_view *view);
 
 /* A future that owns `event` (the caller's reference passes to it); submits the event's queue. */
+/* Calls fn(e, status, data) once e has completed or failed: at once, here, when it already has
+ * (oclgrind never calls a callback set on a completed event), else from the driver's callback.
+ * Returns clSetEventCallback's error, having called nothing. */
+cl_int amp__on_complete(cl_event e, void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *data);
 amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
 /* The same for work of several commands: its device time runs from the end of the command
  * `start` (enqueued just before the work; its reference passes too) to the end of `event`. */

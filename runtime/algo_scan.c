@@ -38,19 +38,6 @@ fail:
   return status;
 }
 
-/* Whether the accelerator's device lists OpenCL extension `name`. */
-static int has_extension(const amp_accelerator *acc, const char *name) {
-  char ext[8192];
-  size_t len = 0, n = strlen(name);
-  if (clGetDeviceInfo(acc->device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, &len) != CL_SUCCESS ||
-      len == 0 || len > sizeof ext)
-    return 0; /* unknown (or a list longer than any device's): take the path that needs none */
-  for (const char *p = ext; (p = strstr(p, name)) != NULL; p += n)
-    if ((p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-      return 1;
-  return 0;
-}
-
 static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                           amp_scan_kind kind, const char *fn) {
   amp_status status = AMP_SUCCESS;
@@ -97,7 +84,7 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
   amp_elem_kind t = src->type.kind;
   int passes = 1;
   AMP__TRY(passes_wanted(&passes, fn));
-  if (t == AMP_ELEM_DOUBLE || !has_extension(view->acc, "cl_khr_int64_base_atomics"))
+  if (t == AMP_ELEM_DOUBLE || !view->acc->has_int64_atomics)
     passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */
   if (passes == 1)
     return onepass(view, src, dst, kind, fn);

@@ -20,7 +20,7 @@ amp_status amp__profiling_default(bool *out, const char *fn) {
   if (strcmp(env, "0") != 0)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_PROFILE=%s: expected 0 (off) or 1 (on)", fn,
               env);
-  *out = amp__trace_on() != 0; /* tracing needs it */
+  *out = false; /* amp__queue_properties still turns it on while tracing */
 fail:
   return status;
 }

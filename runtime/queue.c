@@ -293,6 +293,16 @@ typedef struct then_ctx {
   void *user;
 } then_ctx;
 
+cl_int amp__on_complete(cl_event e, void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *data) {
+  cl_int st = CL_QUEUED;
+  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) == CL_SUCCESS &&
+      (st == CL_COMPLETE || st < 0)) {
+    fn(e, st, data);
+    return CL_SUCCESS;
+  }
+  return clSetEventCallback(e, CL_COMPLETE, fn, data);
+}
+
 static void CL_CALLBACK then_trampoline(cl_event ev, cl_int st, void *p) {
   (void)ev;
   then_ctx *c = p;
@@ -311,16 +321,7 @@ amp_status amp_future_then(amp_future *future, amp_future_callback callback, voi
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_future_then: out of memory");
   c->cb = callback;
   c->user = user_data;
-  /* Ready already: call it here, as the header allows (oclgrind never calls a callback set on
-   * a completed event, and a driver that does would call it at once anyway). */
-  cl_int st = CL_QUEUED;
-  if (clGetEventInfo(future->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
-          CL_SUCCESS &&
-      (st == CL_COMPLETE || st < 0)) {
-    then_trampoline(future->event, st, c);
-    return AMP_SUCCESS;
-  }
-  AMP__CL(clSetEventCallback(future->event, CL_COMPLETE, then_trampoline, c), "clSetEventCallback");
+  AMP__CL(amp__on_complete(future->event, then_trampoline, c), "clSetEventCallback");
   return AMP_SUCCESS;
 fail:
   free(c);
@@ -341,13 +342,14 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
               "amp_future_elapsed_ns: only futures of kernel launches carry a device time");
   AMP__TRY(amp_future_wait(future));
   cl_ulong t0 = 0, t1 = 0;
-  cl_int probe =
+  cl_int end =
       clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-  if (probe == CL_PROFILING_INFO_NOT_AVAILABLE)
+  if (end == CL_PROFILING_INFO_NOT_AVAILABLE)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "amp_future_elapsed_ns: the work ran on a view without profiling (AMP_PROFILE=0, or "
               "amp_accelerator_create_view_profiling(..., false, ...)): no device time was "
               "recorded");
+  AMP__CL(end, "clGetEventProfilingInfo(END)");
   if (future->start)
     AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
             "clGetEventProfilingInfo(END of the starting command)");
@@ -355,8 +357,6 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
     AMP__CL(
         clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
         "clGetEventProfilingInfo(START)");
-  AMP__CL(clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL),
-          "clGetEventProfilingInfo(END)");
   *out = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
 fail:
   return status;

@@ -194,6 +194,13 @@ amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char
   return AMP_SUCCESS;
 }
 
+/* The source is over memory of the caller's (not ampcl's own host storage, not none): only such
+ * data is copied home at the last release, and only the buffers of other data are kept for reuse
+ * (scratch.c). */
+static int caller_memory(const amp__source *s) {
+  return s->host && !s->owns_host;
+}
+
 static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
@@ -203,7 +210,7 @@ static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
   AMP__TRY(amp__context(acc, &ctx));
   AMP__TRY(amp__check_alloc(acc, s->bytes, "allocating the data on the accelerator"));
   cl_int err = CL_SUCCESS;
-  if ((!s->host || s->owns_host) && (L->buf = amp__scratch_take(acc->index, s->bytes)) != NULL)
+  if (!caller_memory(s) && (L->buf = amp__scratch_take(acc->index, s->bytes)) != NULL)
     return AMP_SUCCESS; /* a kept buffer of the same size (scratch.c) */
   L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
   amp__clobj(AMP_CL_MEM, 1);
@@ -675,7 +682,6 @@ fail:
   return status;
 }
 
-/* Rule 7: the last view of a source is going; newer data elsewhere come home. */
 static amp_status host_latest(amp__source *s, const amp__rangeset *want);
 
 /* ---- reading in place (amp_array_view_map_read) -------------------------------------------- */
@@ -778,6 +784,7 @@ fail:
   return status;
 }
 
+/* Rule 7: the last view of a source is going; newer data elsewhere come home. */
 amp_status amp__source_release(amp__source *s) {
   amp_status status = AMP_SUCCESS;
   if (atomic_fetch_sub(&s->views, 1) != 1)
@@ -786,7 +793,7 @@ amp_status amp__source_release(amp__source *s) {
   /* The last view of a caller's host memory brings its contents home (rule 7). A view with no
    * caller's memory (amp_array_view_create_empty, the algorithms' temporaries) has nowhere to
    * bring them: its host storage, if any, dies with it. */
-  if (!s->host_readonly && s->home < 0 && s->host && !s->owns_host) {
+  if (!s->host_readonly && s->home < 0 && caller_memory(s)) {
     amp__rangeset all = {0};
     if (amp__rangeset_append(&all, 0, s->bytes) == 0)
       status = fetch_to_host(s, &all, 0);
@@ -798,8 +805,7 @@ amp_status amp__source_release(amp__source *s) {
       unmap_locked(s, q);
   }
   wait_all(s);
-  /* data that never had a caller's memory: its buffers may serve the next such data */
-  const int scratch = !s->host || s->owns_host;
+  const int scratch = !caller_memory(s); /* its buffers may serve the next such data */
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
     set_event(&L->last_write, NULL);
@@ -917,16 +923,9 @@ static amp_status join_future(const amp__evlist *l, amp_future **out) {
     /* An event that has already completed is counted down here (oclgrind never calls a
      * callback set on a completed event); where a callback cannot be set, wait and count the
      * event down at once: the future must become ready either way. */
-    for (size_t i = 0; i < l->n; i++) {
-      cl_int st = CL_QUEUED;
-      if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) !=
-          CL_SUCCESS)
-        st = CL_QUEUED;
-      if (st == CL_COMPLETE || st < 0)
-        join_one(l->ev[i], st, j);
-      else if (clSetEventCallback(l->ev[i], CL_COMPLETE, join_one, j) != CL_SUCCESS)
+    for (size_t i = 0; i < l->n; i++)
+      if (amp__on_complete(l->ev[i], join_one, j) != CL_SUCCESS)
         join_one(l->ev[i], wait_event(l->ev[i]), j);
-    }
     for (size_t i = 0; i < l->n; i++) {
       cl_command_queue q = NULL;
       if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
@@ -1023,7 +1022,7 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
   AMP__TRY(refuse_mapped(s, discard ? "amp_array_view_discard_data" : "amp_array_view_refresh"));
-  if (!discard && (s->home >= 0 || s->owns_host || !s->host))
+  if (!discard && (s->home >= 0 || !caller_memory(s)))
     goto fail; /* refresh: only caller-owned host memory can have been written directly (rule 9) */
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
