@@ -4,7 +4,9 @@
  * amp_blas_gemm (its CUBLAS) and CLBlast on the same split (its CUBLAS-XT); and `gemm`,
  * amp_blas_gemm as AMP_BLAS_GEMM leaves it (by default auto: CLBlast or the fast kernel, whichever
  * it measured faster for the size). The clblast columns set AMP_BLAS_GEMM=clblast while they run,
- * so they stay CLBlast's.
+ * so they stay CLBlast's. `tensor` is kernels_cl/matmul_dmma.cl, double on NVIDIA's FP64 tensor
+ * cores (compute capability 9.0 and up; skipped elsewhere and for float); --fast-opts passes it
+ * -DBM/-DBN/-DWM/-DWN when given.
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
  * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
@@ -18,8 +20,8 @@
 
 #include "bench.h"
 
-static const char *const impls[] = {"seq",   "openblas", "naive",         "tiled", "fast",
-                                    "multi", "clblast",  "clblast-multi", "gemm",  NULL};
+static const char *const impls[] = {"seq",     "openblas",      "naive", "tiled",  "fast", "multi",
+                                    "clblast", "clblast-multi", "gemm",  "tensor", NULL};
 
 /* Host matrices of the current type and size, with OpenBLAS's product as the reference. */
 static struct {
@@ -335,6 +337,15 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
       p->rts_m = p->ts_m / wm;
       p->rts_n = p->ts_n / wn;
     }
+  } else if (strcmp(impl, "tensor") == 0) {
+    p->kind = MM_FAST; /* the same launch shape: ceil(m / ts_m) x ceil(n / ts_n) tiles */
+    name = "matmul_dmma";
+    opts = ctx->fast_opts ? ctx->fast_opts : "";
+    p->ts_m = bench_option_int(opts, "-DBM=", 128);
+    p->ts_n = bench_option_int(opts, "-DBN=", 64); /* matmul_dmma.cl's defaults */
+    p->rts_m = p->ts_m / bench_option_int(opts, "-DWM=", 64) *
+               (p->ts_n / bench_option_int(opts, "-DWN=", 32)); /* warps */
+    p->rts_n = 32;
   } else { /* tiled, and multi, which splits the tiled kernel (the thesis's "MultiGPU (block)") */
     p->kind = MM_TILED;
     name = "matmul_tiled";
@@ -432,6 +443,12 @@ static void run(bench_ctx *ctx, bench_cell *cell) {
       !ctx->props.supports_double_precision) {
     cell->state = BENCH_SKIPPED;
     snprintf(cell->note, sizeof cell->note, "%s has no fp64", ctx->props.device_path);
+    return;
+  }
+  if (strcmp(cell->impl, "tensor") == 0 &&
+      (cell->type != BENCH_DOUBLE || ctx->props.compute_capability < 90)) {
+    cell->state = BENCH_SKIPPED;
+    snprintf(cell->note, sizeof cell->note, "needs double on NVIDIA compute capability 9.0+");
     return;
   }
   ensure_data(cell->type, cell->size);

@@ -27,6 +27,7 @@ one step against a float64 sum on a sample of bodies); a failed check exits non-
 
 Usage: python3 bench/cuda_reference.py --csv out.csv [--repeats 5] [--warmup 2] [--big]
        [--only gemm,copy,addexp,nbody,algorithms] [--algo-n 268435456]
+       [--gemm-sizes 1000,1024,3000] [--gemm-types float,double]
 """
 import argparse
 import csv
@@ -153,9 +154,14 @@ def check_tf32_off(res):
 
 def bench_gemm(args, res):
     check_tf32_off(res)
-    sizes = [512, 1024, 2048, 4096, 8192] + ([16384] if args.big else [])
+    if args.gemm_sizes:
+        sizes = [int(x) for x in args.gemm_sizes.split(",")]
+    else:
+        sizes = [512, 1024, 2048, 4096, 8192] + ([16384] if args.big else [])
     for dtype, eps in ((np.float32, 1.1920929e-07), (np.float64, 2.220446049250313e-16)):
         tname = "float" if dtype == np.float32 else "double"
+        if tname not in args.gemm_types.split(","):
+            continue
         for n in sizes:
             rng = cp.random.RandomState(1)
             a = rng.uniform(-1, 1, (n, n)).astype(dtype)
@@ -333,6 +339,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--steps", type=int, default=10, help="n-body steps per timed run")
     ap.add_argument("--big", action="store_true", help="also GEMM at 16384")
+    ap.add_argument("--gemm-sizes", help="comma-separated GEMM sizes (default 512..8192)")
+    ap.add_argument("--gemm-types", default="float,double", help="float,double or one of them")
     ap.add_argument("--only", default="gemm,copy,addexp,nbody,algorithms",
                     help="comma-separated subset of gemm,copy,addexp,nbody,algorithms")
     ap.add_argument("--algo-n", type=int, default=1 << 28,

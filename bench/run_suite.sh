@@ -16,6 +16,9 @@
 #   nbody     amp-bench nbody, 10,240 and 262,144 bodies
 #   overhead  amp-bench --overhead: empty-kernel launch cost vs raw clEnqueueNDRangeKernel
 #   cuda      bench/cuda_reference.py: cuBLAS through CuPy, and the CUDA n-body / add-exp kernels
+#   cublas    the toward-cuBLAS table in one file: ptx-probe, the GPU-only tests, DGEMM (fast,
+#             tensor, gemm, clblast) and SGEMM (fast, clblast) at 1000..8192, n-body 262,144,
+#             and cuBLAS / the CUDA n-body at the same sizes (not in the default set)
 # Set ACC=<device path> to choose the accelerator (default: the default accelerator).
 set -uo pipefail
 out=${1:?usage: run_suite.sh OUTDIR [PART ...]}
@@ -89,6 +92,18 @@ for part in $parts; do
   nbody) run nbody $ab --workload nbody --sizes 10240,262144 --csv "$out/nbody.csv" --plots "$out/plots_nbody" ;;
   overhead) run overhead $ab --overhead --launches 10000 --csv "$out/overhead.csv" ;;
   cuda) run cuda python3 bench/cuda_reference.py --csv "$out/cuda_reference.csv" ;;
+  cublas)
+    S=1000,1024,2048,3000,4096,5000,8192
+    run cublas "$B/bench/ptx-probe"
+    run cublas ctest --test-dir "$B" -R "kernels_tensor|gemm|accelerators" --output-on-failure
+    run cublas $ab --workload matmul --impl fast,tensor,gemm,clblast --types double --sizes $S \
+      --repeats 3 --csv "$out/cublas_dgemm.csv"
+    run cublas $ab --workload matmul --impl fast,clblast --types float --sizes $S --repeats 3 \
+      --csv "$out/cublas_sgemm.csv" ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
+    run cublas $ab --workload nbody --impl tiled,fast --sizes 262144 --steps 2 --repeats 3
+    run cublas python3 bench/cuda_reference.py --only gemm,nbody --gemm-sizes $S \
+      --csv "$out/cublas_cuda.csv"
+    ;;
   *) echo "run_suite.sh: unknown part '$part'" >&2; exit 2 ;;
   esac
 done

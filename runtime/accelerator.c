@@ -6,6 +6,8 @@
 #include "accelerator.h"
 #include "clobjects.h"
 
+#include <CL/cl_ext.h> /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +117,19 @@ static int has_extension(cl_device_id d, const char *name) {
   return found;
 }
 
+/* 10 * major + minor of an NVIDIA device's compute capability; 0 where the driver does not say. */
+static unsigned nv_compute_capability(cl_device_id d) {
+  cl_uint major = 0, minor = 0;
+  if (!has_extension(d, "cl_nv_device_attribute_query") ||
+      clGetDeviceInfo(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) !=
+          CL_SUCCESS ||
+      clGetDeviceInfo(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) !=
+          CL_SUCCESS ||
+      major > 100 || minor > 9)
+    return 0;
+  return 10 * major + minor;
+}
+
 static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const char *path,
                                         const char *platform_name, size_t index) {
   amp_accelerator *a = new_accelerator(index);
@@ -186,6 +201,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   a->has_int64_atomics = has_extension(d, "cl_khr_int64_base_atomics");
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
+  pr->compute_capability = nv_compute_capability(d);
   return a;
 }
 

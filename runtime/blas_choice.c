@@ -1,9 +1,10 @@
 /* runtime/blas_choice.c: CLBlast or ampcl's own GEMM kernel, whichever is faster, per size.
  *
- * ampcl's fast kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU devices) computes
- * C = A * B on row-major views, sections included, any sizes. On an H200 it beats CLBlast at
- * large sizes (1.3x in float, 1.76x in double) but not necessarily at every size. So a GEMM it can
- * do (no transposes, alpha 1, beta 0; every other GEMM stays CLBlast) goes to whichever of the
+ * ampcl's fast kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU devices; for double
+ * on NVIDIA devices of compute capability 9.0 and up, matmul_dmma.cl on the FP64 tensor cores)
+ * computes C = A * B on row-major views, sections included, any sizes. On an H200 it beats CLBlast
+ * at large sizes (1.3x in float, 1.76x in double) but not necessarily at every size. So a GEMM it
+ * can do (no transposes, alpha 1, beta 0; every other GEMM stays CLBlast) goes to whichever of the
  * two measured faster for its (accelerator, element type, size class), the class being the power
  * of two at or above max(m, n, k). The first such GEMM of a class measures: CLBlast once untimed
  * (it compiles its kernels at its first call of a kind, which would fall inside its timed span),
@@ -65,8 +66,10 @@ typedef struct plan {
 
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
  * least half the compute units a tile; for double 64 x 128 with 8 x 8 per thread and double2
- * columns of B. matmul_cpu.cl's: 8 rows x 32 columns per work-item (8 x 16 for double). */
-enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, NPLANS };
+ * columns of B, or matmul_dmma.cl where the device has FP64 tensor cores that PTX's m16n8k8 reaches
+ * (compute capability 9.0+; 1.7x the portable kernel on an H100, docs/PERFORMANCE.md).
+ * matmul_cpu.cl's: 8 rows x 32 columns per work-item (8 x 16 for double). */
+enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, P_DMMA, NPLANS };
 static const plan plans[NPLANS] = {
     {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16},
     {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32},
@@ -75,11 +78,13 @@ static const plan plans[NPLANS] = {
      128, 8, 16},
     {"matmul_cpu", "-DT=float", 1, 8, 32, 0, 0},
     {"matmul_cpu", "-DT=double -DCB=1", 1, 8, 16, 0, 0},
+    {"matmul_dmma", "", 0, 128, 64, 4, 32}, /* its defaults: 4 warps (tile 4 x 32 threads) */
 };
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp_kernel *kernels[NPLANS]; /* made at first use; made again if that failed */
 static _Atomic int test_gpu_kernel;
+static _Atomic int dmma_broken; /* matmul_dmma failed to build: the portable kernel from then on */
 static _Atomic unsigned test_compute_units;
 
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
@@ -96,7 +101,7 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel))
     return dbl ? P_CPU_D : P_CPU_F;
   if (dbl)
-    return P_D;
+    return acc->props.compute_capability >= 90 && !atomic_load(&dmma_broken) ? P_DMMA : P_D;
   unsigned cu = atomic_load(&test_compute_units);
   if (!cu)
     cu = acc->props.compute_units;
@@ -152,7 +157,14 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
     l.tile[0] = pl->rts_m;
     l.tile[1] = pl->rts_n;
   }
-  AMP__TRY(amp_parallel_for_each_ex(view, &l, done));
+  status = amp_parallel_for_each_ex(view, &l, done);
+  if (status == AMP_ERROR_BUILD_FAILED && p == P_DMMA) {
+    /* A driver whose PTX assembler refuses the tensor-core kernel: nothing was enqueued (the
+     * build comes first); the portable kernel does the work, now and from now on. */
+    atomic_store(&dmma_broken, 1);
+    return run_fast(view, a, b, c, done);
+  }
+  AMP__TRY(status);
   atomic_fetch_add(&n_fast, 1);
 fail:
   return status;

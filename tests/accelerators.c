@@ -13,6 +13,8 @@
 
 #include "check.h"
 
+#include <CL/cl_ext.h> /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
+
 enum { MAX_DEVICES = 64 };
 
 /* What OpenCL says about one device, and the path ampcl must give it. */
@@ -136,6 +138,14 @@ static void check_properties(const amp_accelerator_properties *p, const referenc
   CHECK_EQ_INT(p->local_memory, local);
   CHECK_EQ_INT(p->compute_units, cus);
   CHECK_EQ_INT(p->max_clock_mhz, clock);
+  /* NVIDIA's compute capability where the driver answers the query, 0 elsewhere. */
+  cl_uint cc_major = 0, cc_minor = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc_major, &cc_major, NULL) !=
+          CL_SUCCESS ||
+      clGetDeviceInfo(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof cc_minor, &cc_minor, NULL) !=
+          CL_SUCCESS)
+    cc_major = cc_minor = 0;
+  CHECK_EQ_INT(p->compute_capability, 10 * cc_major + cc_minor);
   CHECK_EQ_INT(p->max_tile_size, wg);
   /* AMP dimension 0 is the slowest, OpenCL dimension 0 the fastest: the triple is reversed.
    * (POCL reports the same size in every dimension; a GPU such as NVIDIA's tells them apart.) */

@@ -84,6 +84,9 @@ int main(int argc, char **argv) {
            p.max_tile_size, p.max_tile_extent[0], p.max_tile_extent[1], p.max_tile_extent[2]);
     print_size("tile_static memory per tile", (unsigned long long)p.local_memory);
     printf("  %-34s %u at %u MHz\n", "compute units", p.compute_units, p.max_clock_mhz);
+    if (p.compute_capability)
+      printf("  %-34s %u.%u\n", "NVIDIA compute capability", p.compute_capability / 10,
+             p.compute_capability % 10);
     printf("\n");
   }
   if (def_st != AMP_SUCCESS)

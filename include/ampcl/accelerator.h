@@ -71,6 +71,9 @@ typedef struct amp_accelerator_properties {
   uint64_t local_memory;     /* bytes of tile_static (__local) memory per tile */
   unsigned compute_units;    /* CL_DEVICE_MAX_COMPUTE_UNITS */
   unsigned max_clock_mhz;    /* CL_DEVICE_MAX_CLOCK_FREQUENCY */
+  /* NVIDIA's compute capability as 10 * major + minor (90 for an H100 or H200), from
+   * cl_nv_device_attribute_query; 0 on other devices. ampcl's tensor-core kernels need 90. */
+  unsigned compute_capability;
 } amp_accelerator_properties;
 
 /* How a view submits work (AMP's queuing_mode). */

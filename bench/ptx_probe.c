@@ -1,0 +1,253 @@
+/* bench/ptx_probe.c: what NVIDIA's OpenCL compiler makes of inline PTX, measured with plain
+ * OpenCL. The tensor-core kernel (kernels_cl/matmul_dmma.cl) rests on three facts this checks on
+ * the first NVIDIA GPU it finds:
+ *   1. `asm volatile` with PTX builds and runs (%laneid, shfl.sync, cp.async into __local memory
+ *      through the __local pointer's own address);
+ *   2. which thread holds which element of the f64 mma operands (m8n8k4, m16n8k4, m16n8k8),
+ *      compared with a host product;
+ *   3. how fast each f64 mma shape runs with its operands in registers, beside plain FP64 fma:
+ *      the ceiling a DGEMM kernel can aim at.
+ * Prints the compute capability (cl_nv_device_attribute_query) and every result; exits 77 when
+ * there is no NVIDIA GPU, 1 when a check fails. Not installed.
+ *
+ *   ptx-probe */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LANE_G "(lane >> 2)" /* the PTX ISA's groupID */
+#define LANE_T "(lane & 3)"  /* and threadID_in_group */
+
+static const char *source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define G " LANE_G "\n#define TG " LANE_T "\n"
+    "__kernel void laneid(__global uint *out) {\n"
+    "  uint r; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n"
+    "  out[get_global_id(0)] = r; }\n"
+    "__kernel void shfl_up(__global uint *out) {\n"
+    "  uint x = get_global_id(0) * 3u, y;\n"
+    "  asm volatile(\"shfl.sync.up.b32 %0, %1, 1, 0, 0xffffffff;\" : \"=r\"(y) : \"r\"(x));\n"
+    "  out[get_global_id(0)] = y; }\n"
+    /* 64 threads copy 16 bytes each into __local memory, then read another thread's */
+    "__kernel void cp_async(__global const float4 *in, __global float4 *out) {\n"
+    "  __local float4 buf[64]; uint l = get_local_id(0);\n"
+    "  uint sa = (uint)(size_t)&buf[l];\n"
+    "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" :: \"r\"(sa),\n"
+    "               \"l\"(&in[get_global_id(0)]) : \"memory\");\n"
+    "  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); out[get_global_id(0)] = buf[63 - l]; }\n"
+    /* layouts: A is M x K, B is K x N, C is M x N, all row-major; one warp */
+    "__kernel void l884(__global const double *a, __global const double *b, __global double *c) "
+    "{\n"
+    "  uint lane = get_local_id(0); double fa = a[G * 4 + TG], fb = b[TG * 8 + G], d0, d1, z = 0;\n"
+    "  asm volatile(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, "
+    "{%4,%4};\"\n"
+    "    : \"=d\"(d0), \"=d\"(d1) : \"d\"(fa), \"d\"(fb), \"d\"(z));\n"
+    "  c[G * 8 + TG * 2] = d0; c[G * 8 + TG * 2 + 1] = d1; }\n"
+    "__kernel void l1684(__global const double *a, __global const double *b, __global double *c) "
+    "{\n"
+    "  uint lane = get_local_id(0); double a0 = a[G * 4 + TG], a1 = a[(G + 8) * 4 + TG];\n"
+    "  double fb = b[TG * 8 + G], d0, d1, d2, d3, z = 0;\n"
+    "  asm volatile(\"mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, "
+    "{%6}, {%7,%7,%7,%7};\"\n"
+    "    : \"=d\"(d0), \"=d\"(d1), \"=d\"(d2), \"=d\"(d3) : \"d\"(a0), \"d\"(a1), \"d\"(fb), "
+    "\"d\"(z));\n"
+    "  c[G * 8 + TG * 2] = d0; c[G * 8 + TG * 2 + 1] = d1;\n"
+    "  c[(G + 8) * 8 + TG * 2] = d2; c[(G + 8) * 8 + TG * 2 + 1] = d3; }\n"
+    "__kernel void l1688(__global const double *a, __global const double *b, __global double *c) "
+    "{\n"
+    "  uint lane = get_local_id(0);\n"
+    "  double a0 = a[G * 8 + TG], a1 = a[(G + 8) * 8 + TG], a2 = a[G * 8 + TG + 4],\n"
+    "         a3 = a[(G + 8) * 8 + TG + 4], b0 = b[TG * 8 + G], b1 = b[(TG + 4) * 8 + G];\n"
+    "  double d0, d1, d2, d3, z = 0;\n"
+    "  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+    "{%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\"\n"
+    "    : \"=d\"(d0), \"=d\"(d1), \"=d\"(d2), \"=d\"(d3)\n"
+    "    : \"d\"(a0), \"d\"(a1), \"d\"(a2), \"d\"(a3), \"d\"(b0), \"d\"(b1), \"d\"(z));\n"
+    "  c[G * 8 + TG * 2] = d0; c[G * 8 + TG * 2 + 1] = d1;\n"
+    "  c[(G + 8) * 8 + TG * 2] = d2; c[(G + 8) * 8 + TG * 2 + 1] = d3; }\n"
+    /* rates: 8 independent accumulators per thread, operands in registers */
+    "#define PEAK(name, NC, MMA) __kernel void name(__global double *out, int iters) {\\\n"
+    "  uint lane = get_local_id(0) & 31; double a = lane * 1e-3, b = 1.0 - a, c[8][NC];\\\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < NC; j++) c[i][j] = i;\\\n"
+    "  for (int it = 0; it < iters; it++) {\\\n"
+    "    _Pragma(\"unroll\") for (int i = 0; i < 8; i++) MMA; }\\\n"
+    "  double s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < NC; j++) s += c[i][j];\\\n"
+    "  out[get_global_id(0)] = s; }\n"
+    "PEAK(p884, 2, asm volatile(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, "
+    "{%2}, {%3}, {%0,%1};\" : \"+d\"(c[i][0]), \"+d\"(c[i][1]) : \"d\"(a), \"d\"(b)))\n"
+    "PEAK(p1684, 4, asm volatile(\"mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
+    "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\" : \"+d\"(c[i][0]), \"+d\"(c[i][1]), "
+    "\"+d\"(c[i][2]), \"+d\"(c[i][3]) : \"d\"(a), \"d\"(b), \"d\"(b)))\n"
+    "PEAK(p1688, 4, asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+    "{%0,%1,%2,%3}, {%4,%5,%4,%5}, {%6,%6}, {%0,%1,%2,%3};\" : \"+d\"(c[i][0]), "
+    "\"+d\"(c[i][1]), \"+d\"(c[i][2]), \"+d\"(c[i][3]) : \"d\"(a), \"d\"(b), \"d\"(b)))\n"
+    "PEAK(pfma, 2, (c[i][0] = fma(a, c[i][0], b), c[i][1] = fma(a, c[i][1], b)))\n";
+
+static cl_context ctx;
+static cl_command_queue queue;
+static cl_program prog;
+static int failures;
+
+static void verdict(const char *what, int ok) {
+  printf("%-28s %s\n", what, ok ? "ok" : "WRONG");
+  failures += !ok;
+}
+
+/* Runs kernel `name` on nbytes_out bytes of output with `global` = `local` threads. */
+static int run(const char *name, size_t threads, cl_mem *args, int nargs) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, name, &err);
+  if (err != CL_SUCCESS)
+    return err;
+  for (int i = 0; i < nargs; i++)
+    clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &args[i]);
+  err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &threads, &threads, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clFinish(queue);
+  clReleaseKernel(k);
+  return err;
+}
+
+static void check_lanes(void) {
+  unsigned u[64];
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof u, NULL, NULL);
+  int ok = run("laneid", 64, &out, 1) == CL_SUCCESS &&
+           clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof u, u, 0, NULL, NULL) == CL_SUCCESS;
+  for (int i = 0; ok && i < 64; i++)
+    ok = u[i] == (unsigned)(i % 32);
+  verdict("mov %laneid", ok);
+  ok = run("shfl_up", 64, &out, 1) == CL_SUCCESS &&
+       clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof u, u, 0, NULL, NULL) == CL_SUCCESS;
+  for (int i = 0; ok && i < 64; i++) /* lane 0 keeps its own value */
+    ok = u[i] == (unsigned)((i % 32 == 0 ? i : i - 1) * 3);
+  verdict("shfl.sync.up", ok);
+  clReleaseMemObject(out);
+
+  float in[256], got[256];
+  for (int i = 0; i < 256; i++)
+    in[i] = (float)i;
+  cl_mem bufs[2] = {clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof in, in, NULL),
+                    clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof got, NULL, NULL)};
+  ok =
+      run("cp_async", 64, bufs, 2) == CL_SUCCESS &&
+      clEnqueueReadBuffer(queue, bufs[1], CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) == CL_SUCCESS;
+  for (int i = 0; ok && i < 64; i++)
+    for (int j = 0; j < 4; j++)
+      ok = ok && got[i * 4 + j] == in[(63 - i) * 4 + j];
+  verdict("cp.async to __local", ok);
+  clReleaseMemObject(bufs[0]);
+  clReleaseMemObject(bufs[1]);
+}
+
+/* One warp computes an M x N x K product with kernel `name`; compared exactly with the host (the
+ * inputs are small multiples of 1/4, so every sum is exact in double). */
+static void check_layout(const char *name, int m, int n, int k) {
+  double a[128], b[64], c[128], ref[128];
+  for (int i = 0; i < m * k; i++)
+    a[i] = (i * 13 % 17) - 8.5;
+  for (int i = 0; i < k * n; i++)
+    b[i] = (i * 7 % 11) - 4.25;
+  for (int r = 0; r < m; r++)
+    for (int col = 0; col < n; col++) {
+      double s = 0;
+      for (int q = 0; q < k; q++)
+        s += a[r * k + q] * b[q * n + col];
+      ref[r * n + col] = s;
+    }
+  cl_mem bufs[3] = {clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof a, a, NULL),
+                    clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof b, b, NULL),
+                    clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof c, NULL, NULL)};
+  int ok = run(name, 32, bufs, 3) == CL_SUCCESS &&
+           clEnqueueReadBuffer(queue, bufs[2], CL_TRUE, 0, sizeof(double) * (size_t)(m * n), c, 0,
+                               NULL, NULL) == CL_SUCCESS;
+  for (int i = 0; ok && i < m * n; i++)
+    ok = c[i] == ref[i];
+  char what[64];
+  snprintf(what, sizeof what, "layout m%dn%dk%d f64", m, n, k);
+  verdict(what, ok);
+  for (int i = 0; i < 3; i++)
+    clReleaseMemObject(bufs[i]);
+}
+
+/* TFLOP/s of kernel `name`: 8 blocks of 256 threads per compute unit, 4096 iterations, best of 3
+ * after one warm-up. flop_per_iter counts one iteration of one warp. */
+static void rate(const char *name, double flop_per_iter, cl_uint units) {
+  const int iters = 4096;
+  size_t local = 256, global = (size_t)units * 8 * local;
+  cl_int err;
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * sizeof(double), NULL, &err);
+  cl_kernel k = clCreateKernel(prog, name, &err);
+  clSetKernelArg(k, 0, sizeof out, &out);
+  clSetKernelArg(k, 1, sizeof iters, &iters);
+  double best = 0;
+  for (int r = 0; r < 4; r++) {
+    cl_event ev;
+    cl_ulong t0 = 0, t1 = 0;
+    if (clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, &ev) != CL_SUCCESS ||
+        clWaitForEvents(1, &ev) != CL_SUCCESS) {
+      verdict(name, 0);
+      break;
+    }
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    clReleaseEvent(ev);
+    double tf = (double)global / 32 * iters * flop_per_iter / ((double)(t1 - t0) * 1e-9) / 1e12;
+    if (r > 0 && tf > best)
+      best = tf;
+  }
+  printf("%-28s %.1f TFLOP/s\n", name, best);
+  clReleaseKernel(k);
+  clReleaseMemObject(out);
+}
+
+int main(void) {
+  cl_platform_id platforms[16];
+  cl_uint np = 0;
+  cl_device_id dev = NULL;
+  if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS)
+    np = 0;
+  for (cl_uint i = 0; i < np && !dev; i++) {
+    char vendor[256] = "";
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL);
+    if (!strstr(vendor, "NVIDIA") ||
+        clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS)
+      dev = NULL;
+  }
+  if (!dev) {
+    printf("ptx-probe: no NVIDIA GPU\n");
+    return 77;
+  }
+  char name[256] = "";
+  cl_uint major = 0, minor = 0, units = 0;
+  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+  printf("%s, compute capability %u.%u, %u compute units\n", name, major, minor, units);
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
+  queue = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
+  prog = clCreateProgramWithSource(ctx, 1, &source, NULL, NULL);
+  if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
+    static char log[65536];
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    printf("build failed (the f64 m16n8k* shapes need compute capability 9.0):\n%s\n", log);
+    return 1;
+  }
+  check_lanes();
+  check_layout("l884", 8, 8, 4);
+  check_layout("l1684", 16, 8, 4);
+  check_layout("l1688", 16, 8, 8);
+  rate("p884", 8 * 2.0 * 8 * 8 * 4, units);   /* 8 mma of 8 x 8 x 4 per iteration per warp */
+  rate("p1684", 8 * 2.0 * 16 * 8 * 4, units); /* 16 x 8 x 4 */
+  rate("p1688", 8 * 2.0 * 16 * 8 * 8, units); /* 16 x 8 x 8 */
+  rate("pfma", 32 * 16 * 2.0, units);         /* 16 fma per thread per iteration, 32 threads */
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(ctx);
+  return failures ? 1 : 0;
+}

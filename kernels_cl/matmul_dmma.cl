@@ -1,0 +1,276 @@
+/* matmul_dmma.cl: C = A * B in double on NVIDIA's FP64 tensor cores (compute capability 9.0 and
+ * up: H100, H200), through inline PTX. Lesson 4 of the matmul course, and the one lesson that is
+ * not portable: OpenCL C has no word for a tensor core, but NVIDIA's OpenCL compiler accepts
+ * `asm` statements with PTX, as CUDA does. ampcl uses this kernel only where the device says it
+ * can (amp_blas_gemm in double on a device whose compute capability is 9.0 or more); everywhere
+ * else matmul_fast.cl (lesson 3) is the kernel, and it is the one POCL runs in CI.
+ *
+ * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
+ * double (sections allowed), for any m, n, w >= 1. The results are exact products summed in a
+ * different order than a loop would: within DGEMM's usual error bound, as OpenBLAS's are.
+ *
+ * Why: a CUDA core does one FP64 multiply-add per clock per lane, 64 per clock per SM on an H100
+ * (33.5 TFLOP/s); matmul_fast reaches two thirds of that. The FP64 tensor core does a whole small
+ * matrix product per instruction, 128 multiply-adds per clock per SM: twice the ceiling.
+ *
+ * The instruction. `mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 d, a, b, c` makes the 32
+ * threads of a warp compute together D (16 x 8) = A (16 x 8) * B (8 x 8) + C. Each thread holds
+ * a fixed part of every operand in its registers (g = lane / 4, t = lane % 4):
+ *     A: four doubles, rows g and g + 8, columns t and t + 4   (a0 = (g, t), a1 = (g + 8, t),
+ *                                                               a2 = (g, t + 4), a3 = (g + 8, t + 4))
+ *     B: two doubles, rows t and t + 4 of column g              (b0 = (t, g), b1 = (t + 4, g))
+ *     C, D: four doubles, rows g and g + 8, columns 2t, 2t + 1  (d0 = (g, 2t), d1 = (g, 2t + 1),
+ *                                                               d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1))
+ * (bench/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
+ * mma.m16n8k8" describes the same). The older m8n8k4 shape works on sm_80 too, but on an H100 it
+ * runs at half the rate: 33.2 against 66.5 TFLOP/s measured for m16n8k8 with operands in registers
+ * (docs/PERFORMANCE.md).
+ *
+ * The kernel, step by step:
+ *   1. A tile of threads (4 warps by default) computes a BM x BN block of C (128 x 64), each warp
+ *      a WM x WN part of it (64 x 32): (WM / 16) x (WN / 8) = 4 x 4 mma instructions per step of
+ *      8 along k, with 4 x 4 x 4 = 64 accumulators per thread in registers. 4 warps of 64 x 32
+ *      leave registers for two tiles of threads per SM, which hide each other's barriers: on an
+ *      H100 128 x 64 with 4 warps made 38-40 TFLOP/s at 4096, 128 x 128 with 8 warps 33-35.
+ *   2. K tiles of BK = 8 columns of A and rows of B are staged in tile_static memory, A as
+ *      [row][k] and B as [k][col]. The mma's k positions t and t + 4 are given the tile's k
+ *      columns 2t and 2t + 1: any order of k gives the same sum as long as A and B agree, and this
+ *      one puts the two values of a row of A that a thread needs side by side (one 16-byte read,
+ *      and rows of 8 doubles then need no padding for the reads to be conflict-free). B's reads
+ *      (rows 2t or 2t + 1, 8 consecutive columns) would put 4 rows on the same banks; B's 16-byte
+ *      chunks are XORed with 4 in rows 2, 3, 6 and 7 (B_AT), so they fall on distinct banks.
+ *   3. Global to tile_static without registers: `cp.async.cg.shared.global` copies 16 bytes per
+ *      instruction straight into tile_static memory (sm_80+), and its "source size" operand reads
+ *      fewer bytes and fills the rest with zeros, which is how the edges of A and B (any m, n, w)
+ *      cost no branches. A ring of STAGES (3) buffers keeps two K tiles in flight while the
+ *      tensor cores work on a third, with one barrier per K tile. cp.async needs 16-byte aligned
+ *      sources: every row of A and B must start on one (offset and row stride even); other views
+ *      take a plain load path (same results, slower), chosen once per launch.
+ *   4. Tile order as in matmul_fast (GROUP_M block rows per band) for L2 reuse.
+ *
+ * Build options: -DBM=128 -DBN=64 (C block per tile of threads), -DWM=64 -DWN=32 (per warp: WM a
+ * multiple of 16, WN of 8), -DSTAGES=3 (2 to 5), -DGROUP_M=8. Threads per tile:
+ * (BM / WM) * (BN / WN) * 32; tile_static bytes: STAGES * 8 * 8 * (BM + BN), 36,864 for the
+ * defaults (NVIDIA's OpenCL allows 49,152 per tile and counts 16 bytes of its own, so
+ * 128 x 128 fits 2 stages, not 3). 64 accumulators per thread need about 200 registers: tiles of
+ * more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
+ *
+ * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
+ * ceil(m / BM) x ceil(n / BN) tiles:
+ *
+ *     CHECK(amp_program_create_builtin("matmul_dmma", "", &prog));    // 128 x 64, 4 warps
+ *     CHECK(amp_kernel_create(prog, "matmul_dmma", &k));
+ *     amp_tiled_extent dom = amp_tile2(amp_extent2((m + 127) / 128 * 4, (n + 63) / 64 * 32),
+ *                                      4, 32);
+ *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+ *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
+ *
+ * amp_blas_gemm does this for you on such a device (runtime/blas_choice.c). Only an NVIDIA device
+ * of compute capability 9.0 or more builds the kernel (the PTX assembler rejects the f64 m16n8k8
+ * shape below sm_90; other compilers reject the asm statement):
+ * amp_accelerator_properties.compute_capability says which. */
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 64
+#endif
+#ifndef WM
+#define WM 64
+#endif
+#ifndef WN
+#define WN 32
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#define BK 8
+#define WARPS_N (BN / WN)             /* warps along N */
+#define NT ((BM / WM) * WARPS_N * 32) /* threads per tile */
+#define MI (WM / 16)                  /* mma tiles per warp along M */
+#define NJ (WN / 8)                   /* mma tiles per warp along N */
+#define CPA (BM * BK / 2 / NT)        /* 16-byte chunks of A per thread per K tile */
+#define CPB (BK * BN / 2 / NT)        /* 16-byte chunks of B per thread per K tile */
+/* Where 16-byte chunk q (two doubles) of row r lands in a tile_static K tile (see step 2): A
+ * rows hold BK = 8 doubles, in order; B rows hold BN doubles, chunks XORed with 4 in rows 2, 3,
+ * 6 and 7. Both give element offsets. */
+#define A_AT(r, q) ((r) * BK + ((q) << 1))
+#define B_AT(k, q) ((k) * BN + (((q) ^ ((((k) >> 1) & 1) << 2)) << 1))
+
+/* Waits until at most STAGES - 2 groups of copies are in flight (PTX wants a constant). */
+#if STAGES == 2
+#define DM_WAIT "cp.async.wait_group 0;"
+#elif STAGES == 3
+#define DM_WAIT "cp.async.wait_group 1;"
+#elif STAGES == 4
+#define DM_WAIT "cp.async.wait_group 2;"
+#elif STAGES == 5
+#define DM_WAIT "cp.async.wait_group 3;"
+#else
+#error "matmul_dmma: STAGES must be 2 to 5"
+#endif
+#if BN < 16 || STAGES < 2
+#error "matmul_dmma: BN must be at least 16 and STAGES at least 2"
+#endif
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0
+#error "matmul_dmma: at most 32 warps, and the warps must share the K tile's copies evenly"
+#endif
+
+/* Starts copying `bytes` (0, 8 or 16) bytes from src to dst and zero-fills the rest of the 16. */
+static inline void dm_copy16(__local double *dst, __global const double *src, int bytes) {
+  const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes)
+               : "memory");
+}
+
+/* Two doubles of view v from (r, c), `cnt` of them inside the view (0, 1 or 2), to dst: through
+ * cp.async where rows are 16-byte aligned (in flight when this returns; the source is not read
+ * past cnt and the rest is zero-filled), else through registers. */
+static inline void dm_chunk(__local double *dst, AMP_CONST_VIEW(double, v), int r, int c, int cnt,
+                            int aligned) {
+  if (aligned) {
+    dm_copy16(dst, cnt ? &amp_at(v, r, c) : v_data, cnt * 8);
+  } else {
+    dst[0] = cnt > 0 ? amp_at(v, r, c) : 0.0;
+    dst[1] = cnt > 1 ? amp_at(v, r, c + 1) : 0.0;
+  }
+}
+
+/* One K tile of A (BM x BK) and B (BK x BN), from k0, into tile_static buffers, as one group of
+ * copies. Elements outside A or B arrive as zeros. */
+static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VIEW(double, a),
+                            AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,
+                            int k0, int tid, int aligned) {
+#pragma unroll
+  for (int p = 0; p < CPA; p++) {
+    const int c = tid + p * NT, r = c / (BK / 2), q = c % (BK / 2);
+    const int gr = row0 + r, gk = k0 + 2 * q;
+    dm_chunk(as + A_AT(r, q), AMP_VIEW_ARG(a), gr, gk, gr < m ? clamp(w - gk, 0, 2) : 0, aligned);
+  }
+#pragma unroll
+  for (int p = 0; p < CPB; p++) {
+    const int c = tid + p * NT, r = c / (BN / 2), q = c % (BN / 2);
+    const int gk = k0 + r, gc = col0 + 2 * q;
+    dm_chunk(bs + B_AT(r, q), AMP_VIEW_ARG(b), gk, gc, gk < w ? clamp(n - gc, 0, 2) : 0, aligned);
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory"); /* an empty group when nothing was copied */
+}
+
+/* acc += this warp's WM x WN part of (A tile) * (B tile): one step of 8 along k.
+ * The mma's k positions t and t + 4 are given the tile's columns (of A; rows of B) 2t and 2t + 1:
+ * any order of k gives the same sum as long as A and B agree, and this one puts the two A values a
+ * thread needs from a row side by side, one 16-byte read instead of two 8-byte ones. */
+static inline void dm_multiply(__local const double2 *as, __local const double *bs, int wm, int wn,
+                               int lane, double acc[MI][NJ][4]) {
+  const int g = lane >> 2, t = lane & 3;
+  double fa[MI][4], fb[NJ][2];
+#pragma unroll
+  for (int i = 0; i < MI; i++) {
+    const int r = wm * WM + i * 16 + g;
+    const double2 lo = as[A_AT(r, t) / 2], hi = as[A_AT(r + 8, t) / 2];
+    fa[i][0] = lo.x; /* (g, 2t) */
+    fa[i][1] = hi.x; /* (g + 8, 2t) */
+    fa[i][2] = lo.y; /* (g, 2t + 1) */
+    fa[i][3] = hi.y; /* (g + 8, 2t + 1) */
+  }
+#pragma unroll
+  for (int j = 0; j < NJ; j++) {
+    const int col = wn * WN + j * 8 + g;
+    fb[j][0] = bs[B_AT(2 * t, col >> 1) + (col & 1)];
+    fb[j][1] = bs[B_AT(2 * t + 1, col >> 1) + (col & 1)];
+  }
+#pragma unroll
+  for (int i = 0; i < MI; i++)
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+          : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i][j][2]), "+d"(acc[i][j][3])
+          : "d"(fa[i][0]), "d"(fa[i][1]), "d"(fa[i][2]), "d"(fa[i][3]), "d"(fb[j][0]),
+            "d"(fb[j][1]));
+}
+
+/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
+static inline void dm_store2(AMP_VIEW(double, c), int m, int n, int row, int col, int c_vec,
+                             double d0, double d1) {
+  if (row >= m)
+    return;
+  if (c_vec && col + 1 < n) {
+    *(__global double2 *)&amp_at(c, row, col) = (double2)(d0, d1);
+  } else {
+    if (col < n)
+      amp_at(c, row, col) = d0;
+    if (col + 1 < n)
+      amp_at(c, row, col + 1) = d1;
+  }
+}
+
+__kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
+                          AMP_VIEW(double, c)) {
+  AMP_TILED_INDEX2(idx);
+  /* double2, not double: cp.async writes 16 aligned bytes, and a double array is only 8-aligned. */
+  tile_static double2 as2[STAGES][BM * BK / 2];
+  tile_static double2 bs2[STAGES][BK * BN / 2];
+  const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
+  const int warp = idx.local_id[0], lane = idx.local_id[1], tid = warp * 32 + lane;
+  const int wm = warp / WARPS_N, wn = warp % WARPS_N;
+  /* Which block of C: as in matmul_fast, GROUP_M block rows per band of the tile order. */
+  const int tiles_m = get_num_groups(1), tiles_n = get_num_groups(0);
+  const int lin = idx.tile[0] * tiles_n + idx.tile[1];
+  const int band = lin / (GROUP_M * tiles_n), in_band = lin % (GROUP_M * tiles_n);
+  const int band_rows = min(GROUP_M, tiles_m - band * GROUP_M);
+  const int row0 = (band * GROUP_M + in_band % band_rows) * BM;
+  const int col0 = in_band / band_rows * BN;
+  /* cp.async reads 16 aligned bytes: every row of A and B must start on a 16-byte boundary
+   * (buffers are aligned far beyond that). The same in every thread of the launch. */
+  const int aligned = ((a_shape.s3 | a_shape.s4 | b_shape.s3 | b_shape.s4) & 1) == 0;
+  const int c_vec = ((c_shape.s3 | c_shape.s4) & 1) == 0;
+  const int ktiles = (w + BK - 1) / BK;
+
+  double acc[MI][NJ][4];
+#pragma unroll
+  for (int i = 0; i < MI; i++)
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+      acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
+
+  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step t
+   * requests tile t + STAGES - 1 into the buffer of tile t - 1. One barrier per step does both
+   * jobs: after it, tile t has landed (every thread waited for its own copies first), and every
+   * warp has finished multiplying tile t - 1, so its buffer may be refilled. Past the last tile,
+   * empty groups keep the count of groups in flight the same in every step. */
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; s++) {
+    if (s < ktiles)
+      dm_stage((__local double *)as2[s], (__local double *)bs2[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
+               m, n, w, row0, col0, s * BK, tid, aligned);
+    else
+      asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  for (int t = 0; t < ktiles; t++) {
+    asm volatile(DM_WAIT ::: "memory");               /* this thread's copies of tile t */
+    amp_barrier_wait_with_tile_static_memory_fence();                     /* everyone's */
+    const int next = t + STAGES - 1, nb = next % STAGES;
+    if (next < ktiles)
+      dm_stage((__local double *)as2[nb], (__local double *)bs2[nb], AMP_VIEW_ARG(a),
+               AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
+    else
+      asm volatile("cp.async.commit_group;" ::: "memory");
+    dm_multiply(as2[t % STAGES], (__local const double *)bs2[t % STAGES], wm, wn, lane, acc);
+  }
+
+  const int g = lane >> 2, tq = lane & 3;
+#pragma unroll
+  for (int i = 0; i < MI; i++) {
+    const int row = row0 + wm * WM + i * 16 + g;
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+      const int col = col0 + wn * WN + j * 8 + 2 * tq;
+      dm_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      dm_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+    }
+  }
+}
