@@ -94,6 +94,8 @@
 #define NJ (WN / 8)                   /* mma tiles per warp along N */
 #define CPA (BM * BK / 2 / NT)        /* 16-byte chunks of A per thread per K tile */
 #define CPB (BK * BN / 2 / NT)        /* 16-byte chunks of B per thread per K tile */
+#define A_RSTEP (NT / (BK / 2))       /* tile rows between a thread's chunks of A */
+#define B_RSTEP (NT / (BN / 2))       /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (two doubles) of row r lands in a tile_static K tile (see step 2): A
  * rows hold BK = 8 doubles, in order; B rows hold BN doubles, chunks XORed with 4 in rows 2, 3,
  * 6 and 7. Both give element offsets. */
@@ -115,7 +117,8 @@
 #if BN < 16 || STAGES < 2
 #error "matmul_dmma: BN must be at least 16 and STAGES at least 2"
 #endif
-#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0 ||     \
+    NT % (BN / 2) != 0
 #error "matmul_dmma: at most 32 warps, and the warps must share the K tile's copies evenly"
 #endif
 
@@ -126,35 +129,51 @@ static inline void dm_copy16(__local double *dst, __global const double *src, in
                : "memory");
 }
 
-/* Two doubles of view v from (r, c), `cnt` of them inside the view (0, 1 or 2), to dst: through
- * cp.async where rows are 16-byte aligned (in flight when this returns; the source is not read
- * past cnt and the rest is zero-filled), else through registers. */
-static inline void dm_chunk(__local double *dst, AMP_CONST_VIEW(double, v), int r, int c, int cnt,
-                            int aligned) {
-  if (aligned) {
-    dm_copy16(dst, cnt ? &amp_at(v, r, c) : v_data, cnt * 8);
-  } else {
-    dst[0] = cnt > 0 ? amp_at(v, r, c) : 0.0;
-    dst[1] = cnt > 1 ? amp_at(v, r, c + 1) : 0.0;
-  }
-}
-
-/* One K tile of A (BM x BK) and B (BK x BN), from k0, into tile_static buffers, as one group of
- * copies. Elements outside A or B arrive as zeros. */
+/* One K tile of A (BM x BK) and B (BK x BN), from k0, into tile_static buffers as one group of
+ * copies; elements outside A or B arrive as zeros. Thread tid copies CPA chunks of A and CPB of
+ * B, two doubles each: A chunk p is pair q_a = tid % (BK / 2) of tile row tid / (BK / 2) +
+ * p * A_RSTEP, B chunk p pair q_b = tid % (BN / 2) of tile row tid / (BN / 2) + p * B_RSTEP. The
+ * pairs are the same in every K tile and every p, so the bounds that do not depend on k (rows of
+ * A, columns of B) and the tile_static offsets come out of the loop; what is left per chunk is an
+ * address, a clamp and the copy. Where rows are not 16-byte aligned (uniform: the branch is taken
+ * once per K tile), plain loads do the same through registers. */
 static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VIEW(double, a),
                             AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,
                             int k0, int tid, int aligned) {
+  const int qa = tid % (BK / 2), ra = tid / (BK / 2), qb = tid % (BN / 2), rb = tid / (BN / 2);
+  const int gc = col0 + 2 * qb, nb = clamp(n - gc, 0, 2); /* B's columns inside B */
+  if (aligned) {
+    __global const double *pa = a_data + a_shape.s3 + 2 * qa + k0;
+    __global const double *pb = b_data + b_shape.s3 + gc;
+    const int na = clamp(w - k0 - 2 * qa, 0, 2); /* A's k inside A */
 #pragma unroll
-  for (int p = 0; p < CPA; p++) {
-    const int c = tid + p * NT, r = c / (BK / 2), q = c % (BK / 2);
-    const int gr = row0 + r, gk = k0 + 2 * q;
-    dm_chunk(as + A_AT(r, q), AMP_VIEW_ARG(a), gr, gk, gr < m ? clamp(w - gk, 0, 2) : 0, aligned);
-  }
+    for (int p = 0; p < CPA; p++) {
+      const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
+      dm_copy16(as + A_AT(ra + p * A_RSTEP, qa), cnt ? pa + (long)gr * a_shape.s4 : a_data,
+                cnt * 8);
+    }
 #pragma unroll
-  for (int p = 0; p < CPB; p++) {
-    const int c = tid + p * NT, r = c / (BN / 2), q = c % (BN / 2);
-    const int gk = k0 + r, gc = col0 + 2 * q;
-    dm_chunk(bs + B_AT(r, q), AMP_VIEW_ARG(b), gk, gc, gk < w ? clamp(n - gc, 0, 2) : 0, aligned);
+    for (int p = 0; p < CPB; p++) {
+      const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? nb : 0;
+      dm_copy16(bs + B_AT(rb + p * B_RSTEP, qb), cnt ? pb + (long)gk * b_shape.s4 : b_data,
+                cnt * 8);
+    }
+  } else {
+#pragma unroll
+    for (int p = 0; p < CPA; p++) {
+      const int r = ra + p * A_RSTEP, gr = row0 + r, gk = k0 + 2 * qa;
+      const int cnt = gr < m ? clamp(w - gk, 0, 2) : 0;
+      __local double *dst = as + A_AT(r, qa);
+      dst[0] = cnt > 0 ? amp_at(a, gr, gk) : 0.0;
+      dst[1] = cnt > 1 ? amp_at(a, gr, gk + 1) : 0.0;
+    }
+#pragma unroll
+    for (int p = 0; p < CPB; p++) {
+      const int r = rb + p * B_RSTEP, gk = k0 + r, cnt = gk < w ? nb : 0;
+      __local double *dst = bs + B_AT(r, qb);
+      dst[0] = cnt > 0 ? amp_at(b, gk, gc) : 0.0;
+      dst[1] = cnt > 1 ? amp_at(b, gk, gc + 1) : 0.0;
+    }
   }
   asm volatile("cp.async.commit_group;" ::: "memory"); /* an empty group when nothing was copied */
 }
