@@ -1,20 +1,25 @@
-/* mpi_matmul: C = A * B on a sqrt(p) x sqrt(p) grid of MPI ranks, with Cannon's, Fox's and SUMMA's
- * block algorithms (algorithms.c), each rank's block products on its own accelerator.
+/* mpi_matmul: C = A * B on a pr x pc grid of MPI ranks, with Cannon's, Fox's and SUMMA's block
+ * algorithms (algorithms.c), each rank's block products on its own accelerator.
  *
- *   mpirun -np 4 mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|all]
+ *   mpirun -np P mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|all]
  *                           [--verify] [--pingpong] [--accelerator PATH] [--show]
  *                           [--bad-accelerator-rank R]
  *
- * Rank r uses accelerator r mod count, counting the GPUs if there are any, else the CPU devices
- * (with one GPU, all ranks share it; on POCL each rank gets the CPU device). N need not be a
- * multiple of the grid: blocks are padded with zeros. For each algorithm rank 0 prints the time,
+ * Any P: the grid is MPI_Dims_create's, as square as P allows (4: 2 x 2, 2: 2 x 1, 6: 3 x 2).
+ * SUMMA runs on any grid; Cannon and Fox need a square one (P = 1, 4, 9, ...): on another, "all"
+ * runs SUMMA only and says so, and naming cannon or fox is an error. Rank r uses accelerator r mod
+ * count, counting the GPUs if there are any, else the CPU devices (with one GPU, all ranks share
+ * it; on POCL each rank gets the CPU device). N need not be a multiple of the grid: the matrices
+ * are padded with zeros (mpi_matmul.h). For each algorithm rank 0 prints the time,
  * GFLOP/s, the time in communication and in block products (the slowest rank's), and with
  * --pingpong Hockney's prediction of the communication time (latency alpha and inverse bandwidth
  * beta measured by a ping-pong between ranks 0 and 1) beside the measured one. --verify checks C:
  * against OpenBLAS on rank 0 for N <= 2048, and for any N with a checksum (C x against A (B x) for
  * a fixed vector x, C x summed over the ranks). A rank that cannot open its accelerator (try
  * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +32,8 @@
 
 typedef struct options {
   int n, dbl, verify, pingpong, show, bad_rank;
-  int algs[ALG_COUNT];
+  int algs[ALG_COUNT];  /* to run */
+  int named[ALG_COUNT]; /* named by --algorithm itself, not through "all" or by default */
   const char *path;
 } options;
 
@@ -47,8 +53,10 @@ static int parse(int argc, char **argv, options *o, int rank) {
     } else if (!strcmp(a, "--algorithm") && v) {
       int found = 0;
       for (int k = 0; k < ALG_COUNT; k++)
-        if (!strcmp(v, algorithm_names[k]) || !strcmp(v, "all"))
+        if (!strcmp(v, algorithm_names[k]) || !strcmp(v, "all")) {
           o->algs[k] = found = any = 1;
+          o->named[k] |= !strcmp(v, algorithm_names[k]);
+        }
       if (!found) {
         if (rank == 0)
           fprintf(stderr, "mpi_matmul: --algorithm takes cannon, fox, summa or all, not '%s'\n", v);
@@ -72,7 +80,10 @@ static int parse(int argc, char **argv, options *o, int rank) {
         fprintf(stderr, "usage: mpirun -np P amp-mpi-matmul [-n N] [--type float|double] "
                         "[--algorithm cannon|fox|summa|all] [--verify] [--pingpong] "
                         "[--accelerator PATH] [--show] [--bad-accelerator-rank R]\n"
-                        "P must be a square: 1, 4, 9, 16, ...\n");
+                        "The P ranks form a grid as square as P allows (MPI_Dims_create: 2 x 1 "
+                        "for 2, 2 x 2 for 4, 3 x 2 for 6).\n"
+                        "SUMMA runs on any grid; Cannon and Fox need a square one (P = 1, 4, 9, "
+                        "16, ...), so on others \"all\" runs SUMMA only.\n");
       return 0;
     }
   }
@@ -131,11 +142,11 @@ static amp_status open_accelerator(const options *o, int rank, amp_accelerator_v
 }
 
 static void fill_blocks(grid *g) {
-  for (int r = 0; r < g->b; r++)
-    for (int c = 0; c < g->b; c++) {
-      size_t x = (size_t)r * (size_t)g->b + (size_t)c;
-      double a = element_a(g->n, g->i * g->b + r, g->j * g->b + c);
-      double b = element_b(g->n, g->i * g->b + r, g->j * g->b + c);
+  for (int r = 0; r < g->mb; r++)
+    for (int c = 0; c < g->nb; c++) {
+      size_t x = (size_t)r * (size_t)g->nb + (size_t)c;
+      double a = element_a(g->n, g->i * g->mb + r, g->j * g->nb + c);
+      double b = element_b(g->n, g->i * g->mb + r, g->j * g->nb + c);
       if (g->dbl) {
         ((double *)g->A)[x] = a;
         ((double *)g->B)[x] = b;
@@ -155,24 +166,35 @@ static double xvec(int c) {
 }
 
 /* Checks C: the checksum C x = A (B x) on every run, and against OpenBLAS for n <= 2048. Returns
- * 1 when right (on rank 0; the other ranks return 1). */
+ * 1 when right (on rank 0; the other ranks return 1). Every rank takes part in every collective
+ * call, whatever fails. */
 static int verify(const grid *g) {
-  int np = g->q * g->b, ok = 1;
-  double *y = calloc((size_t)np, sizeof *y), *sum = calloc((size_t)np, sizeof *sum);
-  if (!y || !sum) {
+  int ok = 1, have, all_have = 0;
+  size_t block = (size_t)g->mb * (size_t)g->nb;
+  double *y = calloc((size_t)g->np, sizeof *y);
+  double *sum = g->rank == 0 ? calloc((size_t)g->np, sizeof *sum) : NULL;
+  /* the whole C on rank 0, for the OpenBLAS comparison: p blocks, np * np elements */
+  int full = g->n <= 2048;
+  void *all = NULL;
+  if (full && g->rank == 0 && (size_t)g->p <= SIZE_MAX / g->esize / block)
+    all = malloc(block * (size_t)g->p * g->esize);
+  full = full && (g->rank != 0 || all);
+  have = y && (g->rank != 0 || sum);
+  MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, g->cart);
+  MPI_Bcast(&full, 1, MPI_INT, 0, g->cart);
+  if (!all_have) {
+    if (g->rank == 0)
+      printf("  check FAILED: a rank could not allocate %d doubles for the checksum\n", g->np);
     free(y);
     free(sum);
+    free(all);
     return 0;
   }
-  for (int r = 0; r < g->b; r++)
-    for (int c = 0; c < g->b; c++)
-      y[g->i * g->b + r] +=
-          at(g, g->C, (size_t)r * (size_t)g->b + (size_t)c) * xvec(g->j * g->b + c);
-  MPI_Reduce(y, sum, np, MPI_DOUBLE, MPI_SUM, 0, g->cart);
-  /* the whole C on rank 0, for the OpenBLAS comparison */
-  int full = g->n <= 2048;
-  size_t block = (size_t)g->b * (size_t)g->b;
-  void *all = full && g->rank == 0 ? malloc(block * (size_t)(g->q * g->q) * g->esize) : NULL;
+  for (int r = 0; r < g->mb; r++)
+    for (int c = 0; c < g->nb; c++)
+      y[g->i * g->mb + r] +=
+          at(g, g->C, (size_t)r * (size_t)g->nb + (size_t)c) * xvec(g->j * g->nb + c);
+  MPI_Reduce(y, sum, g->np, MPI_DOUBLE, MPI_SUM, 0, g->cart);
   if (full)
     MPI_Gather(g->C, (int)block, g->mtype, all, (int)block, g->mtype, 0, g->cart);
   if (g->rank == 0) {
@@ -187,6 +209,8 @@ static int verify(const grid *g) {
       worst = fmax(worst, fabs(z - sum[r]));
       scale = fmax(scale, fabs(z));
     }
+    for (int r = g->n; r < g->np; r++) /* the padding's rows of C are 0 */
+      worst = fmax(worst, fabs(sum[r]));
     double tol = g->dbl ? 1e-10 : 1e-5;
     if (!bx || worst > tol * scale * g->n) {
       printf("  checksum FAILED: |C x - A (B x)| up to %g (scale %g)\n", worst, scale);
@@ -210,8 +234,9 @@ static int verify(const grid *g) {
         err = 0;
         for (int r = 0; r < g->n; r++)
           for (int k = 0; k < g->n; k++) {
-            int bi = r / g->b, bj = k / g->b; /* block (bi, bj) came from rank bi * q + bj */
-            size_t x = (size_t)(bi * g->q + bj) * block + (size_t)(r % g->b) * g->b + k % g->b;
+            int bi = r / g->mb, bj = k / g->nb; /* block (bi, bj) came from rank bi * pc + bj */
+            size_t x = (size_t)(bi * g->pc + bj) * block + (size_t)(r % g->mb) * (size_t)g->nb +
+                       (size_t)(k % g->nb);
             err = fmax(err, fabs(at(g, all, x) - c[(size_t)r * g->n + k]));
           }
       }
@@ -231,17 +256,24 @@ static int verify(const grid *g) {
   return ok;
 }
 
-/* Hockney's alpha (s) and beta (s per byte) from a ping-pong of ranks 0 and 1, sent to all. */
-static void pingpong(const grid *g, double *alpha, double *beta) {
-  enum { SIZES = 14, REPS = 20 };
+/* Hockney's alpha (s) and beta (s per byte) from a ping-pong of ranks 0 and 1, sent to all.
+ * Returns 0 (on every rank) when rank 0 or 1 could not allocate the buffer. */
+static int pingpong(const grid *g, double *alpha, double *beta) {
+  enum { SIZES = 18, REPS = 20, MAX = 8 << 20 };
   double m[SIZES], t[SIZES];
-  char *buf = malloc((size_t)8 << 20);
+  char *buf = g->rank < 2 ? malloc(MAX) : NULL;
+  int have = g->rank >= 2 || buf, all_have = 0;
+  MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, g->cart);
+  if (!all_have) {
+    free(buf);
+    return 0;
+  }
   for (int s = 0; s < SIZES; s++) {
-    int bytes = 8 << (s + (s > 6 ? 3 : 0)); /* 8 B .. 1 KiB, then 16 KiB .. 8 MiB */
+    int bytes = s < 8 ? 8 << s : (16 << 10) << (s - 8); /* 8 B .. 1 KiB, then 16 KiB .. 8 MiB */
     m[s] = bytes;
     MPI_Barrier(g->cart);
     double t0 = MPI_Wtime();
-    for (int r = 0; r < REPS && buf; r++) {
+    for (int r = 0; r < REPS; r++) {
       if (g->rank == 0) {
         MPI_Send(buf, bytes, MPI_BYTE, 1, 9, g->cart);
         MPI_Recv(buf, bytes, MPI_BYTE, 1, 9, g->cart, MPI_STATUS_IGNORE);
@@ -266,9 +298,21 @@ static void pingpong(const grid *g, double *alpha, double *beta) {
   ab[0] = (st - ab[1] * sm) / SIZES;
   if (ab[0] < 0)
     ab[0] = t[0]; /* the fit can undershoot the smallest message's time */
+  if (!(ab[1] > 0))
+    ab[1] = t[SIZES - 1] / m[SIZES - 1]; /* and, on a machine too busy to time, miss the slope */
   MPI_Bcast(ab, 2, MPI_DOUBLE, 0, g->cart);
   *alpha = ab[0];
   *beta = ab[1];
+  return 1;
+}
+
+static int gcd(int a, int b) {
+  while (b) {
+    int r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
 }
 
 int main(int argc, char **argv) {
@@ -277,26 +321,59 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   options o;
-  int q = (int)lround(sqrt((double)p));
   if (!parse(argc, argv, &o, rank)) {
     MPI_Finalize();
     return 2;
   }
-  if (q * q != p) {
+  /* the grid: pr x pc = p, as square as p allows (pr >= pc); every rank computes the same */
+  int dims[2] = {0, 0};
+  MPI_Dims_create(p, 2, dims);
+  int pr = dims[0], pc = dims[1], skipped = 0;
+  for (int k = 0; k < ALG_COUNT && pr != pc; k++) {
+    if (k == ALG_SUMMA || !o.algs[k])
+      continue;
+    if (o.named[k]) {
+      if (rank == 0)
+        fprintf(stderr,
+                "mpi_matmul: --algorithm %s needs a square grid of q x q ranks (P = 1, 4, 9, 16, "
+                "...), and P = %d ranks make a %d x %d grid; SUMMA runs on any P (--algorithm "
+                "summa)\n",
+                algorithm_names[k], p, pr, pc);
+      MPI_Finalize();
+      return 2;
+    }
+    o.algs[k] = 0; /* asked for through "all" or by default */
+    skipped = 1;
+  }
+  /* n padded up to a multiple of lcm(pr, pc) (at most p): blocks of mb x nb. MPI counts and
+   * amp_extent2 are ints, so a block holds at most INT_MAX elements (and its bytes a size_t). */
+  long long l = (long long)(pr / gcd(pr, pc)) * pc, most = INT_MAX;
+  long long npad = ((long long)o.n + l - 1) / l * l, mb = npad / pr, nb = npad / pc;
+  if ((unsigned long long)most > SIZE_MAX / sizeof(double))
+    most = (long long)(SIZE_MAX / sizeof(double));
+  if (npad > INT_MAX || mb * nb > most) {
     if (rank == 0)
-      fprintf(stderr, "mpi_matmul: %d ranks do not make a square grid (1, 4, 9, 16, ...)\n", p);
+      fprintf(stderr,
+              "mpi_matmul: -n %d on a %d x %d grid makes blocks of %lld x %lld = %.0f elements, "
+              "more than %lld (an MPI count and an amp_extent are ints): use more ranks or a "
+              "smaller -n\n",
+              o.n, pr, pc, mb, nb, (double)mb * (double)nb, most);
     MPI_Finalize();
     return 2;
   }
   grid g = {0};
-  g.q = q;
+  g.p = p;
+  g.pr = pr;
+  g.pc = pc;
   g.n = o.n;
-  g.b = (o.n + q - 1) / q;
+  g.np = (int)npad;
+  g.mb = (int)mb;
+  g.nb = (int)nb;
   g.dbl = o.dbl;
   g.esize = o.dbl ? sizeof(double) : sizeof(float);
   g.mtype = o.dbl ? MPI_DOUBLE : MPI_FLOAT;
   g.show = o.show && o.n <= 8;
-  int dims[2] = {q, q}, periods[2] = {1, 1}, keep_row[2] = {0, 1}, keep_col[2] = {1, 0}, coords[2];
+  int periods[2] = {1, 1}, keep_row[2] = {0, 1}, keep_col[2] = {1, 0}, coords[2];
   MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &g.cart);
   MPI_Comm_rank(g.cart, &g.rank);
   MPI_Cart_coords(g.cart, g.rank, 2, coords);
@@ -308,7 +385,7 @@ int main(int argc, char **argv) {
   /* every rank opens its accelerator; all learn whether every one could */
   char path[160];
   amp_status st = open_accelerator(&o, g.rank, &g.av, path, sizeof path);
-  size_t bytes = (size_t)g.b * (size_t)g.b * g.esize;
+  size_t bytes = (size_t)g.mb * (size_t)g.nb * g.esize;
   void **bufs[7] = {&g.A, &g.B, &g.C, &g.Aw[0], &g.Aw[1], &g.Bw[0], &g.Bw[1]};
   for (int k = 0; k < 7 && st == AMP_SUCCESS; k++)
     if (!(*bufs[k] = calloc(1, bytes)))
@@ -324,16 +401,27 @@ int main(int argc, char **argv) {
     rc = 1;
     goto done;
   }
-  if (g.rank == 0)
+  if (g.rank == 0) {
+    char pad[32] = "";
+    if (g.np != g.n)
+      snprintf(pad, sizeof pad, " (n padded to %d)", g.np);
     printf("mpi_matmul: n %d (%s), %d x %d ranks, blocks of %d x %d%s; rank 0 on %s\n", g.n,
-           g.dbl ? "double" : "float", q, q, g.b, g.b, q * g.b != g.n ? " (padded)" : "", path);
+           g.dbl ? "double" : "float", pr, pc, g.mb, g.nb, pad, path);
+    if (skipped)
+      printf("mpi_matmul: %d ranks make a %d x %d grid: cannon and fox need a square one (P = 1, "
+             "4, 9, 16, ...), so only summa runs\n",
+             p, pr, pc);
+  }
   double alpha = 0, beta = 0;
+  int model = 0;
   if (o.pingpong && p > 1) {
-    pingpong(&g, &alpha, &beta);
-    if (g.rank == 0)
+    model = pingpong(&g, &alpha, &beta);
+    if (g.rank == 0 && model)
       printf("Hockney: alpha %.2f us, beta %.4f ns/byte (%.2f GB/s), from a ping-pong of ranks 0 "
              "and 1\n",
              alpha * 1e6, beta * 1e9, 1e-9 / beta);
+    else if (g.rank == 0)
+      printf("Hockney: no ping-pong, rank 0 or 1 could not allocate its 8 MiB buffer\n");
   } else if (o.pingpong && g.rank == 0) {
     printf("Hockney: one rank, nothing to measure\n");
   }
@@ -370,12 +458,14 @@ int main(int argc, char **argv) {
     int verified = o.verify ? verify(&g) : 1;
     if (g.rank == 0) {
       double flops = 2.0 * (double)g.n * g.n * g.n;
-      char model[32] = "-";
-      if (o.pingpong && p > 1)
-        snprintf(model, sizeof model, "%.3f",
-                 hockney_messages((algorithm)a, q) * (alpha + beta * (double)bytes) * 1e3);
+      char predicted[32] = "-";
+      if (model) {
+        double messages, volume;
+        hockney_cost(&g, (algorithm)a, &messages, &volume);
+        snprintf(predicted, sizeof predicted, "%.3f", (messages * alpha + volume * beta) * 1e3);
+      }
       printf("%-8s %12.3f %12.2f %12.3f %12.3f %14s  %s\n", algorithm_names[a], worst.total * 1e3,
-             flops / worst.total * 1e-9, worst.comm * 1e3, worst.compute * 1e3, model,
+             flops / worst.total * 1e-9, worst.comm * 1e3, worst.compute * 1e3, predicted,
              !o.verify  ? ""
              : verified ? "verified"
                         : "FAILED");

@@ -8,19 +8,25 @@
 
 typedef enum algorithm { ALG_CANNON, ALG_FOX, ALG_SUMMA, ALG_COUNT } algorithm;
 
-/* One rank's view of the run: its place in the q x q grid, its blocks (b x b, row-major, in host
- * memory), and the ampcl views over them on its accelerator. */
+/* One rank's view of the run: its place in the pr x pc grid, its blocks (mb x nb, row-major, in
+ * host memory), and the ampcl views over them on its accelerator. The matrices are n x n, padded
+ * with zeros to np x np, np the least multiple of lcm(pr, pc) at or above n, so that every rank
+ * holds blocks of the same shape: mb = np / pr rows and nb = np / pc columns of A, B and C. Cannon
+ * and Fox run only on square grids (pr == pc, so mb == nb); SUMMA on any (algorithms.c). */
 typedef struct grid {
-  MPI_Comm cart, row, col; /* the q x q torus; this rank's row and column */
-  int q, rank, i, j;       /* grid size, rank, and its (row, column) */
-  int n, b;                /* matrix size, block size (n padded up to q * b) */
-  int dbl;                 /* double, else float */
+  MPI_Comm cart, row, col;   /* the pr x pc torus; this rank's row (pc ranks), column (pr ranks) */
+  int p, pr, pc, rank, i, j; /* ranks, grid rows and columns, rank, and its (row, column) */
+  int n, np;                 /* matrix size, and n padded up to a multiple of lcm(pr, pc) */
+  int mb, nb;                /* block rows (np / pr) and columns (np / pc); mb * nb <= INT_MAX */
+  int dbl;                   /* double, else float */
   size_t esize;
   MPI_Datatype mtype;
   amp_accelerator_view *av;
-  void *A, *B, *C;     /* this rank's blocks A(i,j), B(i,j), C(i,j) */
-  void *Aw[2], *Bw[2]; /* working blocks: the current one and the next one being received */
-  int show;            /* print the blocks at each step (tiny n) */
+  void *A, *B, *C; /* this rank's blocks A(i,j), B(i,j), C(i,j) */
+  /* working blocks, the current one and the next one being received: Cannon's and Fox's mb x nb
+   * blocks, SUMMA's panels (mb x w of A, w x nb of B, w <= min(mb, nb)); each holds mb * nb */
+  void *Aw[2], *Bw[2];
+  int show; /* print the blocks at each step (tiny n) */
 } grid;
 
 /* Time spent, per rank. */
@@ -33,17 +39,21 @@ typedef struct timing {
 double element_a(int n, int r, int c);
 double element_b(int n, int r, int c);
 
-/* One untimed block product on this rank's accelerator, so that building the kernels and
- * amp_blas_gemm's one-time choice of engine for this block size (ampcl/blas.h) are not charged to
- * the first algorithm timed; it also touches every page of the working blocks. */
+/* One untimed block product on this rank's accelerator, of the shape SUMMA's first step
+ * multiplies (for Cannon and Fox, a whole block), so that building the kernels and amp_blas_gemm's
+ * one-time choice of engine for this size class (ampcl/blas.h) are not charged to the first
+ * algorithm timed; it also touches every page of the working blocks. */
 amp_status warm_up(grid *g);
 
-/* Runs the algorithm: C(i,j) = sum over k of A(i,k) B(k,j) on the grid; g->C holds the result. */
+/* Runs the algorithm: C(i,j) = sum over k of A(i,k) B(k,j) on the grid; g->C holds the result.
+ * Cannon and Fox need g->pr == g->pc (AMP_ERROR_INVALID_ARGUMENT otherwise). */
 amp_status run_algorithm(grid *g, algorithm alg, timing *t);
 
-/* Messages of one block each along the critical path of the algorithm (for Hockney's model):
- * point-to-point sends, and broadcast stages (a binomial tree over q ranks has ceil(log2 q)). */
-double hockney_messages(algorithm alg, int q);
+/* Hockney's model of the communication on one rank's critical path: *messages (each costs alpha)
+ * and *bytes (each costs beta) over the whole algorithm, counting a point-to-point send as one
+ * message and a broadcast over r ranks as ceil(log2 r) messages of its size (a binomial tree).
+ * The predicted time is alpha * messages + beta * bytes. */
+void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes);
 
 extern const char *const algorithm_names[ALG_COUNT];
 
