@@ -46,6 +46,14 @@
 #define AMP_HAS_DOUBLE 1
 #endif
 
+/* AMP_COMPUTE_CAPABILITY: the device's NVIDIA compute capability as 10 * major + minor (90 for an
+ * H100), 0 on other devices; ampcl passes it to every build (amp_accelerator_properties'
+ * compute_capability), so a kernel can choose a vendor path at compile time (docs/KERNELS.md,
+ * "Vendor paths"). */
+#ifndef AMP_COMPUTE_CAPABILITY
+#define AMP_COMPUTE_CAPABILITY 0
+#endif
+
 /* ---- views ------------------------------------------------------------------------------ */
 #define AMP_VIEW(T, v)       __global T *v##_data, const int8 v##_shape
 #define AMP_CONST_VIEW(T, v) __global const T *v##_data, const int8 v##_shape

@@ -69,6 +69,9 @@
  * of compute capability 9.0 or more builds the kernel (the PTX assembler rejects the f64 m16n8k8
  * shape below sm_90; other compilers reject the asm statement):
  * amp_accelerator_properties.compute_capability says which. */
+#if AMP_COMPUTE_CAPABILITY < 90
+#error "matmul_dmma needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#endif
 #ifndef BM
 #define BM 128
 #endif

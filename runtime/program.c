@@ -421,7 +421,7 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
   char *line = line_directive(p->label);
   size_t n = (pre ? strlen(pre) : 0) + (line ? strlen(line) : 0) + strlen(p->source) + 1;
   char *text = pre && line ? malloc(n) : NULL;
-  char *opts = malloc(strlen(p->options) + 48);
+  char *opts = malloc(strlen(p->options) + 96);
   if (!text || !opts) {
     free(line);
     free(text);
@@ -430,8 +430,8 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
   }
   snprintf(text, n, "%s%s%s", pre, line, p->source);
   free(line);
-  snprintf(opts, strlen(p->options) + 48, "%s -cl-kernel-arg-info%s", p->options,
-           checked ? " -DAMP_DEBUG=1" : "");
+  snprintf(opts, strlen(p->options) + 96, "%s -cl-kernel-arg-info -DAMP_COMPUTE_CAPABILITY=%u%s",
+           p->options, acc->props.compute_capability, checked ? " -DAMP_DEBUG=1" : "");
   uint64_t h = fnv1a(fnv1a(14695981039346656037ull, text), opts) ^ acc->index;
 
   pthread_mutex_lock(&cache_lock);
@@ -595,10 +595,11 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
   AMP__TRY(amp__context(acc, &ctx));
   cl_int err = CL_SUCCESS;
   const char *src = e->text;
-  size_t nplain = strlen(p->options) + 32;
+  size_t nplain = strlen(p->options) + 80;
   if (!(plain_opts = malloc(nplain)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
-  snprintf(plain_opts, nplain, "%s%s", p->options, e->checked ? " -DAMP_DEBUG=1" : "");
+  snprintf(plain_opts, nplain, "%s -DAMP_COMPUTE_CAPABILITY=%u%s", p->options,
+           acc->props.compute_capability, e->checked ? " -DAMP_DEBUG=1" : "");
   prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   amp__clobj(AMP_CL_PROGRAM, prog ? 1 : 0);
   AMP__CL(err, "clCreateProgramWithSource");
