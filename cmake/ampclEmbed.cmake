@@ -1,8 +1,8 @@
 # ampcl_embed_cl(<target> <file.cl>...): embeds OpenCL C files into a program as C strings, so the
 # program needs no kernel files at run time.
 #
-# For each FILE.cl it generates the header FILE_cl.h (in <build dir>/ampcl_embedded/, added to the
-# target's include path) holding
+# For each FILE.cl it generates the header FILE_cl.h (in <build dir>/ampcl_embedded/<target>/,
+# added to the target's include path) holding
 #   static const char FILE_cl[] = "#line 1 \"/abs/path/FILE.cl\"\n" ...the file's text...;
 # so `#include "FILE_cl.h"` then `amp_program_create(FILE_cl, options, &program)` builds it. The
 # leading #line directive makes compiler errors name FILE.cl and its line. The header is
@@ -33,7 +33,10 @@ endif()
 set(_AMPCL_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}" CACHE INTERNAL "ampcl_embed_cl's script")
 
 function(ampcl_embed_cl target)
-  set(dir ${CMAKE_CURRENT_BINARY_DIR}/ampcl_embedded)
+  # One folder per target: two targets embedding the same file must not share a generated header,
+  # or a parallel build runs both rules at once on one file (seen with make -j16: one target's
+  # compile found the header missing while the other target's rule was replacing it).
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/ampcl_embedded/${target})
   foreach(cl IN LISTS ARGN)
     get_filename_component(abs "${cl}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     get_filename_component(base "${cl}" NAME_WE)
