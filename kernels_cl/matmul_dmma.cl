@@ -146,20 +146,20 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
   const int qa = tid % (BK / 2), ra = tid / (BK / 2), qb = tid % (BN / 2), rb = tid / (BN / 2);
   const int gc = col0 + 2 * qb, nb = clamp(n - gc, 0, 2); /* B's columns inside B */
   if (aligned) {
-    __global const double *pa = a_data + a_shape.s3 + 2 * qa + k0;
-    __global const double *pb = b_data + b_shape.s3 + gc;
-    const int na = clamp(w - k0 - 2 * qa, 0, 2); /* A's k inside A */
+    /* Offsets in int, as amp_at computes them (a view's elements are addressed with int), and
+     * offset 0 for a chunk with nothing to read: cheaper than 64-bit pointers per chunk. */
+    const int oa = a_shape.s3 + 2 * qa + k0, na = clamp(w - k0 - 2 * qa, 0, 2);
 #pragma unroll
     for (int p = 0; p < CPA; p++) {
       const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
-      dm_copy16(as + A_AT(ra + p * A_RSTEP, qa), cnt ? pa + (long)gr * a_shape.s4 : a_data,
+      dm_copy16(as + A_AT(ra + p * A_RSTEP, qa), a_data + (cnt ? oa + gr * a_shape.s4 : 0),
                 cnt * 8);
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
       const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? nb : 0;
-      dm_copy16(bs + B_AT(rb + p * B_RSTEP, qb), cnt ? pb + (long)gk * b_shape.s4 : b_data,
-                cnt * 8);
+      dm_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
+                b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 8);
     }
   } else {
 #pragma unroll
