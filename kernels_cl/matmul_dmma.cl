@@ -52,7 +52,7 @@
  * multiple of 16, WN of 8), -DSTAGES=3 (2 to 5), -DGROUP_M=8. Threads per tile:
  * (BM / WM) * (BN / WN) * 32; tile_static bytes: STAGES * 8 * 8 * (BM + BN), 36,864 for the
  * defaults (NVIDIA's OpenCL allows 49,152 per tile and counts 16 bytes of its own, so
- * 128 x 128 fits 2 stages, not 3). 64 accumulators per thread need about 200 registers: tiles of
+ * 128 x 128 fits 2 stages, not 3). 64 accumulators per thread need about 230 registers: tiles of
  * more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
