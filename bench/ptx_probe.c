@@ -98,7 +98,7 @@ static void verdict(const char *what, int ok) {
   failures += !ok;
 }
 
-/* Runs kernel `name` on nbytes_out bytes of output with `global` = `local` threads. */
+/* Runs kernel `name` with its buffer arguments, `threads` threads in one work-group. */
 static int run(const char *name, size_t threads, cl_mem *args, int nargs) {
   cl_int err;
   cl_kernel k = clCreateKernel(prog, name, &err);
@@ -181,7 +181,13 @@ static void rate(const char *name, double flop_per_iter, cl_uint units) {
   size_t local = 256, global = (size_t)units * 8 * local;
   cl_int err;
   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * sizeof(double), NULL, &err);
-  cl_kernel k = clCreateKernel(prog, name, &err);
+  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(prog, name, &err) : NULL;
+  if (err != CL_SUCCESS) {
+    verdict(name, 0);
+    if (out)
+      clReleaseMemObject(out);
+    return;
+  }
   clSetKernelArg(k, 0, sizeof out, &out);
   clSetKernelArg(k, 1, sizeof iters, &iters);
   double best = 0;

@@ -2,7 +2,7 @@
  * up: H100, H200), through inline PTX. Lesson 4 of the matmul course, and the one lesson that is
  * not portable: OpenCL C has no word for a tensor core, but NVIDIA's OpenCL compiler accepts
  * `asm` statements with PTX, as CUDA does. ampcl uses this kernel only where the device says it
- * can (amp_blas_gemm in double on a device whose compute capability is 9.0 or more); everywhere
+ * can (amp_blas_gemm in double on a device whose compute capability is 9.x); everywhere
  * else matmul_fast.cl (lesson 3) is the kernel, and it is the one POCL runs in CI.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
@@ -24,7 +24,7 @@
  * (bench/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
  * mma.m16n8k8" describes the same). The older m8n8k4 shape works on sm_80 too, but on an H100 it
  * runs at half the rate: 33.2 against 66.5 TFLOP/s measured for m16n8k8 with operands in registers
- * (docs/PERFORMANCE.md).
+ * (bench/ptx_probe.c on an H100; docs/perf/h100/2026-11-25/cublas/, run 2).
  *
  * The kernel, step by step:
  *   1. A tile of threads (4 warps by default) computes a BM x BN block of C (128 x 64), each warp
@@ -65,7 +65,9 @@
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
- * amp_blas_gemm does this for you on such a device (runtime/blas_choice.c). Only an NVIDIA device
+ * amp_blas_gemm does this for you on such a device (runtime/blas_choice.c; for compute capability
+ * 9.x, the GPUs it was measured on). With AMP_DEBUG=1, cp.async's reads are not bounds-checked as
+ * amp_at's are (they do not go through amp_at); the plain-load path's are. Only an NVIDIA device
  * of compute capability 9.0 or more builds the kernel (the PTX assembler rejects the f64 m16n8k8
  * shape below sm_90; other compilers reject the asm statement):
  * amp_accelerator_properties.compute_capability says which. */
@@ -117,8 +119,8 @@
 #else
 #error "matmul_dmma: STAGES must be 2 to 5"
 #endif
-#if BN < 16 || STAGES < 2
-#error "matmul_dmma: BN must be at least 16 and STAGES at least 2"
+#if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BN % 16 != 0
+#error "matmul_dmma: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 16"
 #endif
 #if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0 ||     \
     NT % (BN / 2) != 0
@@ -144,7 +146,7 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
                             AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,
                             int k0, int tid, int aligned) {
   const int qa = tid % (BK / 2), ra = tid / (BK / 2), qb = tid % (BN / 2), rb = tid / (BN / 2);
-  const int gc = col0 + 2 * qb, nb = clamp(n - gc, 0, 2); /* B's columns inside B */
+  const int gc = col0 + 2 * qb, ncols = clamp(n - gc, 0, 2); /* B's columns inside B */
   if (aligned) {
     /* Offsets in int, as amp_at computes them (a view's elements are addressed with int), and
      * offset 0 for a chunk with nothing to read: cheaper than 64-bit pointers per chunk. */
@@ -157,7 +159,7 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
-      const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? nb : 0;
+      const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? ncols : 0;
       dm_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
                 b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 8);
     }
@@ -172,7 +174,7 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
-      const int r = rb + p * B_RSTEP, gk = k0 + r, cnt = gk < w ? nb : 0;
+      const int r = rb + p * B_RSTEP, gk = k0 + r, cnt = gk < w ? ncols : 0;
       __local double *dst = bs + B_AT(r, qb);
       dst[0] = cnt > 0 ? amp_at(b, gk, gc) : 0.0;
       dst[1] = cnt > 1 ? amp_at(b, gk, gc + 1) : 0.0;
@@ -230,6 +232,9 @@ static inline void dm_store2(AMP_VIEW(double, c), int m, int n, int row, int col
   }
 }
 
+/* The tile is (warps, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape, naming
+ * both, instead of running mma.sync with partial warps). */
+AMP_TILE_SHAPE(NT / 32, 32)
 __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
                           AMP_VIEW(double, c)) {
   AMP_TILED_INDEX2(idx);
@@ -259,10 +264,10 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
 
-  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step t
-   * requests tile t + STAGES - 1 into the buffer of tile t - 1. One barrier per step does both
-   * jobs: after it, tile t has landed (every thread waited for its own copies first), and every
-   * warp has finished multiplying tile t - 1, so its buffer may be refilled. Past the last tile,
+  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
+   * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does both
+   * jobs: after it, tile kt has landed (every thread waited for its own copies first), and every
+   * warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the last tile,
    * empty groups keep the count of groups in flight the same in every step. */
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
@@ -272,16 +277,16 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
     else
       asm volatile("cp.async.commit_group;" ::: "memory");
   }
-  for (int t = 0; t < ktiles; t++) {
-    asm volatile(DM_WAIT ::: "memory");               /* this thread's copies of tile t */
+  for (int kt = 0; kt < ktiles; kt++) {
+    asm volatile(DM_WAIT ::: "memory");               /* this thread's copies of tile kt */
     amp_barrier_wait_with_tile_static_memory_fence();                     /* everyone's */
-    const int next = t + STAGES - 1, nb = next % STAGES;
+    const int next = kt + STAGES - 1, slot = next % STAGES;
     if (next < ktiles)
-      dm_stage((__local double *)as2[nb], (__local double *)bs2[nb], AMP_VIEW_ARG(a),
+      dm_stage((__local double *)as2[slot], (__local double *)bs2[slot], AMP_VIEW_ARG(a),
                AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
       asm volatile("cp.async.commit_group;" ::: "memory");
-    dm_multiply(as2[t % STAGES], (__local const double *)bs2[t % STAGES], wm, wn, lane, acc);
+    dm_multiply(as2[kt % STAGES], (__local const double *)bs2[kt % STAGES], wm, wn, lane, acc);
   }
 
   const int g = lane >> 2, tq = lane & 3;

@@ -6,7 +6,12 @@
 #include "accelerator.h"
 #include "clobjects.h"
 
-#include <CL/cl_ext.h> /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
+#include <CL/cl_ext.h>                        /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV /* older headers: the values of                      \
+                                                 cl_nv_device_attribute_query */
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
 
 #include <ctype.h>
 #include <stdio.h>

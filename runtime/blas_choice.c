@@ -1,7 +1,7 @@
 /* runtime/blas_choice.c: CLBlast or ampcl's own GEMM kernel, whichever is faster, per size.
  *
  * ampcl's fast kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU devices; for double
- * on NVIDIA devices of compute capability 9.0 and up, matmul_dmma.cl on the FP64 tensor cores)
+ * on NVIDIA devices of compute capability 9.x, matmul_dmma.cl on the FP64 tensor cores)
  * computes C = A * B on row-major views, sections included, any sizes. On an H200 it beats CLBlast
  * at large sizes (1.3x in float, 1.76x in double) but not necessarily at every size. So a GEMM it
  * can do (no transposes, alpha 1, beta 0; every other GEMM stays CLBlast) goes to whichever of the
@@ -67,7 +67,7 @@ typedef struct plan {
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
  * least half the compute units a tile; for double 64 x 128 with 8 x 8 per thread and double2
  * columns of B, or matmul_dmma.cl where the device has FP64 tensor cores that PTX's m16n8k8 reaches
- * (compute capability 9.0+; 1.7x the portable kernel on an H100, docs/PERFORMANCE.md).
+ * (compute capability 9.x; 1.7x the portable kernel on an H100, docs/PERFORMANCE.md).
  * matmul_cpu.cl's: 8 rows x 32 columns per work-item (8 x 16 for double). */
 enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, P_DMMA, NPLANS };
 static const plan plans[NPLANS] = {
@@ -84,7 +84,17 @@ static const plan plans[NPLANS] = {
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp_kernel *kernels[NPLANS]; /* made at first use; made again if that failed */
 static _Atomic int test_gpu_kernel;
-static _Atomic int dmma_broken; /* matmul_dmma failed to build: the portable kernel from then on */
+static _Atomic int dmma_broken;  /* matmul_dmma failed to build: the portable kernel from then on,
+                                    on every accelerator of the process */
+static _Atomic unsigned test_cc; /* amp__gemm_test_compute_capability */
+
+void amp__gemm_test_compute_capability(unsigned cc) {
+  atomic_store(&test_cc, cc);
+}
+
+int amp__gemm_dmma_fell_back(void) {
+  return atomic_load(&dmma_broken);
+}
 static _Atomic unsigned test_compute_units;
 
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
@@ -100,8 +110,15 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   int dbl = kind == AMP_ELEM_DOUBLE;
   if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel))
     return dbl ? P_CPU_D : P_CPU_F;
-  if (dbl)
-    return acc->props.compute_capability >= 90 && !atomic_load(&dmma_broken) ? P_DMMA : P_D;
+  if (dbl) {
+    unsigned cc = atomic_load(&test_cc);
+    if (!cc)
+      cc = acc->props.compute_capability;
+    /* 9.x only: the devices it was measured on (H100, H200). Later NVIDIA GPUs build it too, but
+     * some run FP64 mma no faster than their vector units; they keep the portable kernel until
+     * measured. */
+    return cc >= 90 && cc < 100 && !atomic_load(&dmma_broken) ? P_DMMA : P_D;
+  }
   unsigned cu = atomic_load(&test_compute_units);
   if (!cu)
     cu = acc->props.compute_units;

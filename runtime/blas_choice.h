@@ -51,4 +51,11 @@ amp__gemm_mode amp__gemm_cached(const amp_accelerator *acc, amp_elem_kind kind, 
  * device had `compute_units` compute units (0: the real number). gpu_kernel 0 restores. */
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
 
+/* Test hook: pick the double kernel as if the device's compute capability were `cc` (0: the real
+ * one). With 90 on a device that cannot build matmul_dmma, the fallback to matmul_fast runs. */
+void amp__gemm_test_compute_capability(unsigned cc);
+
+/* Whether matmul_dmma failed to build once, so that the portable kernel is used from then on. */
+int amp__gemm_dmma_fell_back(void);
+
 #endif /* AMPCL_RUNTIME_BLAS_CHOICE_H */

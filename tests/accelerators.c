@@ -13,7 +13,11 @@
 
 #include "check.h"
 
-#include <CL/cl_ext.h> /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
+#include <CL/cl_ext.h>                        /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV /* older headers */
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
 
 enum { MAX_DEVICES = 64 };
 

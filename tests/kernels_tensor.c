@@ -21,6 +21,7 @@ static const shape shapes[] = {
     {"128x128, 8 warps, 2 stages", "-DBM=128 -DBN=128 -DWM=64 -DWN=32 -DSTAGES=2", 128, 128, 8},
     {"64x128, 4 warps of 32x64", "-DBM=64 -DBN=128 -DWM=32 -DWN=64", 64, 128, 4},
     {"64x64, 4 warps of 32x32, 2 stages", "-DBM=64 -DBN=64 -DWM=32 -DWN=32 -DSTAGES=2", 64, 64, 4},
+    {"64x64, 4 warps of 32x32, 4 stages", "-DBM=64 -DBN=64 -DWM=32 -DWN=32 -DSTAGES=4", 64, 64, 4},
 };
 
 /* m x w times w x n: single elements, every edge, more block rows than GROUP_M, K not a
@@ -118,7 +119,7 @@ int main(void) {
     amp_kernel *k = NULL;
     CHECK_OK(amp_program_create_builtin("matmul_dmma", shapes[s].options, &prog));
     CHECK_OK(amp_kernel_create(prog, "matmul_dmma", &k));
-    if (!k)
+    if (!k) /* already counted as a failure */
       continue;
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
       const int m = sizes[z][0], w = sizes[z][1], n = sizes[z][2];
@@ -126,6 +127,16 @@ int main(void) {
       run_case(av, k, &shapes[s], m, w, n, 2, -1); /* even offsets and strides: cp.async */
       run_case(av, k, &shapes[s], m, w, n, 1, 1);  /* odd offsets: the plain loads */
     }
+    /* the tile must be (warps, 32): another one is refused before anything runs */
+    amp_array_view *v1 = NULL;
+    double one = 1.0;
+    CHECK_OK(amp_array_view_create(amp_extent2(1, 1), AMP_DOUBLE, &one, &v1));
+    amp_arg wrong[] = {amp_arg_view(v1), amp_arg_view(v1), amp_arg_view(v1)};
+    CHECK_STATUS(amp_parallel_for_each_tiled(
+                     av, amp_tile2(amp_extent2(32, shapes[s].warps), 32, shapes[s].warps), k, wrong,
+                     AMP_NARGS(wrong)),
+                 AMP_ERROR_INVALID_ARGUMENT);
+    amp_array_view_release(v1);
     amp_kernel_release(k);
     amp_program_release(prog);
   }

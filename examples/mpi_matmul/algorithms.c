@@ -20,10 +20,14 @@
  *           rows of its block) broadcasts it down the column, and every rank multiplies the two.
  *           On a q x q grid these are q steps of whole blocks, the textbook SUMMA.
  *
- * Overlap: while block product s runs (asynchronously on a GPU), the blocks for step s + 1 are
- * already on their way (MPI_Isend / MPI_Irecv for the shifts, MPI_Ibcast for SUMMA), into a
- * second buffer; before a buffer is received into again, the views that read it are waited for,
- * so no copy to the accelerator can read a block MPI is overwriting. */
+ * Overlap: before block product s is enqueued, the messages for step s + 1 are posted
+ * (MPI_Isend / MPI_Irecv for the shifts, MPI_Ibcast for SUMMA) into a second buffer, so they can
+ * travel while the product runs; how much they do depends on the MPI library's progress (Open MPI
+ * without a progress thread moves most of a message inside MPI_Wait). Before a buffer is received
+ * into again, the views that read it are waited for, so no copy to the accelerator can read a
+ * block MPI is overwriting. A rank whose block product fails does no more products but still
+ * posts and waits for every message and broadcast, so no other rank waits for it forever; the
+ * error is returned after the last step. */
 #include <stdio.h>
 #include <string.h>
 
@@ -133,13 +137,12 @@ static amp_status cannon(grid *g, amp_array_view *vc, timing *t) {
       COMM(t, MPI_Isend(g->Aw[cur], count, g->mtype, left, 3, g->cart, &req[nreq++]));
       COMM(t, MPI_Isend(g->Bw[cur], count, g->mtype, up, 4, g->cart, &req[nreq++]));
     }
-    status = block_product(g, g->Aw[cur], g->Bw[cur], g->nb, s == 0, vc, &va, &vb, t);
+    if (status == AMP_SUCCESS) /* after a failure: no more products, the messages still flow */
+      status = block_product(g, g->Aw[cur], g->Bw[cur], g->nb, s == 0, vc, &va, &vb, t);
     COMM(t, MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
     amp_status w = done_with(&va, &vb, t);
     if (status == AMP_SUCCESS)
       status = w;
-    if (status != AMP_SUCCESS)
-      break;
   }
   return status;
 }
@@ -164,13 +167,12 @@ static amp_status fox(grid *g, amp_array_view *vc, timing *t) {
       COMM(t, MPI_Irecv(g->Bw[cur ^ 1], count, g->mtype, down, 5, g->cart, &req[nreq++]));
       COMM(t, MPI_Isend(g->Bw[cur], count, g->mtype, up, 5, g->cart, &req[nreq++]));
     }
-    status = block_product(g, g->Aw[0], g->Bw[cur], g->nb, s == 0, vc, &va, &vb, t);
+    if (status == AMP_SUCCESS) /* after a failure: no more products, the messages still flow */
+      status = block_product(g, g->Aw[0], g->Bw[cur], g->nb, s == 0, vc, &va, &vb, t);
     COMM(t, MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
     amp_status w = done_with(&va, &vb, t); /* A's buffer is broadcast into again next step */
     if (status == AMP_SUCCESS)
       status = w;
-    if (status != AMP_SUCCESS)
-      break;
   }
   return status;
 }
@@ -213,15 +215,11 @@ static amp_status summa(grid *g, amp_array_view *vc, timing *t) {
       summa_post(g, k1, k2, cur ^ 1, req[cur ^ 1], t);
     if (g->show)
       show(g, "summa", s, g->Aw[cur], g->Bw[cur], k1 - k0);
-    status = block_product(g, g->Aw[cur], g->Bw[cur], k1 - k0, s == 0, vc, &va, &vb, t);
+    if (status == AMP_SUCCESS) /* after a failure: no more products, the broadcasts still flow */
+      status = block_product(g, g->Aw[cur], g->Bw[cur], k1 - k0, s == 0, vc, &va, &vb, t);
     amp_status w = done_with(&va, &vb, t);
     if (status == AMP_SUCCESS)
       status = w;
-    if (status != AMP_SUCCESS) {
-      if (k1 < g->np) /* every rank still takes part in the posted broadcasts */
-        MPI_Waitall(2, req[cur ^ 1], MPI_STATUSES_IGNORE);
-      break;
-    }
     k0 = k1;
     k1 = k2;
   }

@@ -38,7 +38,7 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  *
  * Otherwise (OpenCL), a GEMM that ampcl's own kernel can do (no transposes, alpha 1, beta 0)
  * runs through CLBlast or that kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU
- * devices; in double on NVIDIA GPUs of compute capability 9.0 and up, matmul_dmma.cl on the FP64
+ * devices; in double on NVIDIA GPUs of compute capability 9.x, matmul_dmma.cl on the FP64
  * tensor cores, or matmul_fast.cl if the driver cannot build it), whichever is faster for its
  * accelerator, element type and size class (the power of two at or above max(m, n, k)). The first
  * such GEMM of a class measures: it runs CLBlast once to let it compile, then both engines timed
