@@ -29,12 +29,12 @@ typedef struct record {
   uint64_t bytes;
   const amp_accelerator *acc;
   cl_command_queue queue;
-  cl_event ev;                 /* until resolved */
-  uint64_t t_host;             /* host: start; command: host time before the enqueue */
-  uint64_t t_host1;            /* host: end */
-  cl_ulong queued, start, end; /* device clock, once resolved */
-  int resolved, failed;
-  unsigned long thread; /* host: a small number per thread */
+  cl_event ev;                   /* until resolved */
+  uint64_t t_host;               /* host: start; command: host time before the enqueue */
+  uint64_t t_host1;              /* host: end */
+  cl_ulong queued, start, end;   /* device clock, once resolved */
+  int resolved, failed, untimed; /* untimed: the driver gave zeros (placed at host time) */
+  unsigned long thread;          /* host: a small number per thread */
 } record;
 
 static struct {
@@ -216,6 +216,10 @@ static void resolve(record *r) {
   if (e == CL_SUCCESS)
     e = clGetEventProfilingInfo(r->ev, CL_PROFILING_COMMAND_END, sizeof r->end, &r->end, NULL);
   r->failed = e != CL_SUCCESS;
+  /* NVIDIA's driver (580) answers zeros for a marker enqueued with a wait list: such a record is
+   * placed at its host enqueue time, and kept out of the host-device alignment, which its QUEUED
+   * of 0 would throw off by the whole clock (seen: device events 57 years after the host's). */
+  r->untimed = r->start == 0 || r->queued == 0;
   clReleaseEvent(r->ev);
   r->ev = NULL;
   r->resolved = 1;
@@ -246,7 +250,7 @@ amp_status amp_trace_flush(void) {
       continue;
     if (!r->resolved)
       resolve(r);
-    if (r->failed)
+    if (r->failed || r->untimed)
       continue;
     /* host - QUEUED = the true offset minus how late the driver stamped QUEUED: the largest
      * difference is the best estimate, and the spread of the differences is the drift */
@@ -285,6 +289,10 @@ amp_status amp_trace_flush(void) {
       tid = (int)r->thread;
       ts = (double)(r->t_host - T.t_start) / 1e3;
       dur = (double)(r->t_host1 - r->t_host) / 1e3;
+    } else if (r->untimed) {
+      tid = track_of(tracks, &nt, r);
+      ts = (double)(r->t_host - T.t_start) / 1e3;
+      dur = 0;
     } else {
       size_t a = 0;
       while (al[a].acc != r->acc)
