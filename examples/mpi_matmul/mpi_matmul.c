@@ -387,11 +387,15 @@ int main(int argc, char **argv) {
   amp_status st = open_accelerator(&o, g.rank, &g.av, path, sizeof path);
   size_t bytes = (size_t)g.mb * (size_t)g.nb * g.esize;
   void **bufs[7] = {&g.A, &g.B, &g.C, &g.Aw[0], &g.Aw[1], &g.Bw[0], &g.Bw[1]};
+  int no_memory = 0;
   for (int k = 0; k < 7 && st == AMP_SUCCESS; k++)
     if (!(*bufs[k] = calloc(1, bytes)))
-      st = AMP_ERROR_OUT_OF_MEMORY;
+      no_memory = 1, st = AMP_ERROR_OUT_OF_MEMORY;
   int ok = st == AMP_SUCCESS, all_ok = 0;
-  if (!ok)
+  if (no_memory)
+    fprintf(stderr, "mpi_matmul: rank %d: no host memory for its 7 blocks of %zu bytes\n", g.rank,
+            bytes);
+  else if (!ok)
     fprintf(stderr, "mpi_matmul: rank %d: accelerator %s: %s\n  %s\n", g.rank, path,
             amp_status_name(st), amp_last_error());
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g.cart);
