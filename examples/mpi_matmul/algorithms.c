@@ -57,6 +57,10 @@ static amp_status block_product(grid *g, const void *A, const void *B, int k, in
                                 amp_array_view *vc, amp_array_view **va, amp_array_view **vb,
                                 timing *t) {
   amp_status status = AMP_SUCCESS;
+  if (g->bad_product && ++g->products == 2) { /* the first one after the warm-up */
+    fprintf(stderr, "mpi_matmul: rank %d: block product failed (--bad-product-rank)\n", g->rank);
+    return AMP_ERROR_INVALID_ARGUMENT;
+  }
   double c0 = MPI_Wtime();
   amp_elem_type type = g->dbl ? AMP_DOUBLE : AMP_FLOAT;
   status = amp_array_view_create_const(amp_extent2(g->mb, k), type, A, va);

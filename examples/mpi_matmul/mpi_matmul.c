@@ -3,7 +3,7 @@
  *
  *   mpirun -np P mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|all]
  *                           [--verify] [--pingpong] [--accelerator PATH] [--show]
- *                           [--bad-accelerator-rank R]
+ *                           [--bad-accelerator-rank R] [--bad-product-rank R]
  *
  * Any P: the grid is MPI_Dims_create's, as square as P allows (4: 2 x 2, 2: 2 x 1, 6: 3 x 2).
  * SUMMA runs on any grid; Cannon and Fox need a square one (P = 1, 4, 9, ...): on another, "all"
@@ -16,7 +16,9 @@
  * beta measured by a ping-pong between ranks 0 and 1) beside the measured one. --verify checks C:
  * against OpenBLAS on rank 0 for N <= 2048, and for any N with a checksum (C x against A (B x) for
  * a fixed vector x, C x summed over the ranks). A rank that cannot open its accelerator (try
- * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. */
+ * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. The
+ * same when a block product fails half-way (try --bad-product-rank R: rank R's second one fails);
+ * that rank goes on posting and waiting for every message, so the others finish their steps. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -31,7 +33,7 @@
 #endif
 
 typedef struct options {
-  int n, dbl, verify, pingpong, show, bad_rank;
+  int n, dbl, verify, pingpong, show, bad_rank, bad_product_rank;
   int algs[ALG_COUNT];  /* to run */
   int named[ALG_COUNT]; /* named by --algorithm itself, not through "all" or by default */
   const char *path;
@@ -41,6 +43,7 @@ static int parse(int argc, char **argv, options *o, int rank) {
   memset(o, 0, sizeof *o);
   o->n = 512;
   o->bad_rank = -1;
+  o->bad_product_rank = -1;
   int any = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -75,11 +78,15 @@ static int parse(int argc, char **argv, options *o, int rank) {
     } else if (!strcmp(a, "--bad-accelerator-rank") && v) {
       o->bad_rank = atoi(v);
       i++;
+    } else if (!strcmp(a, "--bad-product-rank") && v) {
+      o->bad_product_rank = atoi(v);
+      i++;
     } else {
       if (rank == 0)
         fprintf(stderr, "usage: mpirun -np P amp-mpi-matmul [-n N] [--type float|double] "
                         "[--algorithm cannon|fox|summa|all] [--verify] [--pingpong] "
-                        "[--accelerator PATH] [--show] [--bad-accelerator-rank R]\n"
+                        "[--accelerator PATH] [--show] [--bad-accelerator-rank R] "
+                        "[--bad-product-rank R]\n"
                         "The P ranks form a grid as square as P allows (MPI_Dims_create: 2 x 1 "
                         "for 2, 2 x 2 for 4, 3 x 2 for 6).\n"
                         "SUMMA runs on any grid; Cannon and Fox need a square one (P = 1, 4, 9, "
@@ -379,6 +386,7 @@ int main(int argc, char **argv) {
   MPI_Cart_coords(g.cart, g.rank, 2, coords);
   g.i = coords[0];
   g.j = coords[1];
+  g.bad_product = g.rank == o.bad_product_rank;
   MPI_Cart_sub(g.cart, keep_row, &g.row);
   MPI_Cart_sub(g.cart, keep_col, &g.col);
 

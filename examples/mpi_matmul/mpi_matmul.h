@@ -26,7 +26,9 @@ typedef struct grid {
   /* working blocks, the current one and the next one being received: Cannon's and Fox's mb x nb
    * blocks, SUMMA's panels (mb x w of A, w x nb of B, w <= min(mb, nb)); each holds mb * nb */
   void *Aw[2], *Bw[2];
-  int show; /* print the blocks at each step (tiny n) */
+  int show;        /* print the blocks at each step (tiny n) */
+  int bad_product; /* test: this rank's second block product fails (--bad-product-rank) */
+  int products;    /* block products started, warm-up included */
 } grid;
 
 /* Time spent, per rank. */
