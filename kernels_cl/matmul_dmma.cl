@@ -127,6 +127,9 @@
 #error "matmul_dmma: at most 32 warps, and the warps must share the K tile's copies evenly"
 #endif
 
+/* Closes the group of copies issued since the last one (an empty group is allowed). */
+#define DM_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+
 /* Starts copying `bytes` (0, 8 or 16) bytes from src to dst and zero-fills the rest of the 16. */
 static inline void dm_copy16(__local double *dst, __global const double *src, int bytes) {
   const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
@@ -180,7 +183,7 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
       dst[1] = cnt > 1 ? amp_at(b, gk, gc + 1) : 0.0;
     }
   }
-  asm volatile("cp.async.commit_group;" ::: "memory"); /* an empty group when nothing was copied */
+  DM_COMMIT(); /* an empty group when nothing was copied */
 }
 
 /* acc += this warp's WM x WN part of (A tile) * (B tile): one step of 8 along k.
@@ -275,7 +278,7 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
       dm_stage((__local double *)as2[s], (__local double *)bs2[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
                m, n, w, row0, col0, s * BK, tid, aligned);
     else
-      asm volatile("cp.async.commit_group;" ::: "memory");
+      DM_COMMIT();
   }
   for (int kt = 0; kt < ktiles; kt++) {
     asm volatile(DM_WAIT ::: "memory");               /* this thread's copies of tile kt */
@@ -285,7 +288,7 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
       dm_stage((__local double *)as2[slot], (__local double *)bs2[slot], AMP_VIEW_ARG(a),
                AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
-      asm volatile("cp.async.commit_group;" ::: "memory");
+      DM_COMMIT();
     dm_multiply(as2[kt % STAGES], (__local const double *)bs2[kt % STAGES], wm, wn, lane, acc);
   }
 

@@ -83,10 +83,12 @@ static const plan plans[NPLANS] = {
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp_kernel *kernels[NPLANS]; /* made at first use; made again if that failed */
+static _Atomic int dmma_broken; /* matmul_dmma failed to build: the portable kernel from then on,
+                                   on every accelerator of the process */
+/* test hooks (blas_choice.h) */
 static _Atomic int test_gpu_kernel;
-static _Atomic int dmma_broken;  /* matmul_dmma failed to build: the portable kernel from then on,
-                                    on every accelerator of the process */
-static _Atomic unsigned test_cc; /* amp__gemm_test_compute_capability */
+static _Atomic unsigned test_compute_units;
+static _Atomic unsigned test_cc;
 
 void amp__gemm_test_compute_capability(unsigned cc) {
   atomic_store(&test_cc, cc);
@@ -95,7 +97,6 @@ void amp__gemm_test_compute_capability(unsigned cc) {
 int amp__gemm_dmma_fell_back(void) {
   return atomic_load(&dmma_broken);
 }
-static _Atomic unsigned test_compute_units;
 
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
   atomic_store(&test_gpu_kernel, gpu_kernel);

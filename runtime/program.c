@@ -412,6 +412,14 @@ static char *line_directive(const char *label) {
   return d;
 }
 
+/* What ampcl adds to every build's options for `acc`: the device's compute capability as a macro
+ * (the prelude's AMP_COMPUTE_CAPABILITY) and, for checked builds, AMP_DEBUG. */
+#define DEVICE_DEFINES_MAX 64
+static void device_defines(const amp_accelerator *acc, int checked, char out[DEVICE_DEFINES_MAX]) {
+  snprintf(out, DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u%s", acc->props.compute_capability,
+           checked ? " -DAMP_DEBUG=1" : "");
+}
+
 /* The cache entry for (program, accelerator, checked or not), created if new, and in use by the
  * caller until cache_unpin. */
 static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc, int checked,
@@ -421,7 +429,10 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
   char *line = line_directive(p->label);
   size_t n = (pre ? strlen(pre) : 0) + (line ? strlen(line) : 0) + strlen(p->source) + 1;
   char *text = pre && line ? malloc(n) : NULL;
-  char *opts = malloc(strlen(p->options) + 96);
+  char defines[DEVICE_DEFINES_MAX];
+  device_defines(acc, checked, defines);
+  const size_t nopts = strlen(p->options) + sizeof " -cl-kernel-arg-info" + strlen(defines);
+  char *opts = malloc(nopts);
   if (!text || !opts) {
     free(line);
     free(text);
@@ -430,8 +441,7 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
   }
   snprintf(text, n, "%s%s%s", pre, line, p->source);
   free(line);
-  snprintf(opts, strlen(p->options) + 96, "%s -cl-kernel-arg-info -DAMP_COMPUTE_CAPABILITY=%u%s",
-           p->options, acc->props.compute_capability, checked ? " -DAMP_DEBUG=1" : "");
+  snprintf(opts, nopts, "%s -cl-kernel-arg-info%s", p->options, defines);
   uint64_t h = fnv1a(fnv1a(14695981039346656037ull, text), opts) ^ acc->index;
 
   pthread_mutex_lock(&cache_lock);
@@ -595,11 +605,12 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
   AMP__TRY(amp__context(acc, &ctx));
   cl_int err = CL_SUCCESS;
   const char *src = e->text;
-  size_t nplain = strlen(p->options) + 80;
+  char defines[DEVICE_DEFINES_MAX];
+  device_defines(acc, e->checked, defines);
+  size_t nplain = strlen(p->options) + strlen(defines) + 1;
   if (!(plain_opts = malloc(nplain)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");
-  snprintf(plain_opts, nplain, "%s -DAMP_COMPUTE_CAPABILITY=%u%s", p->options,
-           acc->props.compute_capability, e->checked ? " -DAMP_DEBUG=1" : "");
+  snprintf(plain_opts, nplain, "%s%s", p->options, defines);
   prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   amp__clobj(AMP_CL_PROGRAM, prog ? 1 : 0);
   AMP__CL(err, "clCreateProgramWithSource");
