@@ -143,9 +143,9 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
  *
  * The three launches above read the input twice. amp_scan_onepass reads it once and writes the
  * output once, what a copy moves: each tile takes the next tile number from a counter (so tiles
- * start in order, whatever order the device schedules work-groups in), scans its ONE_ITEMS (4096)
- * elements in registers and tile_static memory (read and written with coalesced accesses), and gets the sum of everything before it from
- * the tiles before it:
+ * start in order, whatever order the device schedules work-groups in), scans its ONE_ITEMS
+ * elements in tile_static memory, and gets the sum of everything before it from the tiles before
+ * it:
  *
  *   - it publishes its own sum at once (state 1: "aggregate"), so that later tiles need not wait
  *     for its predecessors;
@@ -163,11 +163,26 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
  * and a value stored separately with mem_fence between them were seen out of order at 2^28
  * elements). So only 32-bit T (int, uint, float) take this path; double scans in three passes.
  *
+ * Where the tile's elements live. A tile spends much of its life waiting (for its tile number,
+ * for its loads, for the look-back), so the scan runs at the rate of the tiles a multiprocessor
+ * holds at once, and that is set by registers per thread. The elements therefore stay in
+ * tile_static memory from load to store, never in registers: neighbouring threads load
+ * neighbouring 4-vectors (whole lines per warp) into buf, each thread then reads its own
+ * ONE_PER neighbouring elements as ONE_VECS 4-vectors, adds them up, and later rewrites them
+ * in place as prefix sums, which neighbouring threads store back as they were loaded. buf is
+ * swizzled so that neither pattern has bank conflicts: 4-vector v sits at v ^ (owner & 7),
+ * owner = v / ONE_VECS the thread that scans it. The 8 threads that read 4-vectors at once hit 8
+ * different 16-byte columns of the 128 bytes the banks span ((owner & 7) differs while
+ * ONE_VECS * owner is a multiple of 8), and 8 threads storing neighbouring 4-vectors share an owner,
+ * so they land in a permutation of 8 neighbouring slots. On an H100 this took the kernel from 60
+ * registers per thread to 38 and the scan from 0.72 to 0.88 of the copy's rate
+ * (docs/PERFORMANCE.md).
+ *
  * `state` is a uint view of 2 * (tiles + 1) elements, read as 64-bit words: word 0 holds the
  * tile counter (in its low half), word 1 + t tile t's publication. amp_scan_init zeroes it first.
- * Tile shape: ONE_TILE threads (the runtime passes -DONE_TILE=128 -DONE_PER=32: of the shapes
- * measured on an H100, 128 x 32 was fastest, 256 x 16 next). Compiled only with -DSCAN_ONEPASS, so that the
- * three passes build on any device. */
+ * Tile shape: exactly ONE_TILE threads (reqd_work_group_size; the runtime passes -DONE_TILE=128
+ * -DONE_PER=32, the fastest of the shapes measured on an H100 that fits 32 KiB of tile_static
+ * memory). Compiled only with -DSCAN_ONEPASS, so that the three passes build on any device. */
 #ifdef SCAN_ONEPASS
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define SCAN_AS_(t) as_##t
@@ -180,19 +195,45 @@ __kernel void amp_scan_init(AMP_VIEW(uint, state)) {
 }
 
 #ifndef ONE_TILE /* the runtime passes it (algo_scan.c: SCAN_ONE_TILE) */
-#define ONE_TILE 256 /* threads per tile, at least ONE_WINDOW */
+#define ONE_TILE 128 /* threads per tile, at least ONE_WINDOW */
 #endif
 #ifndef ONE_PER /* the runtime passes it (algo_scan.c: SCAN_ONE_PER) */
-#define ONE_PER 16 /* elements per thread, a multiple of 4 */
+#define ONE_PER 32 /* elements per thread, a multiple of 32 (8 4-vectors: see the swizzle) */
+#endif
+#if ONE_PER % 32 != 0 || ONE_TILE < 32 || ONE_TILE % 32 != 0
+#error "scan.cl: ONE_PER must be a multiple of 32 and ONE_TILE a multiple of 32"
 #endif
 #define ONE_ITEMS  (ONE_PER * ONE_TILE) /* elements per tile */
-#define ONE_WINDOW 32                    /* predecessors read at once in the look-back */
-#define ONE_PAD(x) ((x) + ((x) >> 5))    /* one spare slot per 32: no bank conflicts below */
+#define ONE_VECS   (ONE_PER / 4)        /* 4-vectors per thread */
+#define ONE_WINDOW 32                   /* predecessors read at once in the look-back */
+#define ONE_SWZ(v) ((v) ^ (((v) / ONE_VECS) & 7)) /* where 4-vector v sits in buf */
 
-__kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state),
-                               int inclusive) {
+/* Thread 0's half of a look-back round: adds up the window seen[] (newest first, seen[k] is
+ * tile j0 - k) up to and including the first inclusive prefix, stopping before a tile that has
+ * published nothing. Returns how many tiles it added; *found: it met an inclusive prefix. No
+ * early exit, so the 32 reads of seen[] do not wait on each other. */
+static inline int window_sum(__local const ulong *seen, int j0, T *add, int *found) {
+  int live = 1, took = 0;
+  T a = 0;
+  for (int k = 0; k < ONE_WINDOW; k++) {
+    const ulong w = seen[k];
+    const uint st = (uint)(w >> 32);
+    live = live && j0 - k >= 0 && st != 0u;
+    a += live ? SCAN_AS(T)((uint)w) : (T)0;
+    took += live;
+    if (live && st == 2u) {
+      *found = 1;
+      live = 0;
+    }
+  }
+  *add = a;
+  return took;
+}
+
+__attribute__((reqd_work_group_size(ONE_TILE, 1, 1))) __kernel void
+amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state), int inclusive) {
   tile_static T sh[ONE_TILE];
-  tile_static T buf[ONE_PAD(ONE_ITEMS)];
+  tile_static T4 buf[ONE_ITEMS / 4];
   tile_static ulong seen[ONE_WINDOW];
   tile_static int tile, next;
   tile_static T before; /* the sum of every element before this tile */
@@ -205,22 +246,15 @@ __kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIE
   const long n = amp_extent(src, 0), base = (long)t * ONE_ITEMS;
   __global const T *p = &amp_at(src, 0);
   __global T *q = &amp_at(dst, 0);
-  /* Coalesced loads (neighbouring threads read neighbouring 4-vectors) into tile_static memory,
-   * then each thread takes ONE_PER neighbouring elements from there: the transpose costs a pass
-   * through tile_static memory, but every global access is a whole line's worth of a warp. */
-  for (int k = 0; k < ONE_PER / 4; k++) {
-    const int x = 4 * (k * ONE_TILE + lid);
-    const T4 v = scan_load(p, base + x, n);
-    buf[ONE_PAD(x)] = v.x;
-    buf[ONE_PAD(x + 1)] = v.y;
-    buf[ONE_PAD(x + 2)] = v.z;
-    buf[ONE_PAD(x + 3)] = v.w;
+  for (int k = 0; k < ONE_VECS; k++) { /* coalesced: neighbouring threads, neighbouring vectors */
+    const int v = k * ONE_TILE + lid;
+    buf[ONE_SWZ(v)] = scan_load(p, base + 4 * v, n);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  T r[ONE_PER], mine = 0;
-  for (int c = 0; c < ONE_PER; c++) {
-    r[c] = buf[ONE_PAD(ONE_PER * lid + c)];
-    mine += r[c];
+  T mine = 0; /* the sum of this thread's ONE_PER neighbouring elements */
+  for (int c = 0; c < ONE_VECS; c++) {
+    const T4 x = buf[ONE_SWZ(ONE_VECS * lid + c)];
+    mine += (x.x + x.y) + (x.z + x.w);
   }
   T total;
   T e = tile_exclusive_n(sh, lid, mine, &total, ONE_TILE);
@@ -239,38 +273,28 @@ __kernel void amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIE
       seen[lid] = j0 - lid >= 0 ? atom_add(word + 1 + j0 - lid, (ulong)0) : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
-      T add = 0;
-      int k = 0, found = 0;
-      for (; k < ONE_WINDOW && j0 - k >= 0; k++) {
-        const uint st = (uint)(seen[k] >> 32);
-        if (st == 0u)
-          break; /* not published yet: read again from here */
-        add += SCAN_AS(T)((uint)seen[k]);
-        if (st == 2u) {
-          found = 1;
-          break;
-        }
-      }
+      T add;
+      int found = 0;
+      const int took = window_sum(seen, j0, &add, &found);
       before += add;
-      next = found ? -1 : j0 - k;
+      next = found ? -1 : j0 - took;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0 && t > 0)
     atom_xchg(word + 1 + t, ((ulong)2 << 32) | as_uint(before + total));
   e += before;
-  for (int c = 0; c < ONE_PER; c++) {
-    const T x = r[c];
-    buf[ONE_PAD(ONE_PER * lid + c)] = inclusive ? e + x : e;
-    e += x;
+  for (int c = 0; c < ONE_VECS; c++) { /* this thread's elements become their prefix sums */
+    const int s = ONE_SWZ(ONE_VECS * lid + c);
+    const T4 x = buf[s];
+    const T4 o = (T4)(e, e + x.x, e + x.x + x.y, e + x.x + x.y + x.z);
+    e = o.w + x.w;
+    buf[s] = inclusive ? o + x : o;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int k = 0; k < ONE_PER / 4; k++) {
-    const int x = 4 * (k * ONE_TILE + lid);
-    const long g = base + x;
-    const T4 o = (T4)(buf[ONE_PAD(x)], buf[ONE_PAD(x + 1)], buf[ONE_PAD(x + 2)],
-                      buf[ONE_PAD(x + 3)]);
-    scan_store(q, g, n, o);
+  for (int k = 0; k < ONE_VECS; k++) {
+    const int v = k * ONE_TILE + lid;
+    scan_store(q, base + 4 * v, n, buf[ONE_SWZ(v)]);
   }
 }
 #endif /* SCAN_ONEPASS */

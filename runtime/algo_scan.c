@@ -20,7 +20,7 @@
 #define SCAN_TILE      256
 #define SCAN_ITEMS     (4 * SCAN_TILE)
 #define SCAN_ONE_PER   32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
-#define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE) */
+#define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
 #define SCAN_STEP      (SCAN_ONE_PER * SCAN_ONE_TILE) /* elements per tile of the single pass */
 #define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
 
