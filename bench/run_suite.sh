@@ -16,7 +16,7 @@
 #   nbody     amp-bench nbody, 10,240 and 262,144 bodies
 #   overhead  amp-bench --overhead: empty-kernel launch cost vs raw clEnqueueNDRangeKernel
 #   cuda      bench/cuda_reference.py: cuBLAS through CuPy, and the CUDA n-body / add-exp kernels
-#   cublas    the toward-cuBLAS table in one file: ptx-probe, the GPU-only tests, DGEMM (fast,
+#   cublas    the toward-cuBLAS table in one file: ptx-probe, local-probe, the GPU tests, DGEMM (fast,
 #             tensor, gemm, clblast) and SGEMM (fast, clblast) at 1000..8192, n-body 262,144,
 #             and cuBLAS / the CUDA n-body at the same sizes (not in the default set)
 # Set ACC=<device path> to choose the accelerator (default: the default accelerator).
@@ -95,7 +95,9 @@ for part in $parts; do
   cublas)
     S=1000,1024,2048,3000,4096,5000,8192
     run cublas "$B/bench/ptx-probe"
-    run cublas ctest --test-dir "$B" -R "kernels_tensor|gemm|accelerators" --output-on-failure
+    run cublas "$B/bench/local-probe"
+    run cublas ctest --test-dir "$B" -R "kernels_tensor|gemm|accelerators|hardening_tiles" \
+      --output-on-failure
     run cublas $ab --workload matmul --impl fast,tensor,gemm,clblast --types double --sizes $S \
       --repeats 3 --csv "$out/cublas_dgemm.csv"
     run cublas $ab --workload matmul --impl fast,clblast --types float --sizes $S --repeats 3 \

@@ -62,40 +62,49 @@ typedef struct plan {
   int cpu;          /* matmul_cpu: a plain domain of (column blocks, row blocks) */
   int ts_m, ts_n;   /* rows and columns of C per tile (per work-item for matmul_cpu) */
   int rts_m, rts_n; /* threads per tile (matmul_fast) */
+  int fallback;     /* the plan to use instead if this one fails to build, or -1 */
 } plan;
 
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
  * least half the compute units a tile; for double 64 x 128 with 8 x 8 per thread and double2
  * columns of B, or matmul_dmma.cl where the device has FP64 tensor cores that PTX's m16n8k8 reaches
- * (compute capability 9.x; 1.7x the portable kernel on an H100, docs/PERFORMANCE.md).
- * matmul_cpu.cl's: 8 rows x 32 columns per work-item (8 x 16 for double). */
-enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, P_DMMA, NPLANS };
+ * (compute capability 9.x; 1.7x the portable kernel on an H100, docs/PERFORMANCE.md). On 9.x the
+ * 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's driver
+ * allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32 columns
+ * per work-item (8 x 16 for double). */
+enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, P_DMMA, P_F128_K32, NPLANS };
 static const plan plans[NPLANS] = {
-    {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16},
-    {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32},
-    {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16},
+    {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, -1},
+    {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32, -1},
+    {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16, -1},
     {"matmul_fast", "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 64,
-     128, 8, 16},
-    {"matmul_cpu", "-DT=float", 1, 8, 32, 0, 0},
-    {"matmul_cpu", "-DT=double -DCB=1", 1, 8, 16, 0, 0},
-    {"matmul_dmma", "", 0, 128, 64, 4, 32}, /* its defaults: 4 warps (tile 4 x 32 threads) */
+     128, 8, 16, -1},
+    {"matmul_cpu", "-DT=float", 1, 8, 32, 0, 0, -1},
+    {"matmul_cpu", "-DT=double -DCB=1", 1, 8, 16, 0, 0, -1},
+    {"matmul_dmma", "", 0, 128, 64, 4, 32, P_D}, /* its defaults: 4 warps (tile 4 x 32 threads) */
+    {"matmul_fast", "-DT=float -DTS_K=32", 0, 128, 128, 16, 16, P_F128},
 };
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp_kernel *kernels[NPLANS]; /* made at first use; made again if that failed */
-static _Atomic int dmma_broken; /* matmul_dmma failed to build: the portable kernel from then on,
-                                   on every accelerator of the process */
+static _Atomic int broken[NPLANS];  /* the plan failed to build: its fallback from then on, on
+                                       every accelerator of the process */
 /* test hooks (blas_choice.h) */
 static _Atomic int test_gpu_kernel;
 static _Atomic unsigned test_compute_units;
 static _Atomic unsigned test_cc;
+static const char *_Atomic last_fast_opts = ""; /* the build options of the last fast GEMM */
 
 void amp__gemm_test_compute_capability(unsigned cc) {
   atomic_store(&test_cc, cc);
 }
 
+const char *amp__gemm_last_fast_options(void) {
+  return atomic_load(&last_fast_opts);
+}
+
 int amp__gemm_dmma_fell_back(void) {
-  return atomic_load(&dmma_broken);
+  return atomic_load(&broken[P_DMMA]);
 }
 
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
@@ -111,14 +120,14 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   int dbl = kind == AMP_ELEM_DOUBLE;
   if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel))
     return dbl ? P_CPU_D : P_CPU_F;
+  unsigned cc = atomic_load(&test_cc);
+  if (!cc)
+    cc = acc->props.compute_capability;
   if (dbl) {
-    unsigned cc = atomic_load(&test_cc);
-    if (!cc)
-      cc = acc->props.compute_capability;
     /* 9.x only: the devices it was measured on (H100, H200). Later NVIDIA GPUs build it too, but
      * some run FP64 mma no faster than their vector units; they keep the portable kernel until
      * measured. */
-    return cc >= 90 && cc < 100 && !atomic_load(&dmma_broken) ? P_DMMA : P_D;
+    return cc >= 90 && cc < 100 && !atomic_load(&broken[P_DMMA]) ? P_DMMA : P_D;
   }
   unsigned cu = atomic_load(&test_compute_units);
   if (!cu)
@@ -127,6 +136,8 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   while (p < P_F32 &&
          2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
     p++;
+  if (p == P_F128 && cc >= 90 && cc < 100 && !atomic_load(&broken[P_F128_K32]))
+    p = P_F128_K32;
   return p;
 }
 
@@ -176,14 +187,16 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
     l.tile[1] = pl->rts_n;
   }
   status = amp_parallel_for_each_ex(view, &l, done);
-  if (status == AMP_ERROR_BUILD_FAILED && p == P_DMMA) {
-    /* A driver whose PTX assembler refuses the tensor-core kernel: nothing was enqueued (the
-     * build comes first); the portable kernel does the work, now and from now on. */
-    atomic_store(&dmma_broken, 1);
+  if (status == AMP_ERROR_BUILD_FAILED && pl->fallback >= 0) {
+    /* A driver that refuses a device-specific plan (the tensor-core kernel's PTX, or the larger
+     * K tile's tile_static memory): nothing was enqueued (the build comes first); the fallback
+     * plan does the work, now and from now on. */
+    atomic_store(&broken[p], 1);
     return run_fast(view, a, b, c, done);
   }
   AMP__TRY(status);
   atomic_fetch_add(&n_fast, 1);
+  atomic_store(&last_fast_opts, pl->opts);
 fail:
   return status;
 }

@@ -51,11 +51,15 @@ amp__gemm_mode amp__gemm_cached(const amp_accelerator *acc, amp_elem_kind kind, 
  * device had `compute_units` compute units (0: the real number). gpu_kernel 0 restores. */
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
 
-/* Test hook: pick the double kernel as if the device's compute capability were `cc` (0: the real
- * one). With 90 on a device that cannot build matmul_dmma, the fallback to matmul_fast runs. */
+/* Test hook: pick the kernels as if the device's compute capability were `cc` (0: the real one).
+ * With 90: double takes matmul_dmma (on a device that cannot build it, the fallback to
+ * matmul_fast runs), float's 128 x 128 shape takes K tiles of 32. */
 void amp__gemm_test_compute_capability(unsigned cc);
 
 /* Whether matmul_dmma failed to build once, so that the portable kernel is used from then on. */
 int amp__gemm_dmma_fell_back(void);
+
+/* Test hook: the build options of the kernel that ran the last fast-kernel GEMM ("" before one). */
+const char *amp__gemm_last_fast_options(void);
 
 #endif /* AMPCL_RUNTIME_BLAS_CHOICE_H */

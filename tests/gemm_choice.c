@@ -10,7 +10,8 @@
  *   - auto measures once per (accelerator, type, size class): the first GEMM of a class runs
  *     CLBlast twice and the fast kernel once, later ones of the class run only the cached choice,
  *     and the future's device time is the chosen engine's measured time;
- *   - the GPU kernel (matmul_fast) in its three float shapes through the test hook too;
+ *   - the GPU kernel (matmul_fast) in its three float shapes through the test hook too, and the
+ *     128 x 128 one with K tiles of 32 as on compute capability 9.x;
  *   - a bad AMP_BLAS_GEMM value fails naming the value, with C untouched.
  * Skips (77) when ampcl was built without CLBlast. */
 #include "blas_choice.h"
@@ -210,6 +211,21 @@ int main(int argc, char **argv) {
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 2);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
+    amp__gemm_test_compute_capability(0);
+  } else {
+    /* As on an H100: the 128 x 128 float shape takes K tiles of 32 (1 MiB of tile_static memory
+     * here; on a GPU of compute capability 9.x the driver allows its 67.6 KB). */
+    amp__gemm_test_gpu_kernel(1, 2);
+    gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
+    const int real_9x = props.compute_capability >= 90 && props.compute_capability < 100;
+    CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == real_9x);
+    amp__gemm_test_compute_capability(90);
+    c0 = amp__gemm_counts_get();
+    gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
+    gemm_case(av, 257, 257, 33, 0, 0, 1.0, 0.0, 0, NULL);
+    c1 = amp__gemm_counts_get();
+    CHECK_EQ_INT(c1.fast - c0.fast, 2);
+    CHECK(strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL);
     amp__gemm_test_compute_capability(0);
   }
   amp__gemm_test_gpu_kernel(0, 0);

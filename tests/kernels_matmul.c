@@ -312,7 +312,15 @@ int main(void) {
       REQUIRE_OK(amp_kernel_create(fprog, "fill", &fill));
       REQUIRE_OK(amp_program_create_builtin(file, opts, &prog));
       REQUIRE_OK(amp_kernel_create(prog, file, &k));
-      if (c->kind == FAST && fast_local_bytes(c, e) > props.local_memory) {
+      /* More tile_static memory than the device reports: NVIDIA's driver (the devices with a
+       * compute capability) still runs a kernel that declares it, up to the GPU's opt-in limit
+       * (99 KB or more from compute capability 8.0; these shapes need at most 67.6 KB), so there
+       * it runs and is checked like any other; below 8.0 it is not tried. */
+      const int over = c->kind == FAST && fast_local_bytes(c, e) > props.local_memory;
+      if (over && props.compute_capability > 0 && props.compute_capability < 80) {
+        printf("%-22s %-6s needs %zu bytes of tile_static memory: not tried on %s\n", c->label,
+               e->name, fast_local_bytes(c, e), props.device_path);
+      } else if (over && props.compute_capability == 0) {
         /* Too big for this device: the launch must say so instead of running. */
         double dummy = 0; /* room for one element of any type */
         amp_array_view *v;
