@@ -51,8 +51,10 @@
  * Build options: -DBM=128 -DBN=64 (C block per tile of threads), -DWM=64 -DWN=32 (per warp: WM a
  * multiple of 16, WN of 8), -DSTAGES=3 (2 to 5), -DGROUP_M=8. Threads per tile:
  * (BM / WM) * (BN / WN) * 32; tile_static bytes: STAGES * 8 * 8 * (BM + BN), 36,864 for the
- * defaults (NVIDIA's OpenCL allows 49,152 per tile and counts 16 bytes of its own, so
- * 128 x 128 fits 2 stages, not 3). 64 accumulators per thread need about 230 registers: tiles of
+ * defaults. NVIDIA's driver reports 49,152 bytes per tile but runs kernels that declare more
+ * (docs/KERNELS.md); more stages (4, 5), 256 x 64 or 128 x 128 tiles, and two or more K tiles per
+ * barrier were all measured with that room on an H100, and none was faster than these defaults
+ * (docs/perf/h100/2026-11-25/cublas/, runs 19 and 20). 64 accumulators per thread need about 230 registers: tiles of
  * more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and

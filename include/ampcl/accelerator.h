@@ -68,7 +68,9 @@ typedef struct amp_accelerator_properties {
   size_t max_tile_size;                   /* CL_DEVICE_MAX_WORK_GROUP_SIZE: threads per tile */
   size_t max_tile_extent[3]; /* the most threads a tile may have in AMP dimension 0, 1, 2 of a
                                 rank-3 tile (rank r uses the last r of these) */
-  uint64_t local_memory;     /* bytes of tile_static (__local) memory per tile */
+  uint64_t local_memory;     /* bytes of tile_static (__local) memory per tile (on NVIDIA the
+                                driver's 48 KB; a kernel may declare more there, up to the GPU's
+                                opt-in limit: docs/KERNELS.md) */
   unsigned compute_units;    /* CL_DEVICE_MAX_COMPUTE_UNITS */
   unsigned max_clock_mhz;    /* CL_DEVICE_MAX_CLOCK_FREQUENCY */
   /* NVIDIA's compute capability as 10 * major + minor (90 for an H100 or H200), from
