@@ -4,11 +4,13 @@
  * end of the file: the default for int, uint and float where the device has 64-bit atomics). Built with
  * -DT=<int, uint, float or double> and -DT4=<its 4-vector>.
  *
- * Tile shape: 1-D tiles of exactly SCAN_TILE (256) threads; a tile step covers SCAN_ITEMS (4096)
- * elements, 16 per thread: in amp_scan_apply thread t holds elements 16t .. 16t+15 of the step
- * (four vector loads and stores, scanned in registers, so one tile-wide scan of 256 thread sums
- * serves 4096 elements); amp_scan_sums reads the step as 4 rounds of 256 neighbouring 4-vectors.
- * The view is cut into G chunks of `chunk` elements (a multiple of 4096), one per tile; G <= 1024.
+ * Tile shape: 1-D tiles of exactly SCAN_TILE (256) threads. amp_scan_sums reads steps of
+ * SCAN_ITEMS (4096) elements as 4 rounds of 256 neighbouring 4-vectors; amp_scan_apply works in
+ * steps of APPLY_ITEMS (2048): the tile loads them into tile_static memory with the same coalesced
+ * pattern, thread t then scans elements 8t .. 8t+7 of the step from there (one tile-wide scan of
+ * 256 thread sums serves 2048 elements) and rewrites them in place, and the tile stores the step
+ * as it loaded it. The view is cut into G chunks of `chunk` elements (a multiple of 4096), one
+ * per tile; G <= 1024.
  *
  *   amp_scan_sums   tile g adds up its chunk and writes sums[g].
  *   amp_scan_carry  one tile: sums[0..G) becomes its exclusive prefix sums, in place.
@@ -108,33 +110,51 @@ __kernel void amp_scan_carry(AMP_VIEW(T, sums)) {
   scan_store(p, i, n, (T4)(e, e + v.x, e + v.x + v.y, e + v.x + v.y + v.z));
 }
 
+/* amp_scan_apply's step: APPLY_VECS 4-vectors per thread, APPLY_ITEMS elements, staged in
+ * tile_static memory (16 KB for double, so that the path fits any device's 32 KB). buf slot of
+ * 4-vector v: one spare slot after every 4 (APPLY_AT), which keeps both the coalesced and the
+ * per-thread pattern free of bank conflicts for 32-byte vectors (double4). */
+#define APPLY_VECS  2
+#define APPLY_ITEMS (4 * APPLY_VECS * SCAN_TILE)
+#define APPLY_AT(v) ((v) + ((v) >> 2))
+
 __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST_VIEW(T, sums),
                              int chunk, int inclusive) {
   tile_static T sh[SCAN_TILE];
+  tile_static T4 buf[APPLY_AT(APPLY_VECS * SCAN_TILE)];
   const int lid = (int)get_local_id(0), g = (int)get_group_id(0);
   const long n = amp_extent(src, 0), begin = (long)g * chunk, end = min(begin + chunk, n);
   __global const T *p = &amp_at(src, 0);
   __global T *q = &amp_at(dst, 0);
   T carry = amp_at(sums, g);
-  for (long base = begin; base < end; base += SCAN_ITEMS) {
-    /* this thread's SCAN_VECS * 4 neighbouring elements, one vector load each */
-    const long i = base + 4 * SCAN_VECS * lid;
-    T4 v[SCAN_VECS];
+  for (long base = begin; base < end; base += APPLY_ITEMS) {
+    /* coalesced loads: neighbouring threads, neighbouring 4-vectors */
+    for (int k = 0; k < APPLY_VECS; k++) {
+      const int v = k * SCAN_TILE + lid;
+      buf[APPLY_AT(v)] = scan_load(p, base + 4 * v, end);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* this thread's APPLY_VECS * 4 neighbouring elements */
     T mine = 0;
-    for (int k = 0; k < SCAN_VECS; k++) {
-      v[k] = scan_load(p, i + 4 * k, end);
-      mine += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    for (int c = 0; c < APPLY_VECS; c++) {
+      const T4 x = buf[APPLY_AT(APPLY_VECS * lid + c)];
+      mine += (x.x + x.y) + (x.z + x.w);
     }
     T total;
     T e = carry + tile_exclusive(sh, lid, mine, &total);
-    for (int k = 0; k < SCAN_VECS; k++) {
-      const long j = i + 4 * k;
-      T4 r = (T4)(e, e + v[k].x, e + v[k].x + v[k].y, e + v[k].x + v[k].y + v[k].z);
-      e = r.w + v[k].w;
-      if (inclusive)
-        r += v[k];
-      scan_store(q, j, end, r);
+    for (int c = 0; c < APPLY_VECS; c++) {
+      const int s = APPLY_AT(APPLY_VECS * lid + c);
+      const T4 x = buf[s];
+      const T4 o = (T4)(e, e + x.x, e + x.x + x.y, e + x.x + x.y + x.z);
+      e = o.w + x.w;
+      buf[s] = inclusive ? o + x : o;
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < APPLY_VECS; k++) {
+      const int v = k * SCAN_TILE + lid;
+      scan_store(q, base + 4 * v, end, buf[APPLY_AT(v)]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* buf is refilled by the next step */
     carry += total;
   }
 }
