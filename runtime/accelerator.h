@@ -26,6 +26,9 @@ struct amp_accelerator {
   /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
    * pass publishes a tile's state and value in one 64-bit word). */
   int has_int64_atomics;
+  /* amp_blas_gemm's device-specific kernels that failed to build here, one bit per plan
+   * (runtime/blas_choice.c): their portable fallbacks from then on, on this accelerator only. */
+  _Atomic unsigned gemm_broken_plans;
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */

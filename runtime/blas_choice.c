@@ -87,8 +87,6 @@ static const plan plans[NPLANS] = {
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp_kernel *kernels[NPLANS]; /* made at first use; made again if that failed */
-static _Atomic int broken[NPLANS];  /* the plan failed to build: its fallback from then on, on
-                                       every accelerator of the process */
 /* test hooks (blas_choice.h) */
 static _Atomic int test_gpu_kernel;
 static _Atomic unsigned test_compute_units;
@@ -103,8 +101,13 @@ const char *amp__gemm_last_fast_options(void) {
   return atomic_load(&last_fast_opts);
 }
 
-int amp__gemm_dmma_fell_back(void) {
-  return atomic_load(&broken[P_DMMA]);
+/* Whether plan p failed to build on acc (so its fallback runs there). */
+static int plan_broken(const amp_accelerator *acc, int p) {
+  return (atomic_load(&acc->gemm_broken_plans) >> p) & 1u;
+}
+
+int amp__gemm_dmma_fell_back(const amp_accelerator *acc) {
+  return plan_broken(acc, P_DMMA);
 }
 
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
@@ -127,7 +130,7 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
     /* 9.x only: the devices it was measured on (H100, H200). Later NVIDIA GPUs build it too, but
      * some run FP64 mma no faster than their vector units; they keep the portable kernel until
      * measured. */
-    return cc >= 90 && cc < 100 && !atomic_load(&broken[P_DMMA]) ? P_DMMA : P_D;
+    return cc >= 90 && cc < 100 && !plan_broken(acc, P_DMMA) ? P_DMMA : P_D;
   }
   unsigned cu = atomic_load(&test_compute_units);
   if (!cu)
@@ -136,7 +139,7 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   while (p < P_F32 &&
          2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
     p++;
-  if (p == P_F128 && cc >= 90 && cc < 100 && !atomic_load(&broken[P_F128_K32]))
+  if (p == P_F128 && cc >= 90 && cc < 100 && !plan_broken(acc, P_F128_K32))
     p = P_F128_K32;
   return p;
 }
@@ -190,8 +193,8 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
   if (status == AMP_ERROR_BUILD_FAILED && pl->fallback >= 0) {
     /* A driver that refuses a device-specific plan (the tensor-core kernel's PTX, or the larger
      * K tile's tile_static memory): nothing was enqueued (the build comes first); the fallback
-     * plan does the work, now and from now on. */
-    atomic_store(&broken[p], 1);
+     * plan does the work, now and from then on, on this accelerator. */
+    atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
     return run_fast(view, a, b, c, done);
   }
   AMP__TRY(status);

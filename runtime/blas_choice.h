@@ -56,8 +56,9 @@ void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
  * matmul_fast runs), float's 128 x 128 shape takes K tiles of 32. */
 void amp__gemm_test_compute_capability(unsigned cc);
 
-/* Whether matmul_dmma failed to build once, so that the portable kernel is used from then on. */
-int amp__gemm_dmma_fell_back(void);
+/* Whether matmul_dmma failed to build on acc, so that the portable kernel is used there from then
+ * on. */
+int amp__gemm_dmma_fell_back(const amp_accelerator *acc);
 
 /* Test hook: the build options of the kernel that ran the last fast-kernel GEMM ("" before one). */
 const char *amp__gemm_last_fast_options(void);

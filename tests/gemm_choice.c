@@ -202,11 +202,11 @@ int main(int argc, char **argv) {
     /* As on an H100: the tensor-core kernel is chosen; this device cannot build it (its #error
      * below compute capability 9.0), so the portable kernel does the work, now and from then on. */
     const int can_build = props.compute_capability >= 90; /* on an H100 it really runs */
-    CHECK(!amp__gemm_dmma_fell_back());
+    CHECK(!amp__gemm_dmma_fell_back(acc));
     amp__gemm_test_compute_capability(90);
     c0 = amp__gemm_counts_get();
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
-    CHECK(amp__gemm_dmma_fell_back() == !can_build);
+    CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
     gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 2);
