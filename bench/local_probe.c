@@ -2,16 +2,19 @@
  * with plain OpenCL on every GPU it finds.
  *
  * CL_DEVICE_LOCAL_MEM_SIZE is what a program is told; ampcl checks launches against it. NVIDIA's
- * driver reports 49,152 bytes, CUDA's default per-block limit, while the hardware (sm_80 and up)
- * lets a block opt in to much more. This probe asks the driver directly, two ways:
+ * driver reports 49,152 bytes, CUDA's default per-block limit, while the hardware lets a block opt
+ * in to more (from compute capability 7.0: 64 KB to 227 KB, by generation). This probe asks the
+ * driver directly, two ways:
  *   - static: a kernel that declares one __local int array of N bytes, built for each N;
  *   - dynamic: one kernel with a __local int * argument, whose size is set per launch.
  * Each launch of 256 threads writes a different value to every element, waits at the barrier,
  * and then every thread checks a stride of elements written by another thread, from the top of
  * the array down. Memory that wrapped around at a smaller size than asked would show up as
  * wrong values (a later index's write over an earlier one), not only as a refused launch.
+ * One work-group per launch: what one tile gets, not how many such tiles share a multiprocessor.
  * Prints, per size: the build status, CL_KERNEL_LOCAL_MEM_SIZE, the enqueue and finish status,
- * and how many threads found every element right. Exits 77 without a GPU. Not installed.
+ * and how many threads found every element right (the result buffer is cleared before each
+ * launch). Exits 77 without a GPU. Not installed.
  *
  *   local-probe */
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -46,7 +49,9 @@ static cl_int launch(cl_command_queue q, cl_kernel k, cl_mem out, int *right, cl
   int h[THREADS] = {0};
   *right = 0;
   *finish = CL_SUCCESS;
-  cl_int e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+  cl_int e = clEnqueueWriteBuffer(q, out, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL);
+  if (e == CL_SUCCESS)
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
   if (e != CL_SUCCESS)
     return e;
   if ((*finish = clFinish(q)) != CL_SUCCESS)
@@ -69,8 +74,18 @@ static void probe_device(cl_device_id d) {
     printf("  no context (%d)\n", e);
     return;
   }
-  cl_command_queue q = clCreateCommandQueue(c, d, 0, &e);
-  cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, THREADS * sizeof(int), NULL, &e);
+  cl_int eq, eb;
+  cl_command_queue q = clCreateCommandQueue(c, d, 0, &eq);
+  cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, THREADS * sizeof(int), NULL, &eb);
+  if (eq != CL_SUCCESS || eb != CL_SUCCESS) {
+    printf("  no queue (%d) or buffer (%d)\n", eq, eb);
+    if (eb == CL_SUCCESS)
+      clReleaseMemObject(out);
+    if (eq == CL_SUCCESS)
+      clReleaseCommandQueue(q);
+    clReleaseContext(c);
+    return;
+  }
   static const size_t kib[] = {32, 48, 64, 96, 128, 160, 200, 226, 227, 228, 256};
   const size_t nsizes = sizeof kib / sizeof kib[0];
   printf("  %-8s %10s %6s %12s %8s %8s %s\n", "kind", "bytes", "build", "kernel_local", "enqueue",
@@ -89,14 +104,16 @@ static void probe_device(cl_device_id d) {
       cl_int enq = CL_SUCCESS, fin = CL_SUCCESS;
       int right = 0;
       if (built == CL_SUCCESS && (k = clCreateKernel(p, dyn ? "sized" : "fixed", &e))) {
-        clSetKernelArg(k, 0, sizeof out, &out);
-        if (dyn) {
-          clSetKernelArg(k, 1, bytes, NULL);
-          clSetKernelArg(k, 2, sizeof ints, &ints);
-        }
+        cl_int set = clSetKernelArg(k, 0, sizeof out, &out);
+        if (dyn && set == CL_SUCCESS)
+          set = clSetKernelArg(k, 1, bytes, NULL);
+        if (dyn && set == CL_SUCCESS)
+          set = clSetKernelArg(k, 2, sizeof ints, &ints);
         clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof klocal, &klocal, NULL);
-        enq = launch(q, k, out, &right, &fin);
+        enq = set != CL_SUCCESS ? set : launch(q, k, out, &right, &fin);
         clReleaseKernel(k);
+      } else if (built == CL_SUCCESS) {
+        enq = e; /* no kernel: its status stands in the enqueue column */
       }
       printf("  %-8s %10zu %6d %12llu %8d %8d %d of %d\n", dyn ? "dynamic" : "static", bytes, built,
              (unsigned long long)klocal, enq, fin, right, THREADS);
@@ -104,6 +121,12 @@ static void probe_device(cl_device_id d) {
       if (fin != CL_SUCCESS) { /* a failed kernel can leave the queue unusable: start again */
         clReleaseCommandQueue(q);
         q = clCreateCommandQueue(c, d, 0, &e);
+        if (e != CL_SUCCESS) {
+          printf("  no new queue (%d): stopping\n", e);
+          clReleaseMemObject(out);
+          clReleaseContext(c);
+          return;
+        }
       }
     }
   clReleaseMemObject(out);
@@ -117,11 +140,15 @@ int main(void) {
   int gpus = 0;
   if (clGetPlatformIDs(16, ps, &np) != CL_SUCCESS)
     np = 0;
+  if (np > 16) /* the call gives the total count, and fills only 16 */
+    np = 16;
   for (cl_uint i = 0; i < np; i++) {
     cl_device_id ds[16];
     cl_uint nd = 0;
     if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_GPU, 16, ds, &nd) != CL_SUCCESS)
       continue;
+    if (nd > 16)
+      nd = 16;
     for (cl_uint j = 0; j < nd; j++, gpus++)
       probe_device(ds[j]);
   }

@@ -51,9 +51,9 @@
  *      and a round of loads whose latency the double buffer must hide; twice the depth halves
  *      both per multiply-add. For float at 128 x 128 that needs 67.6 KB of tile_static memory:
  *      more than the 48 KB NVIDIA's driver reports, but a kernel may declare that much there
- *      (docs/KERNELS.md). On an H100 at 4096 / 8192: 44.1 / 44.4 -> 45.8 / 46.3 TFLOP/s (0.92 to
- *      0.93 of cuBLAS's FP32 SGEMM, from 0.87 to 0.88); 64 was slower (34.4), as were K tiles of 8
- *      (40.6). amp_blas_gemm takes it on compute capability 9.x (runtime/blas_choice.c); other
+ *      (docs/KERNELS.md). On an H100 at 4096 / 8192, in one run: 44.1 / 44.4 -> 45.6 / 46.3
+ *      TFLOP/s (0.92 to 0.93 of cuBLAS's FP32 SGEMM in a later run, from 0.87 to 0.88); 64 was
+ *      slower (34.4), as were K tiles of 8 (40.6). amp_blas_gemm takes it on compute capability 9.x (runtime/blas_choice.c); other
  *      devices keep 16, which fits 48 KB.
  *
  * Build options (all optional):

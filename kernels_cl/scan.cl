@@ -111,7 +111,8 @@ __kernel void amp_scan_carry(AMP_VIEW(T, sums)) {
 }
 
 /* amp_scan_apply's step: APPLY_VECS 4-vectors per thread, APPLY_ITEMS elements, staged in
- * tile_static memory (16 KB for double, so that the path fits any device's 32 KB). buf slot of
+ * tile_static memory (20 KB for double with its padding, 22 KB with sh[]: within any device's
+ * 32 KB). buf slot of
  * 4-vector v: one spare slot after every 4 (APPLY_AT), which keeps both the coalesced and the
  * per-thread pattern free of bank conflicts for 32-byte vectors (double4). */
 #define APPLY_VECS  2

@@ -18,7 +18,7 @@
 #include "algo.h"
 
 #define SCAN_TILE      256
-#define SCAN_ITEMS     (4 * SCAN_TILE)
+#define SCAN_ITEMS     (16 * SCAN_TILE) /* elements per step of amp_scan_sums (scan.cl: SCAN_ITEMS) */
 #define SCAN_ONE_PER   32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
 #define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
 #define SCAN_STEP      (SCAN_ONE_PER * SCAN_ONE_TILE) /* elements per tile of the single pass */

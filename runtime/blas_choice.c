@@ -62,7 +62,7 @@ typedef struct plan {
   int cpu;          /* matmul_cpu: a plain domain of (column blocks, row blocks) */
   int ts_m, ts_n;   /* rows and columns of C per tile (per work-item for matmul_cpu) */
   int rts_m, rts_n; /* threads per tile (matmul_fast) */
-  int fallback;     /* the plan to use instead if this one fails to build, or -1 */
+  int fallback;     /* the plan pick_plan takes instead once this one was refused here, or -1 */
 } plan;
 
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
@@ -73,6 +73,7 @@ typedef struct plan {
  * allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32 columns
  * per work-item (8 x 16 for double). */
 enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, P_DMMA, P_F128_K32, NPLANS };
+_Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");
 static const plan plans[NPLANS] = {
     {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, -1},
     {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32, -1},
@@ -190,10 +191,13 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
     l.tile[1] = pl->rts_n;
   }
   status = amp_parallel_for_each_ex(view, &l, done);
-  if (status == AMP_ERROR_BUILD_FAILED && pl->fallback >= 0) {
-    /* A driver that refuses a device-specific plan (the tensor-core kernel's PTX, or the larger
-     * K tile's tile_static memory): nothing was enqueued (the build comes first); the fallback
-     * plan does the work, now and from then on, on this accelerator. */
+  if ((status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) &&
+      pl->fallback >= 0) {
+    /* A device that refuses a device-specific plan (the tensor-core kernel's PTX; the larger K
+     * tile's tile_static memory, at the build or at the launch's check): nothing ran (the build
+     * and the checks come first, and a launch the driver refuses writes nothing); the fallback
+     * plan (pick_plan skips a plan whose bit is set) does the work, now and from then on, on
+     * this accelerator. */
     atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
     return run_fast(view, a, b, c, done);
   }

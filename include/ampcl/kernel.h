@@ -133,7 +133,9 @@ AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent 
  * tiles that share tile_static memory and barriers. The tile must divide the extent
  * (AMP_ERROR_INVALID_COMPUTE_DOMAIN otherwise; see amp_tiled_extent_pad), and fit the device and
  * the kernel (AMP_ERROR_LIMIT_EXCEEDED names the limit: threads per tile, per dimension, or
- * tile_static bytes, declared in the kernel plus amp_arg_local, against the device's local memory).
+ * tile_static bytes, declared in the kernel plus amp_arg_local, against the device's local memory;
+ * on NVIDIA's OpenCL a kernel may declare more when the launch passes no amp_arg_local: see
+ * docs/KERNELS.md, "tile_static memory beyond 48 KB on NVIDIA").
  * A kernel written for one tile shape (AMP_TILE_SHAPE(t0, t1) in the prelude, OpenCL's
  * reqd_work_group_size) runs only with that tile: another is AMP_ERROR_INVALID_ARGUMENT, naming
  * both shapes in AMP order. */
