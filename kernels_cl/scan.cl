@@ -56,6 +56,17 @@ static inline void scan_store(__global T *q, long i, long n, T4 r) {
     q[i + 2] = r.z;
 }
 
+/* The sum of a 4-vector's elements. */
+static inline T sum4(T4 v) {
+  return (v.x + v.y) + (v.z + v.w);
+}
+
+/* A 4-vector's exclusive prefix sums, starting from e: (e, e + v.x, ...). The next start is the
+ * result's .w + v.w; adding v gives the inclusive sums. */
+static inline T4 scan4(T4 v, T e) {
+  return (T4)(e, e + v.x, e + v.x + v.y, e + v.x + v.y + v.z);
+}
+
 /* Exclusive prefix sums of one value per thread across a tile of `threads` threads, in sh[];
  * returns this thread's. *total gets the tile's sum. Every thread of the tile must call it. */
 static inline T tile_exclusive_n(__local T *sh, int lid, T x, T *total, int threads) {
@@ -86,7 +97,7 @@ __kernel void amp_scan_sums(AMP_CONST_VIEW(T, src), AMP_VIEW(T, sums), int chunk
   for (long base = begin; base < end; base += SCAN_ITEMS)
     for (int q = 0; q < SCAN_VECS; q++) {
       const T4 v = scan_load(p, base + 4 * (q * SCAN_TILE + lid), end);
-      acc += (v.x + v.y) + (v.z + v.w);
+      acc += sum4(v);
     }
   sh[lid] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -106,8 +117,8 @@ __kernel void amp_scan_carry(AMP_VIEW(T, sums)) {
   const long i = 4 * lid;
   const T4 v = scan_load(p, i, n);
   T total;
-  const T e = tile_exclusive(sh, lid, (v.x + v.y) + (v.z + v.w), &total);
-  scan_store(p, i, n, (T4)(e, e + v.x, e + v.x + v.y, e + v.x + v.y + v.z));
+  const T e = tile_exclusive(sh, lid, sum4(v), &total);
+  scan_store(p, i, n, scan4(v, e));
 }
 
 /* amp_scan_apply's step: APPLY_VECS 4-vectors per thread, APPLY_ITEMS elements, staged in
@@ -139,14 +150,14 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
     T mine = 0;
     for (int c = 0; c < APPLY_VECS; c++) {
       const T4 x = buf[APPLY_AT(APPLY_VECS * lid + c)];
-      mine += (x.x + x.y) + (x.z + x.w);
+      mine += sum4(x);
     }
     T total;
     T e = carry + tile_exclusive(sh, lid, mine, &total);
     for (int c = 0; c < APPLY_VECS; c++) {
       const int s = APPLY_AT(APPLY_VECS * lid + c);
       const T4 x = buf[s];
-      const T4 o = (T4)(e, e + x.x, e + x.x + x.y, e + x.x + x.y + x.z);
+      const T4 o = scan4(x, e);
       e = o.w + x.w;
       buf[s] = inclusive ? o + x : o;
     }
@@ -275,7 +286,7 @@ amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state)
   T mine = 0; /* the sum of this thread's ONE_PER neighbouring elements */
   for (int c = 0; c < ONE_VECS; c++) {
     const T4 x = buf[ONE_SWZ(ONE_VECS * lid + c)];
-    mine += (x.x + x.y) + (x.z + x.w);
+    mine += sum4(x);
   }
   T total;
   T e = tile_exclusive_n(sh, lid, mine, &total, ONE_TILE);
@@ -308,7 +319,7 @@ amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state)
   for (int c = 0; c < ONE_VECS; c++) { /* this thread's elements become their prefix sums */
     const int s = ONE_SWZ(ONE_VECS * lid + c);
     const T4 x = buf[s];
-    const T4 o = (T4)(e, e + x.x, e + x.x + x.y, e + x.x + x.y + x.z);
+    const T4 o = scan4(x, e);
     e = o.w + x.w;
     buf[s] = inclusive ? o + x : o;
   }

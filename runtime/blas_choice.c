@@ -62,7 +62,7 @@ typedef struct plan {
   int cpu;          /* matmul_cpu: a plain domain of (column blocks, row blocks) */
   int ts_m, ts_n;   /* rows and columns of C per tile (per work-item for matmul_cpu) */
   int rts_m, rts_n; /* threads per tile (matmul_fast) */
-  int fallback;     /* the plan pick_plan takes instead once this one was refused here, or -1 */
+  int fallback;     /* the plan to take instead once this one was refused here, or -1 */
 } plan;
 
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
@@ -127,21 +127,26 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   unsigned cc = atomic_load(&test_cc);
   if (!cc)
     cc = acc->props.compute_capability;
+  /* The device-specific plans on 9.x only: the devices they were measured on (H100, H200). Later
+   * NVIDIA GPUs build matmul_dmma too, but some run FP64 mma no faster than their vector units;
+   * they keep the portable kernels until measured. */
+  const int cc9 = cc >= 90 && cc < 100;
+  int p;
   if (dbl) {
-    /* 9.x only: the devices it was measured on (H100, H200). Later NVIDIA GPUs build it too, but
-     * some run FP64 mma no faster than their vector units; they keep the portable kernel until
-     * measured. */
-    return cc >= 90 && cc < 100 && !plan_broken(acc, P_DMMA) ? P_DMMA : P_D;
+    p = cc9 ? P_DMMA : P_D;
+  } else {
+    unsigned cu = atomic_load(&test_compute_units);
+    if (!cu)
+      cu = acc->props.compute_units;
+    p = P_F128;
+    while (p < P_F32 &&
+           2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
+      p++;
+    if (p == P_F128 && cc9)
+      p = P_F128_K32;
   }
-  unsigned cu = atomic_load(&test_compute_units);
-  if (!cu)
-    cu = acc->props.compute_units;
-  int p = P_F128;
-  while (p < P_F32 &&
-         2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
-    p++;
-  if (p == P_F128 && cc >= 90 && cc < 100 && !plan_broken(acc, P_F128_K32))
-    p = P_F128_K32;
+  while (plan_broken(acc, p)) /* refused here before: its fallback (only plans that have one) */
+    p = plans[p].fallback;
   return p;
 }
 
@@ -195,9 +200,8 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
       pl->fallback >= 0) {
     /* A device that refuses a device-specific plan (the tensor-core kernel's PTX; the larger K
      * tile's tile_static memory, at the build or at the launch's check): nothing ran (the build
-     * and the checks come first, and a launch the driver refuses writes nothing); the fallback
-     * plan (pick_plan skips a plan whose bit is set) does the work, now and from then on, on
-     * this accelerator. */
+     * and the checks come first, and a launch the driver refuses writes nothing); its fallback
+     * (pick_plan follows the bit) does the work, now and from then on, on this accelerator. */
     atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
     return run_fast(view, a, b, c, done);
   }
