@@ -6,7 +6,9 @@
  *   2. which thread holds which element of the f64 mma operands (m8n8k4, m16n8k4, m16n8k8),
  *      compared with a host product;
  *   3. how fast each f64 mma shape runs with its operands in registers, beside plain FP64 fma:
- *      the ceiling a DGEMM kernel can aim at.
+ *      the ceiling a DGEMM kernel can aim at; also at the occupancy matmul_dmma runs with
+ *      (8 warps per SM), and m16n8k16 (sm_90, built on its own);
+ *   4. the TF32 m16n8k8 layout and rate (kernels_cl/matmul_tf32.cl).
  * Prints the compute capability (cl_nv_device_attribute_query) and every result; exits 77 when
  * there is no NVIDIA GPU, 1 when a check fails. Not installed.
  *
@@ -70,27 +72,87 @@ static const char *source =
     "    : \"d\"(a0), \"d\"(a1), \"d\"(a2), \"d\"(a3), \"d\"(b0), \"d\"(b1), \"d\"(z));\n"
     "  c[G * 8 + TG * 2] = d0; c[G * 8 + TG * 2 + 1] = d1;\n"
     "  c[(G + 8) * 8 + TG * 2] = d2; c[(G + 8) * 8 + TG * 2 + 1] = d3; }\n"
-    /* rates: 8 independent accumulators per thread, operands in registers */
-    "#define PEAK(name, NC, MMA) __kernel void name(__global double *out, int iters) {\\\n"
-    "  uint lane = get_local_id(0) & 31; double a = lane * 1e-3, b = 1.0 - a, c[8][NC];\\\n"
-    "  for (int i = 0; i < 8; i++) for (int j = 0; j < NC; j++) c[i][j] = i;\\\n"
+    /* rates: NCH independent accumulators per thread, operands in registers */
+    "#define PEAKN(name, NCH, NC, MMA) __kernel void name(__global double *out, int iters) {\\\n"
+    "  uint lane = get_local_id(0) & 31; double a = lane * 1e-3, b = 1.0 - a, c[NCH][NC];\\\n"
+    "  for (int i = 0; i < NCH; i++) for (int j = 0; j < NC; j++) c[i][j] = i;\\\n"
     "  for (int it = 0; it < iters; it++) {\\\n"
-    "    _Pragma(\"unroll\") for (int i = 0; i < 8; i++) MMA; }\\\n"
-    "  double s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < NC; j++) s += c[i][j];\\\n"
+    "    _Pragma(\"unroll\") for (int i = 0; i < NCH; i++) MMA; }\\\n"
+    "  double s = 0; for (int i = 0; i < NCH; i++) for (int j = 0; j < NC; j++) s += c[i][j];\\\n"
     "  out[get_global_id(0)] = s; }\n"
+    "#define PEAK(name, NC, MMA) PEAKN(name, 8, NC, MMA)\n"
+    "#define MMA1688 asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+    "{%0,%1,%2,%3}, {%4,%5,%4,%5}, {%6,%6}, {%0,%1,%2,%3};\" : \"+d\"(c[i][0]), "
+    "\"+d\"(c[i][1]), \"+d\"(c[i][2]), \"+d\"(c[i][3]) : \"d\"(a), \"d\"(b), \"d\"(b))\n"
     "PEAK(p884, 2, asm volatile(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, "
     "{%2}, {%3}, {%0,%1};\" : \"+d\"(c[i][0]), \"+d\"(c[i][1]) : \"d\"(a), \"d\"(b)))\n"
     "PEAK(p1684, 4, asm volatile(\"mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
     "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\" : \"+d\"(c[i][0]), \"+d\"(c[i][1]), "
     "\"+d\"(c[i][2]), \"+d\"(c[i][3]) : \"d\"(a), \"d\"(b), \"d\"(b)))\n"
-    "PEAK(p1688, 4, asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-    "{%0,%1,%2,%3}, {%4,%5,%4,%5}, {%6,%6}, {%0,%1,%2,%3};\" : \"+d\"(c[i][0]), "
-    "\"+d\"(c[i][1]), \"+d\"(c[i][2]), \"+d\"(c[i][3]) : \"d\"(a), \"d\"(b), \"d\"(b)))\n"
+    "PEAK(p1688, 4, MMA1688)\n"
+    "PEAKN(p1688x16, 16, 4, MMA1688)\n"
     "PEAK(pfma, 2, (c[i][0] = fma(a, c[i][0], b), c[i][1] = fma(a, c[i][1], b)))\n";
+
+/* TF32 (kernels_cl/matmul_tf32.cl): the same places as f64 m16n8k8, float data. Built with
+ * `source` as a second string of the same program. */
+static const char *source_tf32 =
+    "__kernel void l1688tf32(__global const float *a, __global const float *b, __global float *c) "
+    "{\n"
+    "  uint lane = get_local_id(0), fa[4], fb[2]; float d0, d1, d2, d3, z = 0;\n"
+    "  fa[0] = as_uint(a[G * 8 + TG]); fa[1] = as_uint(a[(G + 8) * 8 + TG]);\n"
+    "  fa[2] = as_uint(a[G * 8 + TG + 4]); fa[3] = as_uint(a[(G + 8) * 8 + TG + 4]);\n"
+    "  fb[0] = as_uint(b[TG * 8 + G]); fb[1] = as_uint(b[(TG + 4) * 8 + G]);\n"
+    "  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+    "{%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\"\n"
+    "    : \"=f\"(d0), \"=f\"(d1), \"=f\"(d2), \"=f\"(d3) : \"r\"(fa[0]), \"r\"(fa[1]),\n"
+    "      \"r\"(fa[2]), \"r\"(fa[3]), \"r\"(fb[0]), \"r\"(fb[1]), \"f\"(z));\n"
+    "  c[G * 8 + TG * 2] = d0; c[G * 8 + TG * 2 + 1] = d1;\n"
+    "  c[(G + 8) * 8 + TG * 2] = d2; c[(G + 8) * 8 + TG * 2 + 1] = d3; }\n"
+    "__kernel void ptf32(__global double *out, int iters) {\n"
+    "  uint lane = get_local_id(0) & 31, a = as_uint(lane * 1e-3f), b = as_uint(1.0f - lane);\n"
+    "  float c[8][4];\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) c[i][j] = i;\n"
+    "  for (int it = 0; it < iters; it++) {\n"
+    "    _Pragma(\"unroll\") for (int i = 0; i < 8; i++)\n"
+    "      asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+    "{%4,%5,%4,%5}, {%6,%6}, {%0,%1,%2,%3};\" : \"+f\"(c[i][0]), \"+f\"(c[i][1]), "
+    "\"+f\"(c[i][2]), \"+f\"(c[i][3]) : \"r\"(a), \"r\"(b), \"r\"(b)); }\n"
+    "  float s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) s += c[i][j];\n"
+    "  out[get_global_id(0)] = s; }\n";
+
+/* m16n8k16 f64 is newer (PTX ISA 7.8, sm_90): built on its own, so a driver whose compiler
+ * emits an older PTX version loses only these two. The layout tried is the m16n8k8 one extended
+ * along k: a_i at row G + 8 * (i & 1), column TG + 4 * (i >> 1); b_i at row TG + 4 * i. */
+static const char *source16 =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define G " LANE_G "\n#define TG " LANE_T "\n"
+    "__kernel void l16816(__global const double *a, __global const double *b, __global double *c) "
+    "{\n"
+    "  uint lane = get_local_id(0); double fa[8], fb[4], d0, d1, d2, d3, z = 0;\n"
+    "  for (int i = 0; i < 8; i++) fa[i] = a[(G + 8 * (i & 1)) * 16 + TG + 4 * (i >> 1)];\n"
+    "  for (int i = 0; i < 4; i++) fb[i] = b[(TG + 4 * i) * 8 + G];\n"
+    "  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+    "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%16,%16,%16,%16};\"\n"
+    "    : \"=d\"(d0), \"=d\"(d1), \"=d\"(d2), \"=d\"(d3)\n"
+    "    : \"d\"(fa[0]), \"d\"(fa[1]), \"d\"(fa[2]), \"d\"(fa[3]), \"d\"(fa[4]), \"d\"(fa[5]),\n"
+    "      \"d\"(fa[6]), \"d\"(fa[7]), \"d\"(fb[0]), \"d\"(fb[1]), \"d\"(fb[2]), \"d\"(fb[3]),\n"
+    "      \"d\"(z));\n"
+    "  c[G * 8 + TG * 2] = d0; c[G * 8 + TG * 2 + 1] = d1;\n"
+    "  c[(G + 8) * 8 + TG * 2] = d2; c[(G + 8) * 8 + TG * 2 + 1] = d3; }\n"
+    "__kernel void p16816(__global double *out, int iters) {\n"
+    "  uint lane = get_local_id(0) & 31; double a = lane * 1e-3, b = 1.0 - a, c[8][4];\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) c[i][j] = i;\n"
+    "  for (int it = 0; it < iters; it++) {\n"
+    "    _Pragma(\"unroll\") for (int i = 0; i < 8; i++)\n"
+    "      asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+    "{%4,%5,%4,%5,%4,%5,%4,%5}, {%6,%6,%6,%6}, {%0,%1,%2,%3};\" : \"+d\"(c[i][0]), "
+    "\"+d\"(c[i][1]), \"+d\"(c[i][2]), \"+d\"(c[i][3]) : \"d\"(a), \"d\"(b), \"d\"(b)); }\n"
+    "  double s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) s += c[i][j];\n"
+    "  out[get_global_id(0)] = s; }\n";
 
 static cl_context ctx;
 static cl_command_queue queue;
-static cl_program prog;
+static cl_program prog, prog16; /* prog16: the m16n8k16 kernels, NULL if they did not build */
 static int failures;
 
 static void verdict(const char *what, int ok) {
@@ -98,10 +160,11 @@ static void verdict(const char *what, int ok) {
   failures += !ok;
 }
 
-/* Runs kernel `name` with its buffer arguments, `threads` threads in one work-group. */
-static int run(const char *name, size_t threads, cl_mem *args, int nargs) {
+/* Runs kernel `name` of program p with its buffer arguments, `threads` threads in one
+ * work-group. */
+static int run_in(cl_program p, const char *name, size_t threads, cl_mem *args, int nargs) {
   cl_int err;
-  cl_kernel k = clCreateKernel(prog, name, &err);
+  cl_kernel k = clCreateKernel(p, name, &err);
   if (err != CL_SUCCESS)
     return err;
   for (int i = 0; i < nargs; i++)
@@ -111,6 +174,10 @@ static int run(const char *name, size_t threads, cl_mem *args, int nargs) {
     err = clFinish(queue);
   clReleaseKernel(k);
   return err;
+}
+
+static int run(const char *name, size_t threads, cl_mem *args, int nargs) {
+  return run_in(prog, name, threads, args, nargs);
 }
 
 static void check_lanes(void) {
@@ -146,8 +213,8 @@ static void check_lanes(void) {
 
 /* One warp computes an M x N x K product with kernel `name`; compared exactly with the host (the
  * inputs are small multiples of 1/4, so every sum is exact in double). */
-static void check_layout(const char *name, int m, int n, int k) {
-  double a[128], b[64], c[128], ref[128];
+static void check_layout(cl_program p, const char *name, int m, int n, int k) {
+  double a[256], b[128], c[128], ref[128];
   for (int i = 0; i < m * k; i++)
     a[i] = (i * 13 % 17) - 8.5;
   for (int i = 0; i < k * n; i++)
@@ -162,7 +229,7 @@ static void check_layout(const char *name, int m, int n, int k) {
   cl_mem bufs[3] = {clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof a, a, NULL),
                     clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof b, b, NULL),
                     clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof c, NULL, NULL)};
-  int ok = run(name, 32, bufs, 3) == CL_SUCCESS &&
+  int ok = run_in(p, name, 32, bufs, 3) == CL_SUCCESS &&
            clEnqueueReadBuffer(queue, bufs[2], CL_TRUE, 0, sizeof(double) * (size_t)(m * n), c, 0,
                                NULL, NULL) == CL_SUCCESS;
   for (int i = 0; ok && i < m * n; i++)
@@ -174,14 +241,17 @@ static void check_layout(const char *name, int m, int n, int k) {
     clReleaseMemObject(bufs[i]);
 }
 
-/* TFLOP/s of kernel `name`: 8 blocks of 256 threads per compute unit, 4096 iterations, best of 3
- * after one warm-up. flop_per_iter counts one iteration of one warp. */
-static void rate(const char *name, double flop_per_iter, cl_uint units) {
+/* TFLOP/s of kernel `name` of program p: `blocks` work-groups of `local` threads per compute
+ * unit, 4096 iterations, best of 3 after one warm-up. flop_per_iter counts one iteration of one
+ * warp. With 8 blocks of 256 threads the SM holds 64 warps, as many as it can: the instruction's
+ * own rate. Fewer warps show what a kernel with that occupancy can get at best. */
+static void rate_at(cl_program p, const char *name, double flop_per_iter, cl_uint units,
+                    size_t blocks, size_t local) {
   const int iters = 4096;
-  size_t local = 256, global = (size_t)units * 8 * local;
+  size_t global = (size_t)units * blocks * local;
   cl_int err;
   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * sizeof(double), NULL, &err);
-  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(prog, name, &err) : NULL;
+  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, name, &err) : NULL;
   if (err != CL_SUCCESS) {
     verdict(name, 0);
     if (out)
@@ -206,9 +276,44 @@ static void rate(const char *name, double flop_per_iter, cl_uint units) {
     if (r > 0 && tf > best)
       best = tf;
   }
-  printf("%-28s %.1f TFLOP/s\n", name, best);
+  char what[64];
+  snprintf(what, sizeof what, "%s, %zu x %zu per unit", name, blocks, local);
+  printf("%-36s %.1f TFLOP/s\n", what, best);
   clReleaseKernel(k);
   clReleaseMemObject(out);
+}
+
+/* The TF32 m16n8k8 layout: as check_layout with float data (every value and sum exact in TF32
+ * and float). */
+static void check_layout_tf32(void) {
+  float a[128], b[64], c[128];
+  double ref[128];
+  for (int i = 0; i < 128; i++)
+    a[i] = (float)((i * 13 % 17) - 8.5);
+  for (int i = 0; i < 64; i++)
+    b[i] = (float)((i * 7 % 11) - 4.25);
+  for (int r = 0; r < 16; r++)
+    for (int col = 0; col < 8; col++) {
+      double s = 0;
+      for (int q = 0; q < 8; q++)
+        s += (double)a[r * 8 + q] * b[q * 8 + col];
+      ref[r * 8 + col] = s;
+    }
+  cl_mem bufs[3] = {clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof a, a, NULL),
+                    clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof b, b, NULL),
+                    clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof c, NULL, NULL)};
+  int ok =
+      run("l1688tf32", 32, bufs, 3) == CL_SUCCESS &&
+      clEnqueueReadBuffer(queue, bufs[2], CL_TRUE, 0, sizeof c, c, 0, NULL, NULL) == CL_SUCCESS;
+  for (int i = 0; ok && i < 128; i++)
+    ok = c[i] == ref[i];
+  verdict("layout m16n8k8 tf32", ok);
+  for (int i = 0; i < 3; i++)
+    clReleaseMemObject(bufs[i]);
+}
+
+static void rate(const char *name, double flop_per_iter, cl_uint units) {
+  rate_at(prog, name, flop_per_iter, units, 8, 256);
 }
 
 int main(void) {
@@ -237,7 +342,8 @@ int main(void) {
   printf("%s, compute capability %u.%u, %u compute units\n", name, major, minor, units);
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
   queue = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
-  prog = clCreateProgramWithSource(ctx, 1, &source, NULL, NULL);
+  const char *sources[] = {source, source_tf32};
+  prog = clCreateProgramWithSource(ctx, 2, sources, NULL, NULL);
   if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
     static char log[65536];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -245,13 +351,35 @@ int main(void) {
     return 1;
   }
   check_lanes();
-  check_layout("l884", 8, 8, 4);
-  check_layout("l1684", 16, 8, 4);
-  check_layout("l1688", 16, 8, 8);
+  check_layout(prog, "l884", 8, 8, 4);
+  check_layout(prog, "l1684", 16, 8, 4);
+  check_layout(prog, "l1688", 16, 8, 8);
+  check_layout_tf32();
   rate("p884", 8 * 2.0 * 8 * 8 * 4, units);   /* 8 mma of 8 x 8 x 4 per iteration per warp */
   rate("p1684", 8 * 2.0 * 16 * 8 * 4, units); /* 16 x 8 x 4 */
   rate("p1688", 8 * 2.0 * 16 * 8 * 8, units); /* 16 x 8 x 8 */
   rate("pfma", 32 * 16 * 2.0, units);         /* 16 fma per thread per iteration, 32 threads */
+  rate("ptf32", 8 * 2.0 * 16 * 8 * 8, units); /* TF32 m16n8k8 */
+  /* At the occupancy of matmul_dmma (two tiles of 4 warps, or one of 8, per SM: 8 warps), with
+   * 8 and with 16 accumulators per warp (its 64 x 32 warp tile holds 16). */
+  rate_at(prog, "p1688", 8 * 2.0 * 16 * 8 * 8, units, 2, 128);
+  rate_at(prog, "p1688", 8 * 2.0 * 16 * 8 * 8, units, 1, 256);
+  rate_at(prog, "p1688x16", 16 * 2.0 * 16 * 8 * 8, units, 2, 128);
+  rate_at(prog, "p1688x16", 16 * 2.0 * 16 * 8 * 8, units, 1, 256);
+
+  prog16 = clCreateProgramWithSource(ctx, 1, &source16, NULL, NULL);
+  if (prog16 && clBuildProgram(prog16, 1, &dev, "", NULL, NULL) == CL_SUCCESS) {
+    check_layout(prog16, "l16816", 16, 8, 16);
+    rate_at(prog16, "p16816", 8 * 2.0 * 16 * 8 * 16, units, 8, 256);
+    rate_at(prog16, "p16816", 8 * 2.0 * 16 * 8 * 16, units, 2, 128);
+  } else {
+    static char log[16384];
+    if (prog16)
+      clGetProgramBuildInfo(prog16, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    printf("m16n8k16 f64: not built here (not counted as a failure):\n%.2000s\n", log);
+  }
+  if (prog16)
+    clReleaseProgram(prog16);
   clReleaseProgram(prog);
   clReleaseCommandQueue(queue);
   clReleaseContext(ctx);
