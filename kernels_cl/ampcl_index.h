@@ -108,4 +108,17 @@ AMP__INDEX_OPS(3)
 #define AMP_DOMAIN_EXTENT3(e)                                                                      \
   const int e[3] = {(int)get_global_size(2), (int)get_global_size(1), (int)get_global_size(0)}
 
+/* Not AMP's, for GEMM-like kernels where each tile of a rank-2 tiled launch computes one block
+ * of a tiles_m x tiles_n grid of blocks: which block tile number `lin` takes (out[0] its block
+ * row, out[1] its block column) when the tiles, numbered with tile[1] fastest (the order GPUs
+ * tend to start them), are dealt out `group` block rows at a time. The tiles running at once then
+ * share `group` block rows of one operand and a narrow band of the other's columns in the L2
+ * cache; group 1 is plain row-by-row order. kernels_cl/matmul_fast.cl (step 9) measures it. */
+static inline void amp_tile_order_grouped(int tiles_m, int tiles_n, int lin, int group, int out[2]) {
+  const int band = lin / (group * tiles_n), in_band = lin % (group * tiles_n);
+  const int band_rows = min(group, tiles_m - band * group);
+  out[0] = band * group + in_band % band_rows;
+  out[1] = in_band / band_rows;
+}
+
 #endif /* AMPCL_INDEX_H */

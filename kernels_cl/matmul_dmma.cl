@@ -250,12 +250,10 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
   const int warp = idx.local_id[0], lane = idx.local_id[1], tid = warp * 32 + lane;
   const int wm = warp / WARPS_N, wn = warp % WARPS_N;
   /* Which block of C: as in matmul_fast, GROUP_M block rows per band of the tile order. */
-  const int tiles_m = get_num_groups(1), tiles_n = get_num_groups(0);
-  const int lin = idx.tile[0] * tiles_n + idx.tile[1];
-  const int band = lin / (GROUP_M * tiles_n), in_band = lin % (GROUP_M * tiles_n);
-  const int band_rows = min(GROUP_M, tiles_m - band * GROUP_M);
-  const int row0 = (band * GROUP_M + in_band % band_rows) * BM;
-  const int col0 = in_band / band_rows * BN;
+  int blk[2];
+  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
+                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
+  const int row0 = blk[0] * BM, col0 = blk[1] * BN;
   /* cp.async reads 16 aligned bytes: every row of A and B must start on a 16-byte boundary
    * (buffers are aligned far beyond that). The same in every thread of the launch. */
   const int aligned = ((a_shape.s3 | a_shape.s4 | b_shape.s3 | b_shape.s4) & 1) == 0;

@@ -327,12 +327,10 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
    * them (tile[1], OpenCL's dimension 0, fastest) and the numbers are dealt out GROUP_M block
    * rows at a time, so the tiles running at once share GROUP_M block rows of A and a narrow band
    * of B's columns, which stay in the L2 cache. */
-  const int tiles_m = get_num_groups(1), tiles_n = get_num_groups(0);
-  const int lin = idx.tile[0] * tiles_n + idx.tile[1];
-  const int band = lin / (GROUP_M * tiles_n), in_band = lin % (GROUP_M * tiles_n);
-  const int band_rows = min(GROUP_M, tiles_m - band * GROUP_M);
-  const int row0 = (band * GROUP_M + in_band % band_rows) * TS_M;
-  const int col0 = in_band / band_rows * TS_N;
+  int blk[2];
+  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
+                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
+  const int row0 = blk[0] * TS_M, col0 = blk[1] * TS_N;
   /* TB access to B and C needs BW-element alignment of every row start: offset and row stride
    * multiples of BW (buffers themselves are aligned far beyond that). Uniform across the launch. */
   const int b_vec = ((b_shape.s3 | b_shape.s4) & (BW - 1)) == 0;

@@ -9,7 +9,8 @@
  * it writes is the flat position it computed, so a wrong amp_extentN_linear shows as rows in the
  * wrong place. A tiled launch checks the tiled index's fields with the same operations:
  * tile_origin + local_id == global_id, tile * tile_extent == tile_origin, local_id inside
- * tile_extent, and local_id's flat position. */
+ * tile_extent, and local_id's flat position. Last, ampcl's grouped tile order
+ * (amp_tile_order_grouped) for a few grids: each block taken once, in the documented order. */
 #include "check.h"
 
 enum { K = 64 }; /* result slots per work item */
@@ -212,11 +213,55 @@ static void test_rank(amp_accelerator_view *av, int rank) {
   free(shape);
 }
 
+/* amp_tile_order_grouped (ampcl's, not AMP's): for each tile number of a tiles_m x tiles_n grid,
+ * the block a kernel computes. Every block must be taken exactly once; a full band runs down its
+ * `group` block rows before moving a column; group 1 is row-major order. */
+static void test_tile_order(amp_accelerator_view *av) {
+  static const char *order_src =
+      "__kernel void order(AMP_VIEW(int, out), int tiles_m, int tiles_n, int group) {\n"
+      "  AMP_INDEX1(idx);\n"
+      "  int blk[2];\n"
+      "  amp_tile_order_grouped(tiles_m, tiles_n, idx[0], group, blk);\n"
+      "  amp_at(out, idx[0], 0) = blk[0];\n"
+      "  amp_at(out, idx[0], 1) = blk[1];\n"
+      "}\n";
+  static const int cases[][3] = {{10, 7, 4}, {5, 3, 1}, {3, 9, 8}, {1, 1, 8}, {16, 2, 8}};
+  amp_kernel *k = test_kernel(order_src, NULL, "order");
+  for (size_t c = 0; k && c < sizeof cases / sizeof cases[0]; c++) {
+    const int tm = cases[c][0], tn = cases[c][1], group = cases[c][2], total = tm * tn;
+    int out[2 * 160], seen[160] = {0};
+    amp_array_view *v = NULL;
+    CHECK_OK(amp_array_view_create(amp_extent2(total, 2), AMP_INT32, out, &v));
+    amp_arg args[] = {amp_arg_view(v), amp_arg_int(tm), amp_arg_int(tn), amp_arg_int(group)};
+    CHECK_OK(amp_parallel_for_each(av, amp_extent1(total), k, args, AMP_NARGS(args)));
+    CHECK_OK(amp_array_view_synchronize(v));
+    int bad = 0;
+    for (int lin = 0; lin < total; lin++) {
+      const int r = out[2 * lin], col = out[2 * lin + 1];
+      if (r < 0 || r >= tm || col < 0 || col >= tn || seen[r * tn + col]++) {
+        bad++;
+        continue;
+      }
+      const int g = group < tm ? group : tm;
+      if (lin < g * tn) /* the first band is full */
+        bad += r != lin % g || col != lin / g;
+      if (group == 1)
+        bad += r != lin / tn || col != lin % tn;
+    }
+    if (bad)
+      fprintf(stderr, "  tile order %d x %d, group %d: %d wrong\n", tm, tn, group, bad);
+    CHECK_EQ_INT(bad, 0);
+    amp_array_view_release(v);
+  }
+  amp_kernel_release(k);
+}
+
 int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
   for (int rank = 1; rank <= 3; rank++)
     test_rank(av, rank);
+  test_tile_order(av);
   return check_done();
 }
