@@ -6,12 +6,20 @@
  * it measured faster for the size). The clblast columns set AMP_BLAS_GEMM=clblast while they run,
  * so they stay CLBlast's. `tensor` is kernels_cl/matmul_dmma.cl, double on NVIDIA's FP64 tensor
  * cores (compute capability 9.0 and up; skipped elsewhere and for float); --fast-opts passes it
- * -DBM/-DBN/-DWM/-DWN when given.
+ * -DBM/-DBN/-DWM/-DWN when given. `tf32` is kernels_cl/matmul_tf32.cl, float with TF32 inputs on
+ * NVIDIA's tensor cores (compute capability 8.0 and up; skipped elsewhere and for double), run
+ * through amp_blas_gemm_ex with AMP_GEMM_ALLOW_TF32 (the library's shape for the size); with
+ * --fast-opts, the kernel itself with those options instead.
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
  * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
  * rounding error well below k * eps; the check allows 4 * k * eps per element (and no NaN). A
- * kernel that skips work, or returns zeros, misses by about sqrt(k) / 3: far above that. */
+ * kernel that skips work, or returns zeros, misses by about sqrt(k) / 3: far above that. The tf32
+ * column's inputs are rounded to 10 mantissa bits, each product then off by up to 2^-10 (with
+ * room): it is allowed k * 2^-10 more, still below a skipped term's sqrt(k) / 3 for every k up to
+ * 100,000. Its note gives the error against a double-precision product of the same inputs (16
+ * rows spread over C): the largest difference over the largest element, the measure
+ * bench/cuda_reference.py --tf32 prints for cuBLAS's TF32 mode. */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +29,7 @@
 #include "bench.h"
 
 static const char *const impls[] = {"seq",     "openblas",      "naive", "tiled",  "fast", "multi",
-                                    "clblast", "clblast-multi", "gemm",  "tensor", NULL};
+                                    "clblast", "clblast-multi", "gemm",  "tensor", "tf32", NULL};
 
 /* Host matrices of the current type and size, with OpenBLAS's product as the reference. */
 static struct {
@@ -84,7 +92,9 @@ static void poison(void *c, bench_type t, size_t count) {
 static void check(bench_cell *cell, const char *phase) {
   size_t count = (size_t)cell->size * (size_t)cell->size, worst_i = 0;
   double eps = cell->type == BENCH_DOUBLE ? 2.220446049250313e-16 : 1.1920929e-7;
-  double tol = 4.0 * (double)cell->size * eps, worst = 0;
+  const int tf32 = strcmp(cell->impl, "tf32") == 0;
+  double tol = (tf32 ? 0x1p-10 : 0.0) * (double)cell->size + 4.0 * (double)cell->size * eps,
+         worst = 0;
   if (bench_inject_error) {
     if (cell->type == BENCH_DOUBLE)
       ((double *)cache.c)[count / 2] += 1.0;
@@ -104,6 +114,28 @@ static void check(bench_cell *cell, const char *phase) {
   }
   if (worst > cell->max_err)
     cell->max_err = worst;
+  if (tf32 && worst <= 1.0) {
+    /* float inputs, exact double products summed in double: the FP64 reference */
+    const size_t n = (size_t)cell->size;
+    const float *A = cache.a, *B = cache.b, *C = cache.c;
+    double *row = malloc(n * sizeof *row), err = 0, largest = 0;
+    for (int s = 0; row && s < 16; s++) {
+      const size_t i = (size_t)s * (n - 1) / 15;
+      for (size_t j = 0; j < n; j++)
+        row[j] = 0;
+      for (size_t q = 0; q < n; q++)
+        for (size_t j = 0; j < n; j++)
+          row[j] += (double)A[i * n + q] * (double)B[q * n + j];
+      for (size_t j = 0; j < n; j++) {
+        err = fmax(err, fabs(C[i * n + j] - row[j]));
+        largest = fmax(largest, fabs(row[j]));
+      }
+    }
+    free(row);
+    if (largest > 0)
+      snprintf(cell->note, sizeof cell->note,
+               "TF32: error against FP64 %.3g of C's largest element (16 rows)", err / largest);
+  }
   if (worst > 1.0 && cell->state != BENCH_FAILED) {
     size_t n = (size_t)cell->size;
     double got =
@@ -171,6 +203,7 @@ typedef struct mm_plan {
   amp_program *prog;
   amp_kernel *k;
   int ts_m, ts_n, rts_m, rts_n; /* matmul_fast: C block per tile, threads per tile */
+  unsigned gemm_flags;          /* MM_BLAS: amp_blas_gemm_ex's flags */
 } mm_plan;
 
 enum { TILE = 16 };
@@ -179,7 +212,7 @@ enum { TILE = 16 };
 static amp_status launch(amp_accelerator_view *av, const mm_plan *p, amp_array_view *a,
                          amp_array_view *b, amp_array_view *c, int m, int n, amp_future **done) {
   if (p->kind == MM_BLAS)
-    return amp_blas_gemm(av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c, done);
+    return amp_blas_gemm_ex(av, p->gemm_flags, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c, done);
   amp_arg args[] = {amp_arg_view(a), amp_arg_view(b), amp_arg_view(c)};
   amp_launch l = {0};
   l.kernel = p->k;
@@ -289,6 +322,11 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     p->kind = MM_BLAS;
     return AMP_SUCCESS;
   }
+  if (strcmp(impl, "tf32") == 0 && !ctx->fast_opts) { /* what the library runs, in its shape */
+    p->kind = MM_BLAS;
+    p->gemm_flags = AMP_GEMM_ALLOW_TF32;
+    return AMP_SUCCESS;
+  }
   const char *name, *opts;
   if (strcmp(impl, "naive") == 0) {
     p->kind = MM_NAIVE;
@@ -347,6 +385,15 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     opts = ctx->fast_opts ? ctx->fast_opts : "";
     p->ts_m = bench_option_int(opts, "-DBM=", 128);
     p->ts_n = bench_option_int(opts, "-DBN=", 64); /* matmul_dmma.cl's defaults */
+    p->rts_m = p->ts_m / bench_option_int(opts, "-DWM=", 64) *
+               (p->ts_n / bench_option_int(opts, "-DWN=", 32)); /* warps */
+    p->rts_n = 32;
+  } else if (strcmp(impl, "tf32") == 0) {
+    p->kind = MM_FAST;
+    name = "matmul_tf32";
+    opts = ctx->fast_opts ? ctx->fast_opts : "";
+    p->ts_m = bench_option_int(opts, "-DBM=", 128);
+    p->ts_n = bench_option_int(opts, "-DBN=", 128); /* matmul_tf32.cl's defaults */
     p->rts_m = p->ts_m / bench_option_int(opts, "-DWM=", 64) *
                (p->ts_n / bench_option_int(opts, "-DWN=", 32)); /* warps */
     p->rts_n = 32;
@@ -453,6 +500,12 @@ static void run(bench_ctx *ctx, bench_cell *cell) {
       (cell->type != BENCH_DOUBLE || ctx->props.compute_capability < 90)) {
     cell->state = BENCH_SKIPPED;
     snprintf(cell->note, sizeof cell->note, "needs double on NVIDIA compute capability 9.0+");
+    return;
+  }
+  if (strcmp(cell->impl, "tf32") == 0 &&
+      (cell->type != BENCH_FLOAT || ctx->props.compute_capability < 80)) {
+    cell->state = BENCH_SKIPPED;
+    snprintf(cell->note, sizeof cell->note, "needs float on NVIDIA compute capability 8.0+");
     return;
   }
   ensure_data(cell->type, cell->size);

@@ -8,6 +8,9 @@ Runs on an NVIDIA GPU with CuPy (and NumPy). Measures, with CUDA events, the med
            (--big adds 16384); GFLOP/s = 2 n^3 / time. TF32 is switched off with CUPY_TF32=0
            before CuPy is imported, and checked twice: the cuBLAS handle's math mode, and the
            error of a 1024^3 SGEMM against a float64 product (TF32 would be ~1000x worse).
+           With --tf32: cuBLAS SGEMM in its TF32 mode instead (CUPY_TF32=1, checked by that
+           error), float only, each size's error against float64 in the note: the reference
+           for amp-bench's tf32 column (AMP_GEMM_ALLOW_TF32).
   copy     device-to-device copy of 2^28 floats (1 GiB); GB/s counts bytes read + written.
   addexp   result = first + exp(second) over n floats, a cupy.RawKernel built with
            -use_fast_math (__expf), n = 2^20..2^28; GB/s = 12 n / time.
@@ -27,14 +30,16 @@ one step against a float64 sum on a sample of bodies); a failed check exits non-
 
 Usage: python3 bench/cuda_reference.py --csv out.csv [--repeats 5] [--warmup 2] [--big]
        [--only gemm,copy,addexp,nbody,algorithms] [--algo-n 268435456]
-       [--gemm-sizes 1000,1024,3000] [--gemm-types float,double]
+       [--gemm-sizes 1000,1024,3000] [--gemm-types float,double] [--tf32]
 """
 import argparse
 import csv
 import os
 import sys
 
-os.environ["CUPY_TF32"] = "0"  # before cupy is imported: FP32 GEMM stays FP32
+# before cupy is imported: FP32 GEMM stays FP32, unless --tf32 asks for cuBLAS's TF32 mode
+TF32 = "--tf32" in sys.argv[1:]
+os.environ["CUPY_TF32"] = "1" if TF32 else "0"
 
 try:
     import numpy as np
@@ -152,15 +157,31 @@ def check_tf32_off(res):
         res.fail("TF32 seems to be on (math mode %s, relative error %.3g)" % (mode, rel))
 
 
+def check_tf32_on(res):
+    n = 1024
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    c = cp.asnumpy(cp.matmul(cp.asarray(a), cp.asarray(b)))
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    rel = float(np.max(np.abs(c - ref)) / np.max(np.abs(ref)))
+    print("CUPY_TF32=1: SGEMM 1024 relative error vs float64: %.3g (TF32 ~1e-4 to 1e-3)" % rel)
+    if rel < 1e-5:
+        res.fail("TF32 did not take effect (relative error %.3g)" % rel)
+
+
 def bench_gemm(args, res):
-    check_tf32_off(res)
+    if args.tf32:
+        check_tf32_on(res)
+    else:
+        check_tf32_off(res)
     if args.gemm_sizes:
         sizes = [int(x) for x in args.gemm_sizes.split(",")]
     else:
         sizes = [512, 1024, 2048, 4096, 8192] + ([16384] if args.big else [])
     for dtype, eps in ((np.float32, 1.1920929e-07), (np.float64, 2.220446049250313e-16)):
         tname = "float" if dtype == np.float32 else "double"
-        if tname not in args.gemm_types.split(","):
+        if tname not in args.gemm_types.split(",") or (args.tf32 and tname != "float"):
             continue
         for n in sizes:
             rng = cp.random.RandomState(1)
@@ -172,10 +193,14 @@ def bench_gemm(args, res):
             rows = np.linspace(0, n - 1, 16).astype(np.int64)
             ref = cp.asnumpy(a[rows]).astype(np.float64) @ cp.asnumpy(b).astype(np.float64)
             err = float(np.max(np.abs(cp.asnumpy(c[rows]) - ref)))
-            if not err <= 4 * n * eps:
-                res.fail("gemm %s %d: error %.3g > %.3g" % (tname, n, err, 4 * n * eps))
-            name = "cuBLAS SGEMM (FP32)" if dtype == np.float32 else "cuBLAS DGEMM"
-            res.add("gemm", name, tname, n, t, "GFLOP/s", 2.0 * n ** 3 / (t[0] * 1e-3) / 1e9)
+            tol = (2.0 ** -10 * n if args.tf32 else 0) + 4 * n * eps  # TF32: as amp-bench
+            if not err <= tol:
+                res.fail("gemm %s %d: error %.3g > %.3g" % (tname, n, err, tol))
+            name = ("cuBLAS SGEMM (TF32)" if args.tf32 else "cuBLAS SGEMM (FP32)") \
+                if dtype == np.float32 else "cuBLAS DGEMM"
+            note = "error against FP64 %.3g of C's largest element (16 rows)" % (
+                err / float(np.max(np.abs(ref))))
+            res.add("gemm", name, tname, n, t, "GFLOP/s", 2.0 * n ** 3 / (t[0] * 1e-3) / 1e9, note)
             del a, b, c
             cp.get_default_memory_pool().free_all_blocks()
 
@@ -341,6 +366,8 @@ def main():
     ap.add_argument("--big", action="store_true", help="also GEMM at 16384")
     ap.add_argument("--gemm-sizes", help="comma-separated GEMM sizes (default 512..8192)")
     ap.add_argument("--gemm-types", default="float,double", help="float,double or one of them")
+    ap.add_argument("--tf32", action="store_true",
+                    help="gemm: cuBLAS SGEMM in TF32 mode (CUPY_TF32=1) instead of FP32, float only")
     ap.add_argument("--only", default="gemm,copy,addexp,nbody,algorithms",
                     help="comma-separated subset of gemm,copy,addexp,nbody,algorithms")
     ap.add_argument("--algo-n", type=int, default=1 << 28,

@@ -17,8 +17,9 @@
 #   overhead  amp-bench --overhead: empty-kernel launch cost vs raw clEnqueueNDRangeKernel
 #   cuda      bench/cuda_reference.py: cuBLAS through CuPy, and the CUDA n-body / add-exp kernels
 #   cublas    the toward-cuBLAS table in one file: ptx-probe, local-probe, the GPU tests, DGEMM (fast,
-#             tensor, gemm, clblast) and SGEMM (fast, clblast) at 1000..8192, n-body 262,144,
-#             and cuBLAS / the CUDA n-body at the same sizes (not in the default set)
+#             tensor, gemm, clblast) and SGEMM (fast, tf32, clblast) at 1000..8192, n-body
+#             262,144, and cuBLAS (FP32, TF32 mode, FP64) / the CUDA n-body at the same sizes (not
+#             in the default set)
 # Set ACC=<device path> to choose the accelerator (default: the default accelerator).
 set -uo pipefail
 out=${1:?usage: run_suite.sh OUTDIR [PART ...]}
@@ -100,11 +101,13 @@ for part in $parts; do
       --output-on-failure
     run cublas $ab --workload matmul --impl fast,tensor,gemm,clblast --types double --sizes $S \
       --repeats 3 --csv "$out/cublas_dgemm.csv"
-    run cublas $ab --workload matmul --impl fast,clblast --types float --sizes $S --repeats 3 \
-      --csv "$out/cublas_sgemm.csv" ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
+    run cublas $ab --workload matmul --impl fast,tf32,clblast --types float --sizes $S \
+      --repeats 3 --csv "$out/cublas_sgemm.csv" ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
     run cublas $ab --workload nbody --impl tiled,fast --sizes 262144 --steps 2 --repeats 3
     run cublas python3 bench/cuda_reference.py --only gemm,nbody --gemm-sizes $S \
       --csv "$out/cublas_cuda.csv"
+    run cublas python3 bench/cuda_reference.py --only gemm --gemm-types float --gemm-sizes $S \
+      --tf32 --csv "$out/cublas_cuda_tf32.csv"
     ;;
   *) echo "run_suite.sh: unknown part '$part'" >&2; exit 2 ;;
   esac

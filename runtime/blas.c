@@ -85,10 +85,20 @@ fail:
 amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_transpose trans_b,
                          double alpha, amp_array_view *a, amp_array_view *b, double beta,
                          amp_array_view *c, amp_future **done) {
+  return amp_blas_gemm_ex(view, 0, trans_a, trans_b, alpha, a, b, beta, c, done);
+}
+
+amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags, amp_transpose trans_a,
+                            amp_transpose trans_b, double alpha, amp_array_view *a,
+                            amp_array_view *b, double beta, amp_array_view *c, amp_future **done) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_blas_gemm";
+  const char *fn = flags ? "amp_blas_gemm_ex" : "amp_blas_gemm";
   amp__gemm_mode mode;
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (flags & ~(unsigned)AMP_GEMM_ALLOW_TF32)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: flags is 0x%x; the only flag there is is AMP_GEMM_ALLOW_TF32 (0x%x)", fn, flags,
+              (unsigned)AMP_GEMM_ALLOW_TF32);
   AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
   if (a->type.kind != AMP_ELEM_FLOAT && a->type.kind != AMP_ELEM_DOUBLE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: GEMM takes AMP_FLOAT or AMP_DOUBLE views", fn);
@@ -111,8 +121,12 @@ amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a, amp_
   AMP__TRY(amp__gemm_mode_get(&mode, fn));
   if (amp__blas_host_wanted(view->acc, a, b, c))
     return amp__blas_host_gemm(view, trans_a, trans_b, alpha, a, b, beta, c, done);
-  if (amp__gemm_fast_can(trans_a, trans_b, alpha, beta))
+  if (amp__gemm_fast_can(trans_a, trans_b, alpha, beta)) {
+    if ((flags & AMP_GEMM_ALLOW_TF32) && a->type.kind == AMP_ELEM_FLOAT &&
+        mode != AMP__GEMM_CLBLAST)
+      return amp__gemm_tf32_run(view, mode, a, b, c, done);
     return amp__gemm_choice_run(view, mode, a, b, c, done);
+  }
   return amp__blas_clblast(view, trans_a, trans_b, alpha, a, b, beta, c, done);
 fail:
   return status;

@@ -72,7 +72,21 @@ typedef struct plan {
  * 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's driver
  * allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32 columns
  * per work-item (8 x 16 for double). */
-enum { P_F128, P_F64, P_F32, P_D, P_CPU_F, P_CPU_D, P_DMMA, P_F128_K32, NPLANS };
+enum {
+  P_F128,
+  P_F64,
+  P_F32,
+  P_D,
+  P_CPU_F,
+  P_CPU_D,
+  P_DMMA,
+  P_F128_K32,
+  P_TF32,
+  P_TF32_N64,
+  P_TF32_WIDE,
+  P_TF32_SMALL,
+  NPLANS
+};
 _Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");
 static const plan plans[NPLANS] = {
     {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, -1},
@@ -84,6 +98,15 @@ static const plan plans[NPLANS] = {
     {"matmul_cpu", "-DT=double -DCB=1", 1, 8, 16, 0, 0, -1},
     {"matmul_dmma", "", 0, 128, 64, 4, 32, P_D}, /* its defaults: 4 warps (tile 4 x 32 threads) */
     {"matmul_fast", "-DT=float -DTS_K=32", 0, 128, 128, 16, 16, P_F128},
+    /* Only when the caller allows TF32 (amp__gemm_tf32_run; -1: amp_blas_gemm's float choice,
+     * made there). Its defaults (128 x 128, K tiles of 16, 48 KB) and 128 x 64 where the device
+     * is not 9.x (not measured there); on 9.x the fastest measured on an H100, 128 x 256 with
+     * warps of 64 x 64 and K tiles of 32 (144 KB), and 128 x 64 with K tiles of 32 for matrices
+     * with too few 128 x 256 blocks (docs/PERFORMANCE.md). */
+    {"matmul_tf32", "", 0, 128, 128, 8, 32, -1},
+    {"matmul_tf32", "-DBN=64", 0, 128, 64, 4, 32, -1},
+    {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},
+    {"matmul_tf32", "-DBN=64 -DBK=32 -DSTAGES=4", 0, 128, 64, 4, 32, P_TF32_N64},
 };
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -93,6 +116,7 @@ static _Atomic int test_gpu_kernel;
 static _Atomic unsigned test_compute_units;
 static _Atomic unsigned test_cc;
 static const char *_Atomic last_fast_opts = ""; /* the build options of the last fast GEMM */
+static const char *_Atomic last_fast_file = ""; /* and its kernel file */
 
 void amp__gemm_test_compute_capability(unsigned cc) {
   atomic_store(&test_cc, cc);
@@ -102,6 +126,10 @@ const char *amp__gemm_last_fast_options(void) {
   return atomic_load(&last_fast_opts);
 }
 
+const char *amp__gemm_last_fast_file(void) {
+  return atomic_load(&last_fast_file);
+}
+
 /* Whether plan p failed to build on acc (so its fallback runs there). */
 static int plan_broken(const amp_accelerator *acc, int p) {
   return (atomic_load(&acc->gemm_broken_plans) >> p) & 1u;
@@ -109,6 +137,11 @@ static int plan_broken(const amp_accelerator *acc, int p) {
 
 int amp__gemm_dmma_fell_back(const amp_accelerator *acc) {
   return plan_broken(acc, P_DMMA);
+}
+
+int amp__gemm_tf32_fell_back(const amp_accelerator *acc) {
+  return plan_broken(acc, P_TF32) || plan_broken(acc, P_TF32_N64) ||
+         plan_broken(acc, P_TF32_WIDE) || plan_broken(acc, P_TF32_SMALL);
 }
 
 void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
@@ -172,12 +205,11 @@ amp__gemm_counts amp__gemm_counts_get(void) {
   return c;
 }
 
-/* C = A * B through the fast kernel, launched like any kernel (the data model moves the views). */
-static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_array_view *b,
-                           amp_array_view *c, amp_future **done) {
+/* C = A * B through plan p, launched like any kernel (the data model moves the views). */
+static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view *a,
+                              amp_array_view *b, amp_array_view *c, amp_future **done) {
   amp_status status = AMP_SUCCESS;
   size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
-  int p = pick_plan(view->acc, a->type.kind, m, n);
   const plan *pl = &plans[p];
   amp_kernel *k;
   AMP__TRY(get_kernel(p, &k));
@@ -195,20 +227,34 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
     l.tile[0] = pl->rts_m;
     l.tile[1] = pl->rts_n;
   }
-  status = amp_parallel_for_each_ex(view, &l, done);
-  if ((status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) &&
-      pl->fallback >= 0) {
-    /* A device that refuses a device-specific plan (the tensor-core kernel's PTX; the larger K
-     * tile's tile_static memory, at the build or at the launch's check): nothing ran (the build
-     * and the checks come first, and a launch the driver refuses writes nothing); its fallback
-     * (pick_plan follows the bit) does the work, now and from then on, on this accelerator. */
+  AMP__TRY(amp_parallel_for_each_ex(view, &l, done));
+  atomic_fetch_add(&n_fast, 1);
+  atomic_store(&last_fast_opts, pl->opts);
+  atomic_store(&last_fast_file, pl->file);
+fail:
+  return status;
+}
+
+/* A device-specific plan that the device refused: at the build (the tensor-core kernels' PTX)
+ * or at the launch's check (a larger K tile's tile_static memory). Nothing ran then (the build
+ * and the checks come first, and a launch the driver refuses writes nothing), so a fallback can
+ * do the work. */
+static int refused(amp_status status) {
+  return status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED;
+}
+
+/* C = A * B through the fast kernel pick_plan chooses. */
+static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_array_view *b,
+                           amp_array_view *c, amp_future **done) {
+  size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+  int p = pick_plan(view->acc, a->type.kind, m, n);
+  amp_status status = launch_plan(view, p, a, b, c, done);
+  if (refused(status) && plans[p].fallback >= 0) {
+    /* its fallback (pick_plan follows the bit) does the work, now and from then on, on this
+     * accelerator */
     atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
     return run_fast(view, a, b, c, done);
   }
-  AMP__TRY(status);
-  atomic_fetch_add(&n_fast, 1);
-  atomic_store(&last_fast_opts, pl->opts);
-fail:
   return status;
 }
 
@@ -377,4 +423,38 @@ amp_status amp__gemm_choice_run(amp_accelerator_view *view, amp__gemm_mode mode,
   return run_clblast(view, a, b, c, done); /* chosen, or being measured on another thread */
 fail:
   return status;
+}
+
+/* ---- TF32, when the caller allows it ----------------------------------------------------------
+ */
+
+amp_status amp__gemm_tf32_run(amp_accelerator_view *view, amp__gemm_mode mode, amp_array_view *a,
+                              amp_array_view *b, amp_array_view *c, amp_future **done) {
+  unsigned cc = atomic_load(&test_cc);
+  if (!cc)
+    cc = view->acc->props.compute_capability;
+  /* The tf32 mma exists from compute capability 8.0 (NVIDIA only: others report 0). No
+   * measurement against CLBlast: both would have to agree on what "the same result" is. The
+   * large shape where it gives at least half the compute units a block each (as pick_plan does
+   * for float), else the 128 x 64 one; refused plans fall back along plans[].fallback. */
+  if (cc >= 80) {
+    const int cc9 = cc >= 90 && cc < 100;
+    const size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+    unsigned cu = atomic_load(&test_compute_units);
+    if (!cu)
+      cu = view->acc->props.compute_units;
+    int p = cc9 ? P_TF32_WIDE : P_TF32;
+    if (2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
+      p = cc9 ? P_TF32_SMALL : P_TF32_N64;
+    while (p >= 0) {
+      if (!plan_broken(view->acc, p)) {
+        amp_status status = launch_plan(view, p, a, b, c, done);
+        if (!refused(status))
+          return status;
+        atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
+      }
+      p = plans[p].fallback;
+    }
+  }
+  return amp__gemm_choice_run(view, mode, a, b, c, done); /* float, as amp_blas_gemm runs it */
 }

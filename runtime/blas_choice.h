@@ -27,6 +27,13 @@ int amp__gemm_fast_can(amp_transpose trans_a, amp_transpose trans_b, double alph
 amp_status amp__gemm_choice_run(amp_accelerator_view *view, amp__gemm_mode mode, amp_array_view *a,
                                 amp_array_view *b, amp_array_view *c, amp_future **done);
 
+/* amp_blas_gemm_ex with AMP_GEMM_ALLOW_TF32, for a float GEMM the fast kernel can do (operands
+ * checked by the caller; mode is not AMP__GEMM_CLBLAST): matmul_tf32 on NVIDIA devices of compute
+ * capability 8.0 and up, else (or when the device refuses it, remembered per accelerator) what
+ * amp__gemm_choice_run does in float. */
+amp_status amp__gemm_tf32_run(amp_accelerator_view *view, amp__gemm_mode mode, amp_array_view *a,
+                              amp_array_view *b, amp_array_view *c, amp_future **done);
+
 /* The CLBlast GEMM (blas.c), operands checked by the caller. */
 amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
                              amp_transpose trans_b, double alpha, amp_array_view *a,
@@ -53,7 +60,8 @@ void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
 
 /* Test hook: pick the kernels as if the device's compute capability were `cc` (0: the real one).
  * With 90: double takes matmul_dmma (on a device that cannot build it, the fallback to
- * matmul_fast runs), float's 128 x 128 shape takes K tiles of 32. */
+ * matmul_fast runs), float's 128 x 128 shape takes K tiles of 32, and TF32-allowed GEMMs try
+ * matmul_tf32 (80 and up). */
 void amp__gemm_test_compute_capability(unsigned cc);
 
 /* Whether matmul_dmma failed to build on acc, so that the portable kernel is used there from then
@@ -62,5 +70,13 @@ int amp__gemm_dmma_fell_back(const amp_accelerator *acc);
 
 /* Test hook: the build options of the kernel that ran the last fast-kernel GEMM ("" before one). */
 const char *amp__gemm_last_fast_options(void);
+
+/* Test hook: the kernel file of the last fast-kernel GEMM ("matmul_fast", "matmul_tf32", ...; ""
+ * before one). */
+const char *amp__gemm_last_fast_file(void);
+
+/* Whether matmul_tf32 was refused on acc (build or launch), so that TF32-allowed GEMMs run in
+ * float there from then on. */
+int amp__gemm_tf32_fell_back(const amp_accelerator *acc);
 
 #endif /* AMPCL_RUNTIME_BLAS_CHOICE_H */

@@ -269,6 +269,9 @@ static void test_builtins(void) {
       /* NVIDIA-only (inline PTX): elsewhere its build fails and says why */
       CHECK_STATUS(amp_program_build(p, acc), AMP_ERROR_BUILD_FAILED);
       CHECK_MSG("needs an NVIDIA GPU of compute capability 9.0");
+    } else if (strcmp(name, "matmul_tf32") == 0 && props.compute_capability < 80) {
+      CHECK_STATUS(amp_program_build(p, acc), AMP_ERROR_BUILD_FAILED);
+      CHECK_MSG("needs an NVIDIA GPU of compute capability 8.0");
     } else {
       CHECK_OK(amp_program_build(p, acc));
     }

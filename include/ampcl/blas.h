@@ -55,6 +55,26 @@ AMP_API amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans
                                  amp_array_view *b, double beta, amp_array_view *c,
                                  amp_future **done);
 
+/* Flags of amp_blas_gemm_ex, or'ed together. */
+enum {
+  /* Permission, not a requirement (as PyTorch's allow_tf32): a float GEMM that ampcl's own kernel
+   * can do (no transposes, alpha 1, beta 0) may run on NVIDIA's tensor cores with its inputs
+   * rounded to TF32 (10 of float's 23 mantissa bits; products summed in float), on GPUs of
+   * compute capability 8.0 and up (kernels_cl/matmul_tf32.cl). The result then carries a relative
+   * error of about 1e-4 to 1e-3 instead of float's 1e-6 (docs/PERFORMANCE.md measures both beside
+   * cuBLAS's TF32 mode), for several times the speed. Everywhere else (double, other GEMMs, other
+   * devices, a CPU accelerator, AMP_BLAS_GEMM=clblast, or a driver that cannot build the kernel)
+   * the GEMM runs exactly as amp_blas_gemm would run it, in float. */
+  AMP_GEMM_ALLOW_TF32 = 1u
+};
+
+/* amp_blas_gemm with flags (AMP_GEMM_ALLOW_TF32, or 0 for amp_blas_gemm itself). An unknown flag
+ * bit fails the call with AMP_ERROR_INVALID_ARGUMENT naming the value. */
+AMP_API amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags,
+                                    amp_transpose trans_a, amp_transpose trans_b, double alpha,
+                                    amp_array_view *a, amp_array_view *b, double beta,
+                                    amp_array_view *c, amp_future **done);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,307 @@
+/* matmul_tf32.cl: C = A * B for float views on NVIDIA's tensor cores with TF32 inputs (compute
+ * capability 8.0 and up), through inline PTX. The mixed-precision sibling of matmul_dmma.cl
+ * (lesson 4 of the matmul course): the same plan, for float, and NOT the same arithmetic as
+ * every other float GEMM in ampcl. It is only ever used when asked for by name
+ * (amp_blas_gemm_ex with AMP_GEMM_ALLOW_TF32, include/ampcl/blas.h), never by default.
+ *
+ * What TF32 is. The tensor core's "tensor float 32" keeps float's 8 exponent bits but only 10 of
+ * its 23 mantissa bits (the precision of a half), so each input is rounded to about 3 decimal
+ * digits (relative error up to 2^-11, 4.9e-4); products and sums are in float. A product of
+ * n x k by k x n matrices with random inputs then typically carries a relative error of order
+ * 1e-4 to 1e-3 where float's own is 1e-6 to 1e-7: fine for much of machine learning, wrong for a
+ * solver that needs float's digits. This is the trade cuBLAS makes with CUBLAS_TF32_TENSOR_OP_MATH
+ * (and PyTorch with allow_tf32); docs/PERFORMANCE.md shows both errors against a double product.
+ * Inputs are rounded to nearest (cvt.rna.tf32.f32), not truncated, which halves the error of
+ * feeding float bits to the instruction as they are.
+ *
+ * The instruction. `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 d, a, b, c` makes the 32
+ * threads of a warp compute D (16 x 8) = A (16 x 8) * B (8 x 8) + C. Each thread holds (g = lane
+ * / 4, t = lane % 4; bench/ptx_probe.c checks it against a host product):
+ *     A: four values, a0 = (g, t), a1 = (g + 8, t), a2 = (g, t + 4), a3 = (g + 8, t + 4)
+ *     B: two values, b0 = (t, g), b1 = (t + 4, g)
+ *     C, D: four floats, d0 = (g, 2t), d1 = (g, 2t + 1), d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1)
+ * the same places as the f64 m16n8k8 of matmul_dmma.cl, 4-byte elements instead of 8.
+ *
+ * The kernel (what differs from matmul_dmma.cl, which explains the plan in full):
+ *   1. A tile of 8 warps computes a BM x BN = 128 x 128 block of C, each warp 64 x 32 (4 x 4 mma
+ *      per step of 8 along k, 64 float accumulators per thread). float accumulators take half
+ *      the registers of double ones, so the tile can be twice as large as matmul_dmma's, which
+ *      halves the bytes fetched from global memory per multiply-add: at tensor-core rates that
+ *      traffic, not the arithmetic, is what a small tile runs out of first.
+ *   2. K tiles of BK = 16 (two mma steps per barrier; -DBK=32 for four), A staged as [row][k], B
+ *      as [k][col], moved by cp.async in 16-byte chunks (four floats) through a ring of STAGES
+ *      buffers: 3 x 16 KB, exactly the 48 KB NVIDIA's driver reports per tile.
+ *   3. Within a step of 8 along k, the mma's k positions t and t + 4 take the tile's columns 2t
+ *      and 2t + 1 (any order of k gives the same sum when A and B agree): a thread's two A values
+ *      of a row are side by side, one 8-byte read. Rows of 16 floats are 64 bytes, so rows g and
+ *      g + 2 would share banks; A's chunks are XORed with 2 in rows 2, 3 (mod 4) (A_AT). B's
+ *      reads (rows 2t or 2t + 1, 8 consecutive columns) put four rows 512 bytes apart on the same
+ *      banks; B's chunks are XORed with 2 * ((k / 2) % 4) (B_AT), so the four land on distinct
+ *      banks. Both reads are then conflict-free.
+ *   4. Each value read from tile_static memory is rounded to TF32 (one cvt per value) before it
+ *      enters the mma: 24 conversions per 16 mma.
+ *
+ * Build options: -DBM=128 -DBN=128 -DWM=64 -DWN=32 -DBK=16 (or 32) -DSTAGES=3 (2 to 5)
+ * -DGROUP_M=8. BN must be a multiple of 32. Threads per tile: (BM / WM) * (BN / WN) * 32;
+ * tile_static bytes: STAGES * BK * 4 * (BM + BN).
+ *
+ * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
+ * ceil(m / BM) x ceil(n / BN) tiles:
+ *
+ *     CHECK(amp_program_create_builtin("matmul_tf32", "", &prog));    // 128 x 128, 8 warps
+ *     CHECK(amp_kernel_create(prog, "matmul_tf32", &k));
+ *     amp_tiled_extent dom = amp_tile2(amp_extent2((m + 127) / 128 * 8, (n + 127) / 128 * 32),
+ *                                      8, 32);
+ *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+ *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
+ *
+ * amp_blas_gemm_ex(..., AMP_GEMM_ALLOW_TF32, ...) does this for you where the device can
+ * (runtime/blas_choice.c). Rows of A and B that start on 16-byte boundaries (offset and row
+ * stride multiples of 4) take cp.async; other views a plain-load path with the same results. */
+#if AMP_COMPUTE_CAPABILITY < 80
+#error "matmul_tf32 needs an NVIDIA GPU of compute capability 8.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#endif
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef WM
+#define WM 64
+#endif
+#ifndef WN
+#define WN 32
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef TF_ROUND
+#define TF_ROUND 1
+#endif
+#define WARPS_N (BN / WN)             /* warps along N */
+#define NT ((BM / WM) * WARPS_N * 32) /* threads per tile */
+#define MI (WM / 16)                  /* mma tiles per warp along M */
+#define NJ (WN / 8)                   /* mma tiles per warp along N */
+#define CPA (BM * BK / 4 / NT)        /* 16-byte chunks of A per thread per K tile */
+#define CPB (BK * BN / 4 / NT)        /* 16-byte chunks of B per thread per K tile */
+#define A_RSTEP (NT / (BK / 4))       /* tile rows between a thread's chunks of A */
+#define B_RSTEP (NT / (BN / 4))       /* K-tile rows between a thread's chunks of B */
+/* Where 16-byte chunk q (four floats) of row r lands in a tile_static K tile (step 3), as a
+ * float offset. A: rows of BK floats; the XOR separates the four rows a half-warp reads. */
+#if BK == 16
+#define A_SWZ(r) ((((r) >> 1) & 1) << 1)
+#elif BK == 32
+#define A_SWZ(r) (((r) & 3) << 1)
+#else
+#error "matmul_tf32: BK must be 16 or 32"
+#endif
+#define A_AT(r, q) ((r) * BK + (((q) ^ A_SWZ(r)) << 2))
+#define B_AT(k, q) ((k) * BN + (((q) ^ ((((k) >> 1) & 3) << 1)) << 2))
+
+#if STAGES == 2
+#define TF_WAIT "cp.async.wait_group 0;"
+#elif STAGES == 3
+#define TF_WAIT "cp.async.wait_group 1;"
+#elif STAGES == 4
+#define TF_WAIT "cp.async.wait_group 2;"
+#elif STAGES == 5
+#define TF_WAIT "cp.async.wait_group 3;"
+#else
+#error "matmul_tf32: STAGES must be 2 to 5"
+#endif
+#if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BN % 32 != 0
+#error "matmul_tf32: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 32"
+#endif
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 4) % NT != 0 || (BK * BN / 4) % NT != 0 ||     \
+    NT % (BN / 4) != 0
+#error "matmul_tf32: at most 32 warps, and the warps must share the K tile's copies evenly"
+#endif
+
+#define TF_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
+
+/* Starts copying `bytes` (0 to 16, a multiple of 4) bytes from src to dst, zero-filling the
+ * rest of the 16. */
+static inline void tf_copy16(__local float *dst, __global const float *src, int bytes) {
+  const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes)
+               : "memory");
+}
+
+/* x rounded to the nearest TF32 value (ties away from zero), as the mma's operand bits; with
+ * -DTF_ROUND=0 float's bits as they are, whose low 13 bits the instruction ignores (truncation:
+ * twice the error, one instruction less per value). */
+static inline uint tf_round(float x) {
+#if TF_ROUND
+  uint r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+#else
+  return as_uint(x);
+#endif
+}
+
+/* One K tile of A (BM x BK) and B (BK x BN) from k0 into tile_static buffers, one group of
+ * copies; elements outside A or B arrive as zeros. Thread tid copies CPA chunks of A (chunk
+ * tid % (BK / 4) of rows tid / (BK / 4) + p * A_RSTEP) and CPB of B (chunk tid % (BN / 4) of rows
+ * tid / (BN / 4) + p * B_RSTEP). As in matmul_dmma's dm_stage, what does not depend on k is
+ * worked out once per call and a chunk with nothing to read copies 0 bytes from offset 0. */
+static inline void tf_stage(__local float *as, __local float *bs, AMP_CONST_VIEW(float, a),
+                            AMP_CONST_VIEW(float, b), int m, int n, int w, int row0, int col0,
+                            int k0, int tid, int aligned) {
+  const int qa = tid % (BK / 4), ra = tid / (BK / 4), qb = tid % (BN / 4), rb = tid / (BN / 4);
+  const int gc = col0 + 4 * qb, ncols = clamp(n - gc, 0, 4); /* B's columns inside B */
+  const int gka = k0 + 4 * qa, na = clamp(w - gka, 0, 4);     /* A's columns inside A */
+  if (aligned) {
+#pragma unroll
+    for (int p = 0; p < CPA; p++) {
+      const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
+      tf_copy16(as + A_AT(ra + p * A_RSTEP, qa),
+                a_data + (cnt ? a_shape.s3 + gr * a_shape.s4 + gka : 0), cnt * 4);
+    }
+#pragma unroll
+    for (int p = 0; p < CPB; p++) {
+      const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? ncols : 0;
+      tf_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
+                b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 4);
+    }
+  } else {
+#pragma unroll
+    for (int p = 0; p < CPA; p++) {
+      const int r = ra + p * A_RSTEP, gr = row0 + r, cnt = gr < m ? na : 0;
+      __local float *dst = as + A_AT(r, qa);
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        dst[e] = e < cnt ? amp_at(a, gr, gka + e) : 0.0f;
+    }
+#pragma unroll
+    for (int p = 0; p < CPB; p++) {
+      const int r = rb + p * B_RSTEP, gk = k0 + r, cnt = gk < w ? ncols : 0;
+      __local float *dst = bs + B_AT(r, qb);
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        dst[e] = e < cnt ? amp_at(b, gk, gc + e) : 0.0f;
+    }
+  }
+  TF_COMMIT(); /* an empty group when nothing was copied */
+}
+
+/* acc += this warp's WM x WN part of (A tile) * (B tile), BK / 8 mma steps. */
+static inline void tf_multiply(__local const float *as, __local const float *bs, int wm, int wn,
+                               int lane, float acc[MI][NJ][4]) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int s = 0; s < BK / 8; s++) {
+    uint fa[MI][4], fb[NJ][2];
+#pragma unroll
+    for (int i = 0; i < MI; i++) {
+      const int r = wm * WM + i * 16 + g, q = 2 * s + (t >> 1), e = 2 * (t & 1);
+      const float2 lo = *(__local const float2 *)(as + A_AT(r, q) + e);
+      const float2 hi = *(__local const float2 *)(as + A_AT(r + 8, q) + e);
+      fa[i][0] = tf_round(lo.x); /* (g, 2t) of this step */
+      fa[i][1] = tf_round(hi.x); /* (g + 8, 2t) */
+      fa[i][2] = tf_round(lo.y); /* (g, 2t + 1) */
+      fa[i][3] = tf_round(hi.y); /* (g + 8, 2t + 1) */
+    }
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+      const int col = wn * WN + j * 8 + g;
+      fb[j][0] = tf_round(bs[B_AT(8 * s + 2 * t, col >> 2) + (col & 3)]);
+      fb[j][1] = tf_round(bs[B_AT(8 * s + 2 * t + 1, col >> 2) + (col & 3)]);
+    }
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+      for (int j = 0; j < NJ; j++)
+        asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+            : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
+            : "r"(fa[i][0]), "r"(fa[i][1]), "r"(fa[i][2]), "r"(fa[i][3]), "r"(fb[j][0]),
+              "r"(fb[j][1]));
+  }
+}
+
+/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
+static inline void tf_store2(AMP_VIEW(float, c), int m, int n, int row, int col, int c_vec,
+                             float d0, float d1) {
+  if (row >= m)
+    return;
+  if (c_vec && col + 1 < n) {
+    *(__global float2 *)&amp_at(c, row, col) = (float2)(d0, d1);
+  } else {
+    if (col < n)
+      amp_at(c, row, col) = d0;
+    if (col + 1 < n)
+      amp_at(c, row, col + 1) = d1;
+  }
+}
+
+/* The tile is (warps, 32) and nothing else: ampcl refuses another shape, naming both. */
+AMP_TILE_SHAPE(NT / 32, 32)
+__kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
+                          AMP_VIEW(float, c)) {
+  AMP_TILED_INDEX2(idx);
+  /* float4: cp.async writes 16 aligned bytes. */
+  tile_static float4 as4[STAGES][BM * BK / 4];
+  tile_static float4 bs4[STAGES][BK * BN / 4];
+  const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
+  const int warp = idx.local_id[0], lane = idx.local_id[1], tid = warp * 32 + lane;
+  const int wm = warp / WARPS_N, wn = warp % WARPS_N;
+  /* Which block of C: as in matmul_fast, GROUP_M block rows per band of the tile order. */
+  int blk[2];
+  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
+                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
+  const int row0 = blk[0] * BM, col0 = blk[1] * BN;
+  /* cp.async reads 16 aligned bytes: every row of A and B must start on a 16-byte boundary. */
+  const int aligned = ((a_shape.s3 | a_shape.s4 | b_shape.s3 | b_shape.s4) & 3) == 0;
+  const int c_vec = ((c_shape.s3 | c_shape.s4) & 1) == 0;
+  const int ktiles = (w + BK - 1) / BK;
+
+  float acc[MI][NJ][4];
+#pragma unroll
+  for (int i = 0; i < MI; i++)
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+      acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
+
+  /* The ring of matmul_dmma: tiles 0 .. STAGES - 2 requested first, step kt requests tile
+   * kt + STAGES - 1 into the buffer of tile kt - 1, one barrier per step. */
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; s++) {
+    if (s < ktiles)
+      tf_stage((__local float *)as4[s], (__local float *)bs4[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
+               m, n, w, row0, col0, s * BK, tid, aligned);
+    else
+      TF_COMMIT();
+  }
+  for (int kt = 0; kt < ktiles; kt++) {
+    asm volatile(TF_WAIT ::: "memory");               /* this thread's copies of tile kt */
+    amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
+    const int next = kt + STAGES - 1, slot = next % STAGES;
+    if (next < ktiles)
+      tf_stage((__local float *)as4[slot], (__local float *)bs4[slot], AMP_VIEW_ARG(a),
+               AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
+    else
+      TF_COMMIT();
+    tf_multiply((__local const float *)as4[kt % STAGES], (__local const float *)bs4[kt % STAGES],
+                wm, wn, lane, acc);
+  }
+
+  const int g = lane >> 2, tq = lane & 3;
+#pragma unroll
+  for (int i = 0; i < MI; i++) {
+    const int row = row0 + wm * WM + i * 16 + g;
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+      const int col = col0 + wn * WN + j * 8 + 2 * tq;
+      tf_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      tf_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+    }
+  }
+}
