@@ -42,8 +42,16 @@
  *      enters the mma: 24 conversions per 16 mma.
  *
  * Build options: -DBM=128 -DBN=128 -DWM=64 -DWN=32 -DBK=16 (or 32) -DSTAGES=3 (2 to 5)
- * -DGROUP_M=8. BN must be a multiple of 32. Threads per tile: (BM / WM) * (BN / WN) * 32;
- * tile_static bytes: STAGES * BK * 4 * (BM + BN).
+ * -DGROUP_M=8 -DTF_ROUND=1. BN must be a multiple of 32. Threads per tile: (BM / WM) * (BN / WN) *
+ * 32; tile_static bytes: STAGES * BK * 4 * (BM + BN). The defaults fit the 48 KB NVIDIA's driver
+ * reports (plus 16 bytes, which it allows). On an H100 (docs/PERFORMANCE.md, TFLOP/s at 4096 /
+ * 8192): the defaults 76 / 77; -DBK=32 -DSTAGES=4 97 / 100; -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3
+ * (warps of 64 x 64 read each A and B value for twice the mma; 144 KB, which a kernel may declare
+ * there: docs/KERNELS.md) 121 / 125, what amp_blas_gemm_ex runs on compute capability 9.x, with
+ * -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few 128 x 256 blocks; -DTF_ROUND=0 was 17%
+ * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error. cuBLAS
+ * in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which this kernel does
+ * not use; this one's mma.sync peaks at 316 from registers (bench/ptx_probe.c).
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
