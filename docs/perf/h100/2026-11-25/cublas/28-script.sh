@@ -2,7 +2,7 @@
 # throwaway: SGEMM shapes with two tiles per SM, DMMA rate at the GEMM kernel's occupancy, clocks
 B=build-suite
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build $B -j16 >/dev/null 2>&1 || { echo build failed; exit 1; }
-gcc -O1 -o /tmp/regs 28-regs.c.txt, built as /tmp/regs, -lOpenCL || exit 1
+gcc -O1 -x c -o /tmp/regs docs/perf/h100/2026-11-25/cublas/28-regs.c.txt -lOpenCL || exit 1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.applications.graphics,power.limit --format=csv
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader -lms 200 > $OUT/clocks.csv &
 SMI=$!

@@ -2,7 +2,7 @@
 # throwaway: matmul_tf32 shapes
 B=build-suite
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build $B -j16 >/dev/null 2>&1 || { echo build failed; exit 1; }
-gcc -O1 -o /tmp/regs 28-regs.c.txt, built as /tmp/regs, -lOpenCL || exit 1
+gcc -O1 -x c -o /tmp/regs docs/perf/h100/2026-11-25/cublas/28-regs.c.txt -lOpenCL || exit 1
 sweep() { sizes=$1; shift; for o in "$@"; do
   echo "== tf32 [$o] at $sizes"; /tmp/regs kernels_cl/matmul_tf32.cl "$o" | grep -E 'Used|error'
   $B/bench/amp-bench --workload matmul --impl tf32 --types float --sizes $sizes --repeats 3 ${o:+--fast-opts "$o"} 2>&1 | grep -E 'kernel .*GFLOP|FAIL|rror'
