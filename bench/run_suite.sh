@@ -101,8 +101,12 @@ for part in $parts; do
       --output-on-failure
     run cublas $ab --workload matmul --impl fast,tensor,gemm,clblast --types double --sizes $S \
       --repeats 3 --csv "$out/cublas_dgemm.csv"
-    run cublas $ab --workload matmul --impl fast,tf32,clblast --types float --sizes $S \
-      --repeats 3 --csv "$out/cublas_sgemm.csv" ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
+    # FAST_OPTS is matmul_fast's: with it, the tf32 column (amp_blas_gemm_ex's own shapes) is left out
+    sg=fast,tf32,clblast
+    [ -n "${FAST_OPTS:-}" ] && sg=fast,clblast
+    run cublas $ab --workload matmul --impl $sg \
+      --types float --sizes $S --repeats 3 --csv "$out/cublas_sgemm.csv" \
+      ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
     run cublas $ab --workload nbody --impl tiled,fast --sizes 262144 --steps 2 --repeats 3
     run cublas python3 bench/cuda_reference.py --only gemm,nbody --gemm-sizes $S \
       --csv "$out/cublas_cuda.csv"

@@ -30,6 +30,7 @@
 
 #include "ampcl/kernel.h"
 #include "blas_choice.h"
+#include "program.h"
 #include "trace.h"
 
 amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn) {
@@ -205,14 +206,24 @@ amp__gemm_counts amp__gemm_counts_get(void) {
   return c;
 }
 
-/* C = A * B through plan p, launched like any kernel (the data model moves the views). */
+/* C = A * B through plan p, launched like any kernel (the data model moves the views). On
+ * failure *refused says whether the device refused the plan itself with nothing enqueued: at
+ * the build (the tensor-core kernels' PTX), at the launch's checks (a larger K tile's
+ * tile_static memory) or at the driver's enqueue; then a fallback can do the work. A failure
+ * after the kernel was enqueued (a full handle table for its future is LIMIT_EXCEEDED too) is
+ * not a refusal. */
 static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view *a,
-                              amp_array_view *b, amp_array_view *c, amp_future **done) {
+                              amp_array_view *b, amp_array_view *c, amp_future **done,
+                              int *refused) {
   amp_status status = AMP_SUCCESS;
   size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
   const plan *pl = &plans[p];
   amp_kernel *k;
-  AMP__TRY(get_kernel(p, &k));
+  *refused = 0;
+  if ((status = get_kernel(p, &k)) != AMP_SUCCESS) {
+    *refused = status == AMP_ERROR_BUILD_FAILED;
+    return status;
+  }
   amp_arg args[] = {amp_arg_view(a), amp_arg_view(b), amp_arg_view(c)};
   amp_launch l = {0};
   l.kernel = k;
@@ -227,20 +238,16 @@ static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view 
     l.tile[0] = pl->rts_m;
     l.tile[1] = pl->rts_n;
   }
-  AMP__TRY(amp_parallel_for_each_ex(view, &l, done));
+  status = amp_parallel_for_each_ex(view, &l, done);
+  if (status != AMP_SUCCESS) {
+    *refused = (status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) &&
+               !amp__launch_enqueued();
+    return status;
+  }
   atomic_fetch_add(&n_fast, 1);
   atomic_store(&last_fast_opts, pl->opts);
   atomic_store(&last_fast_file, pl->file);
-fail:
   return status;
-}
-
-/* A device-specific plan that the device refused: at the build (the tensor-core kernels' PTX)
- * or at the launch's check (a larger K tile's tile_static memory). Nothing ran then (the build
- * and the checks come first, and a launch the driver refuses writes nothing), so a fallback can
- * do the work. */
-static int refused(amp_status status) {
-  return status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED;
 }
 
 /* C = A * B through the fast kernel pick_plan chooses. */
@@ -248,8 +255,9 @@ static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_ar
                            amp_array_view *c, amp_future **done) {
   size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
   int p = pick_plan(view->acc, a->type.kind, m, n);
-  amp_status status = launch_plan(view, p, a, b, c, done);
-  if (refused(status) && plans[p].fallback >= 0) {
+  int refused;
+  amp_status status = launch_plan(view, p, a, b, c, done, &refused);
+  if (status != AMP_SUCCESS && refused && plans[p].fallback >= 0) {
     /* its fallback (pick_plan follows the bit) does the work, now and from then on, on this
      * accelerator */
     atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
@@ -448,8 +456,9 @@ amp_status amp__gemm_tf32_run(amp_accelerator_view *view, amp__gemm_mode mode, a
       p = cc9 ? P_TF32_SMALL : P_TF32_N64;
     while (p >= 0) {
       if (!plan_broken(view->acc, p)) {
-        amp_status status = launch_plan(view, p, a, b, c, done);
-        if (!refused(status))
+        int refused;
+        amp_status status = launch_plan(view, p, a, b, c, done, &refused);
+        if (status == AMP_SUCCESS || !refused)
           return status;
         atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
       }

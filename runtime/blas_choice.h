@@ -75,8 +75,8 @@ const char *amp__gemm_last_fast_options(void);
  * before one). */
 const char *amp__gemm_last_fast_file(void);
 
-/* Whether matmul_tf32 was refused on acc (build or launch), so that TF32-allowed GEMMs run in
- * float there from then on. */
+/* Whether a matmul_tf32 plan was refused on acc (build or launch): from then on that plan's
+ * fallback runs there (a smaller TF32 shape, or float when none is left). */
 int amp__gemm_tf32_fell_back(const amp_accelerator *acc);
 
 #endif /* AMPCL_RUNTIME_BLAS_CHOICE_H */

@@ -513,9 +513,17 @@ static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc
                         amp_status_name(amp__cl_status(err)), (int)err);
 }
 
+/* Whether this thread's last amp_parallel_for_each_ex reached the queue (program.h). */
+static _Thread_local int launch_enqueued;
+
+int amp__launch_enqueued(void) {
+  return launch_enqueued;
+}
+
 amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
                                     amp_future **done) {
   amp_status status = AMP_SUCCESS;
+  launch_enqueued = 0;
   AMP__TRACE_BEGIN;
   amp__kernel_pool *pool = NULL;
   cl_kernel k = NULL;
@@ -575,6 +583,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
       wait.n ? wait.ev : NULL, nuses || done || tracing ? &ev : NULL);
   if (err != CL_SUCCESS)
     AMP__TRY(refused_launch(launch, acc, pool, local, err));
+  launch_enqueued = 1;
   if (tracing) {
     char shape[96];
     int o =
