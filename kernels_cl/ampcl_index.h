@@ -114,7 +114,8 @@ AMP__INDEX_OPS(3)
  * tend to start them), are dealt out `group` block rows at a time. The tiles running at once then
  * share `group` block rows of one operand and a narrow band of the other's columns in the L2
  * cache; group 1 is plain row-by-row order. kernels_cl/matmul_fast.cl (step 9) measures it. */
-static inline void amp_tile_order_grouped(int tiles_m, int tiles_n, int lin, int group, int out[2]) {
+static inline void amp_tile_order_grouped(int tiles_m, int tiles_n, int lin, int group,
+                                          int out[2]) {
   const int band = lin / (group * tiles_n), in_band = lin % (group * tiles_n);
   const int band_rows = min(group, tiles_m - band * group);
   out[0] = band * group + in_band % band_rows;
