@@ -137,6 +137,17 @@ class Results:
         self.failed.append(what)
 
 
+def sgemm_1024_error():
+    """Largest error of a 1024^3 cupy.matmul in float against float64, over C's largest element."""
+    n = 1024
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+    c = cp.asnumpy(cp.matmul(cp.asarray(a), cp.asarray(b)))
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    return float(np.max(np.abs(c - ref)) / np.max(np.abs(ref)))
+
+
 def check_tf32_off(res):
     handle = cp.cuda.device.get_cublas_handle()
     mode = None
@@ -144,13 +155,7 @@ def check_tf32_off(res):
         mode = cp.cuda.cublas.getMathMode(handle)
     except Exception as e:  # older CuPy: rely on the numerical check below
         print("note: cannot read the cuBLAS math mode (%s)" % e)
-    n = 1024
-    rng = np.random.default_rng(7)
-    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-    c = cp.asnumpy(cp.matmul(cp.asarray(a), cp.asarray(b)))
-    ref = a.astype(np.float64) @ b.astype(np.float64)
-    rel = float(np.max(np.abs(c - ref)) / np.max(np.abs(ref)))
+    rel = sgemm_1024_error()
     print("cuBLAS math mode %s (0 = CUBLAS_DEFAULT_MATH; 3 would be TF32); SGEMM 1024 relative "
           "error vs float64: %.3g (FP32 ~1e-6, TF32 ~1e-3)" % (mode, rel))
     if rel > 1e-4 or mode not in (None, 0, 2):  # 2: CUBLAS_PEDANTIC_MATH, also FP32
@@ -158,13 +163,7 @@ def check_tf32_off(res):
 
 
 def check_tf32_on(res):
-    n = 1024
-    rng = np.random.default_rng(7)
-    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-    c = cp.asnumpy(cp.matmul(cp.asarray(a), cp.asarray(b)))
-    ref = a.astype(np.float64) @ b.astype(np.float64)
-    rel = float(np.max(np.abs(c - ref)) / np.max(np.abs(ref)))
+    rel = sgemm_1024_error()
     print("CUPY_TF32=1: SGEMM 1024 relative error vs float64: %.3g (TF32 ~1e-4 to 1e-3)" % rel)
     if rel < 1e-5:
         res.fail("TF32 did not take effect (relative error %.3g)" % rel)

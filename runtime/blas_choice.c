@@ -154,32 +154,47 @@ static size_t ceil_div(size_t x, size_t d) {
   return (x + d - 1) / d;
 }
 
-static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, size_t n) {
+/* Whether plan p gives fewer than half the compute units a tile for an m x n C. */
+static int too_few_tiles(int p, size_t m, size_t n, unsigned cu) {
+  return 2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu;
+}
+
+/* The plan for an m x n C of `kind` on acc, tf32 when the caller allows TF32 (float only): -1
+ * when no TF32 plan is left (none on this device, or all refused here), meaning float. */
+static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, size_t n, int tf32) {
   int dbl = kind == AMP_ELEM_DOUBLE;
-  if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel))
-    return dbl ? P_CPU_D : P_CPU_F;
   unsigned cc = atomic_load(&test_cc);
   if (!cc)
     cc = acc->props.compute_capability;
+  unsigned cu = atomic_load(&test_compute_units);
+  if (!cu)
+    cu = acc->props.compute_units;
   /* The device-specific plans on 9.x only: the devices they were measured on (H100, H200). Later
    * NVIDIA GPUs build matmul_dmma too, but some run FP64 mma no faster than their vector units;
    * they keep the portable kernels until measured. */
   const int cc9 = cc >= 90 && cc < 100;
   int p;
-  if (dbl) {
+  if (tf32) {
+    /* The tf32 mma exists from compute capability 8.0 (NVIDIA only: others report 0); the large
+     * shape where it gives at least half the compute units a tile, else the 128 x 64 one. */
+    if (cc < 80)
+      return -1;
+    p = cc9 ? P_TF32_WIDE : P_TF32;
+    if (too_few_tiles(p, m, n, cu))
+      p = cc9 ? P_TF32_SMALL : P_TF32_N64;
+  } else if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel)) {
+    return dbl ? P_CPU_D : P_CPU_F;
+  } else if (dbl) {
     p = cc9 ? P_DMMA : P_D;
   } else {
-    unsigned cu = atomic_load(&test_compute_units);
-    if (!cu)
-      cu = acc->props.compute_units;
     p = P_F128;
-    while (p < P_F32 &&
-           2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
+    while (p < P_F32 && too_few_tiles(p, m, n, cu))
       p++;
     if (p == P_F128 && cc9)
       p = P_F128_K32;
   }
-  while (plan_broken(acc, p)) /* refused here before: its fallback (only plans that have one) */
+  /* refused here before: its fallback (-1 only after a TF32 plan) */
+  while (p >= 0 && plan_broken(acc, p))
     p = plans[p].fallback;
   return p;
 }
@@ -250,20 +265,29 @@ static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view 
   return status;
 }
 
-/* C = A * B through the fast kernel pick_plan chooses. */
-static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_array_view *b,
-                           amp_array_view *c, amp_future **done) {
+/* C = A * B through the kernel pick_plan chooses (tf32: a TF32 plan, and when none is left the
+ * float GEMM amp__gemm_choice_run makes with `mode`). A plan the device refuses that has a
+ * fallback (every TF32 plan has: another, or float) is marked on the accelerator, and its
+ * fallback (pick_plan follows the bit) does the work, now and from then on. */
+static amp_status run_plans(amp_accelerator_view *view, int tf32, amp__gemm_mode mode,
+                            amp_array_view *a, amp_array_view *b, amp_array_view *c,
+                            amp_future **done) {
   size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
-  int p = pick_plan(view->acc, a->type.kind, m, n);
+  int p = pick_plan(view->acc, a->type.kind, m, n, tf32);
+  if (p < 0)
+    return amp__gemm_choice_run(view, mode, a, b, c, done); /* float, as amp_blas_gemm runs it */
   int refused;
   amp_status status = launch_plan(view, p, a, b, c, done, &refused);
-  if (status != AMP_SUCCESS && refused && plans[p].fallback >= 0) {
-    /* its fallback (pick_plan follows the bit) does the work, now and from then on, on this
-     * accelerator */
+  if (status != AMP_SUCCESS && refused && (tf32 || plans[p].fallback >= 0)) {
     atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
-    return run_fast(view, a, b, c, done);
+    return run_plans(view, tf32, mode, a, b, c, done);
   }
   return status;
+}
+
+static amp_status run_fast(amp_accelerator_view *view, amp_array_view *a, amp_array_view *b,
+                           amp_array_view *c, amp_future **done) {
+  return run_plans(view, 0, AMP__GEMM_FAST, a, b, c, done);
 }
 
 static amp_status run_clblast(amp_accelerator_view *view, amp_array_view *a, amp_array_view *b,
@@ -436,34 +460,8 @@ fail:
 /* ---- TF32, when the caller allows it ----------------------------------------------------------
  */
 
+/* No measurement against CLBlast: both would have to agree on what "the same result" is. */
 amp_status amp__gemm_tf32_run(amp_accelerator_view *view, amp__gemm_mode mode, amp_array_view *a,
                               amp_array_view *b, amp_array_view *c, amp_future **done) {
-  unsigned cc = atomic_load(&test_cc);
-  if (!cc)
-    cc = view->acc->props.compute_capability;
-  /* The tf32 mma exists from compute capability 8.0 (NVIDIA only: others report 0). No
-   * measurement against CLBlast: both would have to agree on what "the same result" is. The
-   * large shape where it gives at least half the compute units a block each (as pick_plan does
-   * for float), else the 128 x 64 one; refused plans fall back along plans[].fallback. */
-  if (cc >= 80) {
-    const int cc9 = cc >= 90 && cc < 100;
-    const size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
-    unsigned cu = atomic_load(&test_compute_units);
-    if (!cu)
-      cu = view->acc->props.compute_units;
-    int p = cc9 ? P_TF32_WIDE : P_TF32;
-    if (2 * ceil_div(m, (size_t)plans[p].ts_m) * ceil_div(n, (size_t)plans[p].ts_n) < (size_t)cu)
-      p = cc9 ? P_TF32_SMALL : P_TF32_N64;
-    while (p >= 0) {
-      if (!plan_broken(view->acc, p)) {
-        int refused;
-        amp_status status = launch_plan(view, p, a, b, c, done, &refused);
-        if (status == AMP_SUCCESS || !refused)
-          return status;
-        atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
-      }
-      p = plans[p].fallback;
-    }
-  }
-  return amp__gemm_choice_run(view, mode, a, b, c, done); /* float, as amp_blas_gemm runs it */
+  return run_plans(view, 1, mode, a, b, c, done);
 }

@@ -44,6 +44,13 @@ static double at(const gemm *g, const void *p, size_t i) {
   return g->dbl ? ((const double *)p)[i] : ((const float *)p)[i];
 }
 
+static void put(const gemm *g, void *p, size_t i, double x) {
+  if (g->dbl)
+    ((double *)p)[i] = x;
+  else
+    ((float *)p)[i] = (float)x;
+}
+
 static void setup(gemm *g, int dbl, int trans_a, double beta) {
   memset(g, 0, sizeof *g);
   g->dbl = dbl;
@@ -57,12 +64,11 @@ static void setup(gemm *g, int dbl, int trans_a, double beta) {
   g->c0 = malloc(nc * es(g));
   unsigned seed = 7u + (unsigned)dbl;
   for (size_t i = 0; i < na; i++)
-    dbl ? (((double *)g->a)[i] = frand(&seed)) : (((float *)g->a)[i] = (float)frand(&seed));
+    put(g, g->a, i, frand(&seed));
   for (size_t i = 0; i < nb; i++)
-    dbl ? (((double *)g->b)[i] = frand(&seed)) : (((float *)g->b)[i] = (float)frand(&seed));
+    put(g, g->b, i, frand(&seed));
   for (size_t i = 0; i < nc; i++)
-    dbl ? (((double *)g->c)[i] = (double)(i % 7) - 3.0)
-        : (((float *)g->c)[i] = (float)(i % 7) - 3.0f);
+    put(g, g->c, i, (double)(i % 7) - 3.0);
   memcpy(g->c0, g->c, nc * es(g));
   CHECK_OK(amp_array_view_create_const(trans_a ? amp_extent2(K, M) : amp_extent2(M, K), t, g->a,
                                        &g->va));
