@@ -6,9 +6,11 @@
  * it measured faster for the size). The clblast columns set AMP_BLAS_GEMM=clblast while they run,
  * so they stay CLBlast's. `tensor` is kernels_cl/matmul_dmma.cl, double on NVIDIA's FP64 tensor
  * cores (compute capability 9.0 and up; skipped elsewhere and for float); --fast-opts passes it
- * -DBM/-DBN/-DWM/-DWN when given. `tf32` is kernels_cl/matmul_tf32.cl, float with TF32 inputs on
- * NVIDIA's tensor cores (compute capability 8.0 and up; skipped elsewhere and for double), run
- * through amp_blas_gemm_ex with AMP_GEMM_ALLOW_TF32 (the library's shape for the size); with
+ * -DBM/-DBN/-DWM/-DWN when given. `bulk` is kernels_cl/matmul_dmma_bulk.cl, the same on the same
+ * devices with producer warps and the copy engine (its -DPRODUCERS too). `tf32` is
+ * kernels_cl/matmul_tf32.cl, float with TF32 inputs on NVIDIA's tensor cores (compute
+ * capability 8.0 and up; skipped elsewhere and for double), run through amp_blas_gemm_ex with
+ * AMP_GEMM_ALLOW_TF32 (the library's shape for the size); with
  * --fast-opts, the kernel itself with those options instead.
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
@@ -30,7 +32,8 @@
 #include "bench.h"
 
 static const char *const impls[] = {"seq",     "openblas",      "naive", "tiled",  "fast", "multi",
-                                    "clblast", "clblast-multi", "gemm",  "tensor", "tf32", NULL};
+                                    "clblast", "clblast-multi", "gemm",  "tensor", "bulk", "tf32",
+                                    NULL};
 
 enum { REF64_ROWS = 16 }; /* rows of C the FP64 reference covers (the tf32 column's error) */
 
@@ -418,6 +421,16 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     p->rts_m = p->ts_m / bench_option_int(opts, "-DWM=", 64) *
                (p->ts_n / bench_option_int(opts, "-DWN=", 32)); /* warps */
     p->rts_n = 32;
+  } else if (strcmp(impl, "bulk") == 0) {
+    p->kind = MM_FAST;
+    name = "matmul_dmma_bulk";
+    opts = ctx->fast_opts ? ctx->fast_opts : "";
+    p->ts_m = bench_option_int(opts, "-DBM=", 128);
+    p->ts_n = bench_option_int(opts, "-DBN=", 128); /* matmul_dmma_bulk.cl's defaults */
+    p->rts_m = p->ts_m / bench_option_int(opts, "-DWM=", 64) *
+                   (p->ts_n / bench_option_int(opts, "-DWN=", 32)) +
+               bench_option_int(opts, "-DPRODUCERS=", 4); /* consumer and producer warps */
+    p->rts_n = 32;
   } else if (strcmp(impl, "tf32") == 0) {
     p->kind = MM_FAST;
     name = "matmul_tf32";
@@ -526,7 +539,7 @@ static void run(bench_ctx *ctx, bench_cell *cell) {
     snprintf(cell->note, sizeof cell->note, "%s has no fp64", ctx->props.device_path);
     return;
   }
-  if (strcmp(cell->impl, "tensor") == 0 &&
+  if ((strcmp(cell->impl, "tensor") == 0 || strcmp(cell->impl, "bulk") == 0) &&
       (cell->type != BENCH_DOUBLE || ctx->props.compute_capability < 90)) {
     cell->state = BENCH_SKIPPED;
     snprintf(cell->note, sizeof cell->note, "needs double on NVIDIA compute capability 9.0+");

@@ -17,7 +17,7 @@
 #   overhead  amp-bench --overhead: empty-kernel launch cost vs raw clEnqueueNDRangeKernel
 #   cuda      bench/cuda_reference.py: cuBLAS through CuPy, and the CUDA n-body / add-exp kernels
 #   cublas    the toward-cuBLAS table in one file: ptx-probe, local-probe, the GPU tests, DGEMM (fast,
-#             tensor, gemm, clblast) and SGEMM (fast, tf32, clblast) at 1000..8192, n-body
+#             tensor, bulk, gemm, clblast) and SGEMM (fast, tf32, clblast) at 1000..8192, n-body
 #             262,144, and cuBLAS (FP32, TF32 mode, FP64) / the CUDA n-body at the same sizes (not
 #             in the default set)
 # Set ACC=<device path> to choose the accelerator (default: the default accelerator).
@@ -99,7 +99,7 @@ for part in $parts; do
     run cublas "$B/bench/local-probe"
     run cublas ctest --test-dir "$B" -R "kernels_tensor|gemm|accelerators|hardening_tiles" \
       --output-on-failure
-    run cublas $ab --workload matmul --impl fast,tensor,gemm,clblast --types double --sizes $S \
+    run cublas $ab --workload matmul --impl fast,tensor,bulk,gemm,clblast --types double --sizes $S \
       --repeats 3 --csv "$out/cublas_dgemm.csv"
     # FAST_OPTS is matmul_fast's: with it, the tf32 column (amp_blas_gemm_ex's own shapes) is left out
     sg=fast,tf32,clblast

@@ -86,6 +86,7 @@ enum {
   P_TF32_N64,
   P_TF32_WIDE,
   P_TF32_SMALL,
+  P_DMMA_BULK,
   NPLANS
 };
 _Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");
@@ -108,6 +109,9 @@ static const plan plans[NPLANS] = {
     {"matmul_tf32", "-DBN=64", 0, 128, 64, 4, 32, -1},
     {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},
     {"matmul_tf32", "-DBN=64 -DBK=32 -DSTAGES=4", 0, 128, 64, 4, 32, P_TF32_N64},
+    /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 103 KB; matmul_dmma
+     * for matrices with too few 128 x 128 blocks, and where this one is refused */
+    {"matmul_dmma_bulk", "", 0, 128, 128, 12, 32, P_DMMA},
 };
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -137,7 +141,7 @@ static int plan_broken(const amp_accelerator *acc, int p) {
 }
 
 int amp__gemm_dmma_fell_back(const amp_accelerator *acc) {
-  return plan_broken(acc, P_DMMA);
+  return plan_broken(acc, P_DMMA_BULK) || plan_broken(acc, P_DMMA);
 }
 
 int amp__gemm_tf32_fell_back(const amp_accelerator *acc) {
@@ -185,7 +189,9 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   } else if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel)) {
     return dbl ? P_CPU_D : P_CPU_F;
   } else if (dbl) {
-    p = cc9 ? P_DMMA : P_D;
+    p = cc9 ? P_DMMA_BULK : P_D;
+    if (p == P_DMMA_BULK && too_few_tiles(p, m, n, cu))
+      p = P_DMMA;
   } else {
     p = P_F128;
     while (p < P_F32 && too_few_tiles(p, m, n, cu))

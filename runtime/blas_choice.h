@@ -64,8 +64,8 @@ void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
  * matmul_tf32 (80 and up). */
 void amp__gemm_test_compute_capability(unsigned cc);
 
-/* Whether matmul_dmma failed to build on acc, so that the portable kernel is used there from then
- * on. */
+/* Whether a tensor-core DGEMM kernel (matmul_dmma_bulk or matmul_dmma) failed to build on acc, so
+ * that its fallback is used there from then on. */
 int amp__gemm_dmma_fell_back(const amp_accelerator *acc);
 
 /* Test hook: the build options of the kernel that ran the last fast-kernel GEMM ("" before one). */

@@ -199,14 +199,16 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(c1.clblast, c0.clblast);
   }
   if (dbl) {
-    /* As on an H100: the tensor-core kernel is chosen; this device cannot build it (its #error
-     * below compute capability 9.0), so the portable kernel does the work, now and from then on. */
+    /* As on an H100: the tensor-core kernels are chosen (matmul_dmma_bulk, then matmul_dmma as
+     * its fallback); this device cannot build them (their #error below compute capability 9.0),
+     * so the portable kernel does the work, now and from then on. */
     const int can_build = props.compute_capability >= 90; /* on an H100 it really runs */
     CHECK(!amp__gemm_dmma_fell_back(acc));
     amp__gemm_test_compute_capability(90);
     c0 = amp__gemm_counts_get();
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
+    CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
     gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 2);

@@ -265,7 +265,8 @@ static void test_builtins(void) {
     CHECK_OK(amp_program_create_builtin(name, NULL, &p));
     amp_accelerator_properties props;
     CHECK_OK(amp_accelerator_get_properties(acc, &props));
-    if (strcmp(name, "matmul_dmma") == 0 && props.compute_capability < 90) {
+    if ((strcmp(name, "matmul_dmma") == 0 || strcmp(name, "matmul_dmma_bulk") == 0) &&
+        props.compute_capability < 90) {
       /* NVIDIA-only (inline PTX): elsewhere its build fails and says why */
       CHECK_STATUS(amp_program_build(p, acc), AMP_ERROR_BUILD_FAILED);
       CHECK_MSG("needs an NVIDIA GPU of compute capability 9.0");

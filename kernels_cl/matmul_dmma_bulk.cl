@@ -1,0 +1,365 @@
+/* matmul_dmma_bulk.cl: C = A * B in double on NVIDIA's FP64 tensor cores, fed by warps that only
+ * copy and by the copy engine of compute capability 9.0 (H100, H200), synchronized per buffer
+ * instead of by a barrier of the whole tile. Lesson 5 of the matmul
+ * course, after matmul_dmma.cl (lesson 4), whose mma fragments, k order and tile order it keeps;
+ * read that one first. Like it, the kernel is not portable: inline PTX, NVIDIA only.
+ *
+ * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
+ * double (sections allowed), for any m, n, w >= 1, within DGEMM's usual error bound.
+ *
+ * Why another kernel. matmul_dmma reaches about two thirds of cuBLAS's DGEMM, and measurements
+ * on an H100 put the rest in feeding the tensor cores, not in the math: without its copies from
+ * global memory the same kernel runs at 0.95-1.0x cuBLAS, while the copies and barriers alone
+ * take 90% of its time. Its 128 x 64 block of C moves (128 + 64) x 8 bytes from L2 per 128 x 64
+ * multiply-adds along k, about 4 TB/s at its speed. A 128 x 128 block moves a third fewer bytes
+ * per flop, but in matmul_dmma that tile was slower: its 8 warps meet at a barrier every K tile,
+ * and with one such tile per SM (the accumulators fill half the register file) nothing runs
+ * while they wait. This kernel takes the larger block and removes the barrier:
+ *
+ *   1. Warp specialization. A tile of threads has CWARPS consumer warps (8 by default, each a
+ *      WM x WN = 64 x 32 part of the 128 x 128 block, as in matmul_dmma) and PRODUCERS producer
+ *      warps (4) that only move data. Consumers only read tile_static memory and run mma.
+ *   2. Barriers per buffer instead of one for the tile. A ring of STAGES (3) K-tile buffers, each
+ *      with two mbarriers (PTX's split-phase barrier objects in tile_static memory): `full`
+ *      completes when the copies into the buffer have landed, `empty` when every consumer thread
+ *      has finished reading it. A consumer waits only for the buffer it needs next; a producer
+ *      waits only before refilling a buffer. Warps drift apart freely: a slow warp delays nobody
+ *      until the ring is full.
+ *   3. Two copy paths. B's rows of a K tile are long (BN doubles, 1 KB): each is one
+ *      `cp.async.bulk` (sm_90), a request to the SM's copy engine (the TMA unit) for a
+ *      contiguous run of bytes, counted against `full` when it lands (the producer announces the
+ *      bytes with expect_tx). A's rows are short (BK doubles, 128 bytes), and the copy engine
+ *      spends about as long on a request as on a kilobyte: with every A row a bulk request the
+ *      kernel ran at 8-26 TFLOP/s (one request per ~60 clocks per SM, on an H100). A goes through
+ *      matmul_dmma's cp.async instead, 16 bytes per producer thread per instruction, whose
+ *      completion `cp.async.mbarrier.arrive` reports to `full`. One producer warp could not issue
+ *      them fast enough (31 TFLOP/s); four can (44).
+ *   4. Padding instead of an XOR swizzle. A bulk copy lands as contiguous bytes, so B cannot be
+ *      XOR-swizzled as in matmul_dmma; instead each row of a buffer is 16 bytes longer than its
+ *      data (A rows of BK + 2 doubles, B rows of BN + 2), which spreads the fragment reads over
+ *      all banks: A's (rows g, 16 bytes at 2t) and B's (rows 2t, 8 bytes at column g) each take
+ *      the fewest wavefronts their bytes need.
+ *   5. Edges. cp.async zero-fills A past its edges, as in matmul_dmma. A bulk copy cannot, so
+ *      where a row of B's K tile is partly or wholly outside B the producer thread copies its
+ *      even-length in-bounds part in bulk and writes the rest itself (a last odd element loaded,
+ *      zeros past the edge) with plain stores, which its own arrival on `full` publishes. Views
+ *      whose rows do not start on 16-byte boundaries (an odd offset or row stride) take plain
+ *      loads and stores for every element: correct, slow.
+ *
+ * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
+ * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
+ * -DPRODUCERS=4, -DGROUP_M=8. Threads per tile: ((BM / WM) * (BN / WN) + PRODUCERS) * 32, 384 for
+ * the defaults (ptxas gives them 168 registers: 384 x 168 fills the register file of an SM, so
+ * more producers would not fit). tile_static bytes: STAGES * 8 * (BM * (BK + 2) + BK * (BN + 2))
+ * + 16 * STAGES: 105,264 for the defaults (NVIDIA's driver runs kernels that declare more than
+ * the 48 KB it reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md):
+ * 44.5 / 44.0 TFLOP/s against matmul_dmma's 38.1 / 37.7 in the same run; 4 stages or 2 producers
+ * were slower, K tiles of 8 or 32 too.
+ *
+ * Launch: a rank-2 tiled domain whose tile is (CWARPS + PRODUCERS, 32), and ceil(m / BM) x
+ * ceil(n / BN) tiles:
+ *
+ *     CHECK(amp_program_create_builtin("matmul_dmma_bulk", "", &prog));   // 128 x 128
+ *     CHECK(amp_kernel_create(prog, "matmul_dmma_bulk", &k));
+ *     amp_tiled_extent dom = amp_tile2(amp_extent2((m + 127) / 128 * 12, (n + 127) / 128 * 32),
+ *                                      12, 32);
+ *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+ *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
+ *
+ * amp_blas_gemm does this for you in double on compute capability 9.x where C has enough 128 x
+ * 128 blocks to give half the SMs one (matmul_dmma otherwise, and if this kernel is refused).
+ * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
+ * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
+#if AMP_COMPUTE_CAPABILITY < 90
+#error                                                                                             \
+    "matmul_dmma_bulk needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#endif
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef WM
+#define WM 64
+#endif
+#ifndef WN
+#define WN 32
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+#ifndef PRODUCERS
+#define PRODUCERS 4
+#endif
+#define WARPS_N (BN / WN)             /* consumer warps along N */
+#define CWARPS  ((BM / WM) * WARPS_N) /* consumer warps; the producers follow them */
+#define NPT     (PRODUCERS * 32)      /* producer threads */
+#define NT      (CWARPS * 32 + NPT)   /* threads per tile */
+#define MI      (WM / 16)             /* mma tiles per warp along M */
+#define NJ      (WN / 8)              /* mma tiles per warp along N */
+#define AS      (BK + 2)              /* doubles per A row in tile_static memory */
+#define BS      (BN + 2)              /* doubles per B row */
+#define A_STAGE (BM * AS)             /* doubles per A buffer */
+#define B_STAGE (BK * BS)             /* doubles per B buffer */
+
+#if BM % 32 != 0 || BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 ||                 \
+    (BK != 8 && BK != 16 && BK != 32) || STAGES < 2 || NT > 1024 || PRODUCERS < 1 ||               \
+    (BM * BK / 2) % NPT != 0 || NPT < BK
+#error                                                                                             \
+    "matmul_dmma_bulk: BM must be a multiple of 32, WM divide it and be a multiple of 16, WN divide BN and be a multiple of 8, BK 8, 16 or 32, STAGES at least 2, at most 32 warps, the producer threads (32 * PRODUCERS) dividing the BM * BK / 2 chunks of A and at least BK"
+#endif
+
+/* The tile_static window's own 32-bit address of p, as PTX's shared-memory operands want it. */
+static inline uint db_addr(__local const void *p) {
+  return (uint)(size_t)p;
+}
+
+/* mbarrier objects (PTX ISA, "Parallel Synchronization and Communication Instructions:
+ * mbarrier"): a 64-bit word in tile_static memory counting arrivals (and bytes, for copies) in
+ * phases. A phase completes when `count` threads have arrived and every announced byte has
+ * landed; the barrier then starts the next phase by itself. Waiting names the phase by its
+ * parity (0, 1, 0, ...). */
+static inline void db_init(__local ulong *bar, uint count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(db_addr(bar)), "r"(count) : "memory");
+}
+
+static inline void db_arrive(__local ulong *bar) {
+  asm volatile("{ .reg .b64 mbst; mbarrier.arrive.shared.b64 mbst, [%0]; }" ::"r"(db_addr(bar))
+               : "memory");
+}
+
+/* Arrives and announces `bytes` more bytes that copies will deliver in this phase. */
+static inline void db_arrive_expect(__local ulong *bar, uint bytes) {
+  asm volatile(
+      "{ .reg .b64 mbst; mbarrier.arrive.expect_tx.shared::cta.b64 mbst, [%0], %1; }" ::"r"(
+          db_addr(bar)),
+      "r"(bytes)
+      : "memory");
+}
+
+/* Returns once the phase of parity `parity` has completed. */
+static inline void db_wait(__local ulong *bar, uint parity) {
+  uint done;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
+                 "selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(db_addr(bar)), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+
+/* Asks the copy engine for `bytes` (a multiple of 16, both addresses 16-byte aligned) from src to
+ * dst, counted against bar's announced bytes when they land. */
+static inline void db_bulk(__local double *dst, __global const double *src, uint bytes,
+                           __local ulong *bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+               "[%3];" ::"r"(db_addr(dst)),
+               "l"(src), "r"(bytes), "r"(db_addr(bar))
+               : "memory");
+}
+
+/* The part of one row of a K tile that goes through the copy engine: `count` doubles of the row
+ * lie inside A or B; with 16-byte aligned rows the even part of them, else none. */
+static inline int db_bulk_count(int count, int aligned) {
+  return aligned ? count & ~1 : 0;
+}
+
+/* The rest of that row, by this lane: elements from `from` to `count` loaded one by one (src
+ * checked, as amp_at would), zeros up to `cap`. */
+static inline void db_fill(__local double *dst, __global const double *src, int from, int count,
+                           int cap) {
+  for (int e = from; e < count; e++)
+    dst[e] = src[e];
+  for (int e = max(from, count); e < cap; e++)
+    dst[e] = 0.0;
+}
+
+/* acc += this warp's WM x WN part of one 8-deep slice (columns kk .. kk + 7) of the buffers, with
+ * matmul_dmma's fragments and k order (mma position t <-> tile column 2t, t + 4 <-> 2t + 1). */
+static inline void db_multiply(__local const double *as, __local const double *bs, int kk, int wm,
+                               int wn, int lane, double acc[MI][NJ][4]) {
+  const int g = lane >> 2, t = lane & 3;
+  double fa[MI][4], fb[NJ][2];
+#pragma unroll
+  for (int i = 0; i < MI; i++) {
+    const int r = wm * WM + i * 16 + g;
+    const double2 lo = *(__local const double2 *)(as + r * AS + kk + 2 * t);
+    const double2 hi = *(__local const double2 *)(as + (r + 8) * AS + kk + 2 * t);
+    fa[i][0] = lo.x; /* (g, 2t) */
+    fa[i][1] = hi.x; /* (g + 8, 2t) */
+    fa[i][2] = lo.y; /* (g, 2t + 1) */
+    fa[i][3] = hi.y; /* (g + 8, 2t + 1) */
+  }
+#pragma unroll
+  for (int j = 0; j < NJ; j++) {
+    const int col = wn * WN + j * 8 + g;
+    fb[j][0] = bs[(kk + 2 * t) * BS + col];
+    fb[j][1] = bs[(kk + 2 * t + 1) * BS + col];
+  }
+#pragma unroll
+  for (int i = 0; i < MI; i++)
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+          : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i][j][2]), "+d"(acc[i][j][3])
+          : "d"(fa[i][0]), "d"(fa[i][1]), "d"(fa[i][2]), "d"(fa[i][3]), "d"(fb[j][0]),
+            "d"(fb[j][1]));
+}
+
+/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
+static inline void db_store2(AMP_VIEW(double, c), int m, int n, int row, int col, int c_vec,
+                             double d0, double d1) {
+  if (row >= m)
+    return;
+  if (c_vec && col + 1 < n) {
+    *(__global double2 *)&amp_at(c, row, col) = (double2)(d0, d1);
+  } else {
+    if (col < n)
+      amp_at(c, row, col) = d0;
+    if (col + 1 < n)
+      amp_at(c, row, col + 1) = d1;
+  }
+}
+
+/* Starts copying `bytes` (0, 8 or 16) bytes from src to dst through the load path, zero-filling
+ * the rest of the 16 (matmul_dmma's copy). */
+static inline void db_copy16(__local double *dst, __global const double *src, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(db_addr(dst)), "l"(src),
+               "r"(bytes)
+               : "memory");
+}
+
+/* The producer warp: fills buffer kt % STAGES with K tile kt, for every K tile, each time the
+ * consumers have released the buffer. B's rows (BN doubles, 1 KB by default) go through the copy
+ * engine, lane l taking row l of the K tile; A's rows are only BK doubles (128 bytes), and the
+ * copy engine takes about as long per request as per kilobyte (measured on an H100: BK 8, 16 and
+ * 32 with every A row a bulk copy ran at 7.9, 14.7 and 26 TFLOP/s, one request per ~60 clocks),
+ * so A goes through cp.async, 16 bytes per lane per instruction, which also zero-fills its edges.
+ * Each lane arrives on `full` twice per K tile: once announcing its bulk bytes, once when its
+ * cp.async copies have landed (cp.async.mbarrier.arrive.noinc). */
+static inline void db_produce(__local double *as, __local double *bs, __local ulong *full,
+                              __local ulong *empty, AMP_CONST_VIEW(double, a),
+                              AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,
+                              int pt) {
+  const int aligned_a = ((a_shape.s3 | a_shape.s4) & 1) == 0;
+  const int aligned_b = ((b_shape.s3 | b_shape.s4) & 1) == 0;
+  const int ktiles = (w + BK - 1) / BK, bcols = clamp(n - col0, 0, BN);
+  /* Producer thread pt's chunks of A: pair q of rows ra, ra + NPT / (BK / 2), ... of the block;
+   * thread pt < BK also copies row pt of B's K tile. */
+  const int q = pt % (BK / 2), ra = pt / (BK / 2);
+  for (int kt = 0; kt < ktiles; kt++) {
+    const int s = kt % STAGES, k0 = kt * BK, kcols = min(w - k0, BK);
+    __local double *a_buf = as + s * A_STAGE, *b_buf = bs + s * B_STAGE;
+    if (kt >= STAGES) /* the consumers' release of this buffer's previous K tile */
+      db_wait(&empty[s], (uint)((kt / STAGES + 1) & 1));
+    /* B: first what this lane writes itself, then its arrival with the bytes to come, then the
+     * bulk copy: the arrival publishes the plain stores, and the phase cannot complete before the
+     * announced bytes have landed. Plain stores into a buffer before bulk copies into it again
+     * need a fence between the two proxies. */
+    int bulk = 0;
+    if (pt < BK) {
+      const int count = pt < kcols ? bcols : 0;
+      bulk = db_bulk_count(count, aligned_b);
+      if (bulk < BN) {
+        db_fill(b_buf + pt * BS, b_data + b_shape.s3 + (count ? (k0 + pt) * b_shape.s4 + col0 : 0),
+                bulk, count, BN);
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      }
+    }
+    /* A: 16 bytes per lane per step, 32 / (BK / 2) rows per step; past A's edges zeros. */
+    const int na = clamp(kcols - 2 * q, 0, 2);
+#pragma unroll
+    for (int p = 0; p < BM * BK / 2 / NPT; p++) {
+      const int r = ra + p * (NPT / (BK / 2)), cnt = row0 + r < m ? na : 0;
+      __local double *dst = a_buf + r * AS + 2 * q;
+      if (aligned_a) {
+        db_copy16(dst, a_data + (cnt ? a_shape.s3 + (row0 + r) * a_shape.s4 + k0 + 2 * q : 0),
+                  cnt * 8);
+      } else {
+        dst[0] = cnt > 0 ? amp_at(a, row0 + r, k0 + 2 * q) : 0.0;
+        dst[1] = cnt > 1 ? amp_at(a, row0 + r, k0 + 2 * q + 1) : 0.0;
+      }
+    }
+    db_arrive_expect(&full[s], (uint)bulk * 8u);
+    if (bulk)
+      db_bulk(b_buf + pt * BS, b_data + b_shape.s3 + (k0 + pt) * b_shape.s4 + col0, (uint)bulk * 8u,
+              &full[s]);
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(db_addr(&full[s]))
+                 : "memory");
+  }
+}
+
+/* The tile is (CWARPS + 1, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape,
+ * naming both, instead of running mma.sync with partial warps or without a producer). */
+AMP_TILE_SHAPE(CWARPS + PRODUCERS, 32)
+__kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
+                               AMP_VIEW(double, c)) {
+  AMP_TILED_INDEX2(idx);
+  /* double2: 16-byte aligned buffers, as the copy engine needs. */
+  tile_static double2 as2[STAGES * A_STAGE / 2];
+  tile_static double2 bs2[STAGES * B_STAGE / 2];
+  tile_static ulong bars[2 * STAGES]; /* full[0 .. STAGES), then empty[0 .. STAGES) */
+  __local double *as = (__local double *)as2, *bs = (__local double *)bs2;
+  __local ulong *full = bars, *empty = bars + STAGES;
+  const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
+  const int warp = idx.local_id[0], lane = idx.local_id[1];
+  int blk[2];
+  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
+                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
+  const int row0 = blk[0] * BM, col0 = blk[1] * BN;
+
+  if (warp == 0 && lane == 0) {
+    for (int s = 0; s < STAGES; s++) {
+      db_init(&full[s], 2 * NPT);      /* each producer thread twice, and the announced bytes */
+      db_init(&empty[s], CWARPS * 32); /* every consumer thread */
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  amp_barrier_wait_with_tile_static_memory_fence(); /* the only barrier of the tile */
+
+  if (warp >= CWARPS) {
+    db_produce(as, bs, full, empty, AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0,
+               (warp - CWARPS) * 32 + lane);
+    return;
+  }
+
+  const int wm = warp / WARPS_N, wn = warp % WARPS_N;
+  const int c_vec = ((c_shape.s3 | c_shape.s4) & 1) == 0;
+  const int ktiles = (w + BK - 1) / BK;
+  double acc[MI][NJ][4];
+#pragma unroll
+  for (int i = 0; i < MI; i++)
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+      acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
+
+  for (int kt = 0; kt < ktiles; kt++) {
+    const int s = kt % STAGES;
+    db_wait(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 8)
+      db_multiply(as + s * A_STAGE, bs + s * B_STAGE, kk, wm, wn, lane, acc);
+    db_arrive(&empty[s]); /* this thread is done reading the buffer */
+  }
+
+  const int g = lane >> 2, tq = lane & 3;
+#pragma unroll
+  for (int i = 0; i < MI; i++) {
+    const int row = row0 + wm * WM + i * 16 + g;
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+      const int col = col0 + wn * WN + j * 8 + 2 * tq;
+      db_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      db_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+    }
+  }
+}
