@@ -19,7 +19,7 @@
  *   1. Warp specialization. A tile of threads has CWARPS consumer warps (8 by default, each a
  *      WM x WN = 64 x 32 part of the 128 x 128 block, as in matmul_dmma) and PRODUCERS producer
  *      warps (4) that only move data. Consumers only read tile_static memory and run mma.
- *   2. Barriers per buffer instead of one for the tile. A ring of STAGES (3) K-tile buffers, each
+ *   2. Barriers per buffer instead of one for the tile. A ring of STAGES (2) K-tile buffers, each
  *      with two mbarriers (PTX's split-phase barrier objects in tile_static memory): `full`
  *      completes when the copies into the buffer have landed, `empty` when every consumer thread
  *      has finished reading it. A consumer waits only for the buffer it needs next; a producer
@@ -28,7 +28,7 @@
  *   3. Two copy paths. B's rows of a K tile are long (BN doubles, 1 KB): each is one
  *      `cp.async.bulk` (sm_90), a request to the SM's copy engine (the TMA unit) for a
  *      contiguous run of bytes, counted against `full` when it lands (the producer announces the
- *      bytes with expect_tx). A's rows are short (BK doubles, 128 bytes), and the copy engine
+ *      bytes with expect_tx). A's rows are short (BK doubles, 256 bytes), and the copy engine
  *      spends about as long on a request as on a kilobyte: with every A row a bulk request the
  *      kernel ran at 8-26 TFLOP/s (one request per ~60 clocks per SM, on an H100). A goes through
  *      matmul_dmma's cp.async instead, 16 bytes per producer thread per instruction, whose
@@ -47,11 +47,11 @@
  *      loads and stores for every element: correct, slow.
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
- * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
+ * warp: WM a multiple of 16, WN of 8), -DBK=32 (K tile: 8, 16 or 32), -DSTAGES=2 (2 or more),
  * -DPRODUCERS=4, -DGROUP_M=8. Threads per tile: ((BM / WM) * (BN / WN) + PRODUCERS) * 32, 384 for
  * the defaults (ptxas gives them 168 registers: 384 x 168 fills the register file of an SM, so
  * more producers would not fit). tile_static bytes: STAGES * 8 * (BM * (BK + 2) + BK * (BN + 2))
- * + 16 * STAGES: 105,264 for the defaults (NVIDIA's driver runs kernels that declare more than
+ * + 16 * STAGES: 136,224 for the defaults (NVIDIA's driver runs kernels that declare more than
  * the 48 KB it reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md):
  * 44.8 / 44.4 TFLOP/s against matmul_dmma's 38.2 / 37.4 and cuBLAS's 58.4 / 56.0 in the same run
  * (0.77x / 0.79x cuBLAS); 2 stages more or 2 producers fewer were slower, K tiles of 8 or 32 too.
@@ -87,10 +87,10 @@
 #define WN 32
 #endif
 #ifndef BK
-#define BK 16
+#define BK 32
 #endif
 #ifndef STAGES
-#define STAGES 3
+#define STAGES 2
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8
@@ -182,12 +182,11 @@ static inline void db_fill(__local double *dst, __global const double *src, int 
     dst[e] = 0.0;
 }
 
-/* acc += this warp's WM x WN part of one 8-deep slice (columns kk .. kk + 7) of the buffers, with
- * matmul_dmma's fragments and k order (mma position t <-> tile column 2t, t + 4 <-> 2t + 1). */
-static inline void db_multiply(__local const double *as, __local const double *bs, int kk, int wm,
-                               int wn, int lane, double acc[MI][NJ][4]) {
+/* This warp's mma fragments of one 8-deep slice (columns kk .. kk + 7) of the buffers, with
+ * matmul_dmma's layout and k order (mma position t <-> tile column 2t, t + 4 <-> 2t + 1). */
+static inline void db_fragments(__local const double *as, __local const double *bs, int kk, int wm,
+                                int wn, int lane, double fa[MI][4], double fb[NJ][2]) {
   const int g = lane >> 2, t = lane & 3;
-  double fa[MI][4], fb[NJ][2];
 #pragma unroll
   for (int i = 0; i < MI; i++) {
     const int r = wm * WM + i * 16 + g;
@@ -204,6 +203,10 @@ static inline void db_multiply(__local const double *as, __local const double *b
     fb[j][0] = bs[(kk + 2 * t) * BS + col];
     fb[j][1] = bs[(kk + 2 * t + 1) * BS + col];
   }
+}
+
+/* acc += the warp's WM x WN product of one slice's fragments. */
+static inline void db_mma(double fa[MI][4], double fb[NJ][2], double acc[MI][NJ][4]) {
 #pragma unroll
   for (int i = 0; i < MI; i++)
 #pragma unroll
@@ -346,8 +349,11 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
     const int s = kt % STAGES;
     db_wait(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
 #pragma unroll
-    for (int kk = 0; kk < BK; kk += 8)
-      db_multiply(as + s * A_STAGE, bs + s * B_STAGE, kk, wm, wn, lane, acc);
+    for (int kk = 0; kk < BK; kk += 8) {
+      double fa[MI][4], fb[NJ][2];
+      db_fragments(as + s * A_STAGE, bs + s * B_STAGE, kk, wm, wn, lane, fa, fb);
+      db_mma(fa, fb, acc);
+    }
     db_arrive(&empty[s]); /* this thread is done reading the buffer */
   }
 

@@ -109,7 +109,7 @@ static const plan plans[NPLANS] = {
     {"matmul_tf32", "-DBN=64", 0, 128, 64, 4, 32, -1},
     {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},
     {"matmul_tf32", "-DBN=64 -DBK=32 -DSTAGES=4", 0, 128, 64, 4, 32, P_TF32_N64},
-    /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 103 KB; matmul_dmma
+    /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 133 KB; matmul_dmma
      * for matrices with too few 128 x 128 blocks, and where this one is refused */
     {"matmul_dmma_bulk", "", 0, 128, 128, 12, 32, P_DMMA},
 };
