@@ -53,8 +53,12 @@
  * more producers would not fit). tile_static bytes: STAGES * 8 * (BM * (BK + 2) + BK * (BN + 2))
  * + 16 * STAGES: 136,224 for the defaults (NVIDIA's driver runs kernels that declare more than
  * the 48 KB it reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md):
- * 44.8 / 44.4 TFLOP/s against matmul_dmma's 38.2 / 37.4 and cuBLAS's 58.4 / 56.0 in the same run
- * (0.77x / 0.79x cuBLAS); 2 stages more or 2 producers fewer were slower, K tiles of 8 or 32 too.
+ * 45.7 / 45.9 TFLOP/s against matmul_dmma's 37.9 / 37.2 and cuBLAS's 60.0 / 55.9 in the same run
+ * (0.76x / 0.82x cuBLAS); K tiles of 16 with 3 stages were 1-3% slower, 2 producers 3% (4096), 1
+ * producer 30%, K tiles of 8 25%. The consumers' side is now the limit: without copies 8
+ * consumer warps reach 50.7 TFLOP/s. Handing the producers' registers to the consumers
+ * (setmaxnreg) would be the next step, but it is an sm_90a instruction, and NVIDIA's OpenCL
+ * compiler emits PTX for sm_90, where ptxas refuses it.
  *
  * Launch: a rank-2 tiled domain whose tile is (CWARPS + PRODUCERS, 32), and ceil(m / BM) x
  * ceil(n / BN) tiles:

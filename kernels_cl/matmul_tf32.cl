@@ -50,8 +50,10 @@
  * there: docs/KERNELS.md) 121 / 125, what amp_blas_gemm_ex runs on compute capability 9.x, with
  * -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few 128 x 256 blocks; -DTF_ROUND=0 was 17%
  * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error. cuBLAS
- * in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which this kernel does
- * not use; this one's mma.sync peaks at 316 from registers (bench/ptx_probe.c).
+ * in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which OpenCL cannot
+ * reach: NVIDIA's compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only
+ * instructions there (setmaxnreg was tried: docs/PERFORMANCE.md); this one's mma.sync peaks at
+ * 316 from registers (bench/ptx_probe.c).
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
