@@ -1,7 +1,8 @@
 /* runtime/blas_choice.c: CLBlast or ampcl's own GEMM kernel, whichever is faster, per size.
  *
  * ampcl's fast kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU devices; for double
- * on NVIDIA devices of compute capability 9.x, matmul_dmma.cl on the FP64 tensor cores)
+ * on NVIDIA devices of compute capability 9.x, matmul_dmma_bulk.cl and matmul_dmma.cl on the
+ * FP64 tensor cores)
  * computes C = A * B on row-major views, sections included, any sizes. On an H200 it beats CLBlast
  * at large sizes (1.3x in float, 1.76x in double) but not necessarily at every size. So a GEMM it
  * can do (no transposes, alpha 1, beta 0; every other GEMM stays CLBlast) goes to whichever of the
@@ -68,8 +69,10 @@ typedef struct plan {
 
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
  * least half the compute units a tile; for double 64 x 128 with 8 x 8 per thread and double2
- * columns of B, or matmul_dmma.cl where the device has FP64 tensor cores that PTX's m16n8k8 reaches
- * (compute capability 9.x; 1.7x the portable kernel on an H100, docs/PERFORMANCE.md). On 9.x the
+ * columns of B, or where the device has FP64 tensor cores that PTX's m16n8k8 reaches (compute
+ * capability 9.x) matmul_dmma_bulk.cl (128 x 128 blocks, 2.0x the portable kernel on an H100 at
+ * 4096-8192) if that gives at least half the compute units a tile, else matmul_dmma.cl (128 x 64,
+ * 1.7x; faster than the bulk kernel at 1000-1024), docs/PERFORMANCE.md. On 9.x the
  * 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's driver
  * allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32 columns
  * per work-item (8 x 16 for double). */
