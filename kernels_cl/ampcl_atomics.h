@@ -10,7 +10,7 @@
  *   atomic_fetch_max, _min, _and, _or, _xor    amp_atomic_fetch_max, _min, _and, _or, _xor
  *   atomic_exchange(&x, v)                     amp_atomic_exchange(&x, v)   (int, unsigned, float)
  *   atomic_compare_exchange(&x, &expected, v)  amp_atomic_compare_exchange(&x, &expected, v)
- *   (none)                                     amp_atomic_fetch_add(&f, v) on a float (a CAS loop)
+ *   (none)                                     amp_atomic_fetch_add(&f, v) on a float (see below)
  *   all_memory_fence(idx.barrier)              amp_all_memory_fence()
  *   global_memory_fence(idx.barrier)           amp_global_memory_fence()
  *   tile_static_memory_fence(idx.barrier)      amp_tile_static_memory_fence()
@@ -118,21 +118,44 @@ AMP__CAS_EXPECTED(int, __local)
 AMP__CAS_EXPECTED(uint, __local)
 
 /* ---- float add (an ampcl extension: AMP has none) -------------------------------------------
- * OpenCL C 1.2 has no floating-point atomic add, so this is a compare-and-exchange loop on the
- * float's bits: read, add, and store only if nobody changed the location meanwhile, else retry
- * with what they stored. Correct under any contention, but each conflict costs a retry, so
- * prefer a per-tile reduction in tile_static memory and one atomic per tile. Float addition is
- * not associative: the sum depends on the order the work items happened to run in. */
+ * OpenCL C 1.2 has no floating-point atomic add, so on most devices this is a
+ * compare-and-exchange loop on the float's bits: add to what the location holds and store only
+ * if nobody changed it meanwhile, else retry with what they stored. The first try guesses 0.0f
+ * instead of reading the location plainly (a plain read beside other work items' atomics is a
+ * data race, and oclgrind reports it): right at once on a zeroed sum, one retry otherwise.
+ * Correct under any contention, but each conflict costs a retry, so prefer a per-tile reduction
+ * in tile_static memory and one atomic per tile. On NVIDIA GPUs it is the hardware's own float
+ * add (below). Float addition is not associative: the sum depends on the order the work items
+ * happened to run in. */
 #define AMP__FADD(AS)                                                                              \
   AMP__OVERLOAD float amp_atomic_fetch_add(volatile AS float *dest, float value) {                 \
     volatile AS uint *bits = (volatile AS uint *)dest;                                             \
-    uint old = *bits, seen;                                                                        \
+    uint old = 0u, seen; /* a guess (0.0f): a plain read would race with others' atomics */        \
     while ((seen = atomic_cmpxchg(bits, old, as_uint(as_float(old) + value))) != old)              \
       old = seen;                                                                                  \
     return as_float(old);                                                                          \
   }
+#if AMP_COMPUTE_CAPABILITY >= 20
+/* NVIDIA GPUs add floats in hardware (PTX atom.add.f32, compute capability 2.0 and up): one
+ * instruction, no retries. The address of a tile_static variable is its 32-bit offset in the
+ * shared window, as PTX's .shared instructions take it. */
+AMP__OVERLOAD float amp_atomic_fetch_add(volatile __global float *dest, float value) {
+  float old;
+  asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(dest), "f"(value) : "memory");
+  return old;
+}
+AMP__OVERLOAD float amp_atomic_fetch_add(volatile __local float *dest, float value) {
+  float old;
+  asm volatile("atom.shared.add.f32 %0, [%1], %2;"
+               : "=f"(old)
+               : "r"((uint)(size_t)dest), "f"(value)
+               : "memory");
+  return old;
+}
+#else
 AMP__FADD(__global)
 AMP__FADD(__local)
+#endif
 
 /* ---- standalone memory fences ---------------------------------------------------------------
  * A fence orders this work item's own memory operations: every load and store before it, in the
