@@ -1,7 +1,10 @@
 /* bench/bench_nbody.c: the all-pairs n-body workload of kernels_cl/nbody.cl. One timed run is
  * --steps steps of n bodies (n^2 interactions each); the metric is interactions per second.
- * Implementations: a sequential C loop (the baseline, only up to --seq-max bodies) and the
- * kernels nbody_naive, nbody_tiled and nbody_fast.
+ * Implementations: a sequential C loop (the baseline, only up to --seq-max bodies), the
+ * kernels nbody_naive, nbody_tiled and nbody_fast, and `pairs`: kernels_cl/nbody_pairs.cl, which
+ * computes each pair once (two kernels a step, the sums meeting in an acceleration view through
+ * atomic adds). Its metric counts n^2 interactions a step like the others, though it evaluates
+ * n^2 / 2 pairs: the same result, in less time.
  *
  * The host code below uses the kernels' math exactly: dist = p_j - p_i, r2 = dot + SOFTENING2,
  * inv = 1 / sqrt(r2), a += dist * mass * inv^3, then v += a dt and p += v dt.
@@ -9,6 +12,7 @@
  * Check: one step from the initial state, on up to 256 bodies spread over the array, against a
  * double-precision host sum. The tolerance per body allows 1e-3 of |a| plus 1e-5 of the sum of
  * the magnitudes of its n terms (float rounding over n terms, native rsqrt), times dt. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +20,15 @@
 
 #include "bench.h"
 
-#define SOFTENING2 0.01f /* kernels_cl/nbody.cl's default; passed to it as -DSOFTENING2 */
-#define NB_TILE    256
-#define NB_BPT     4
-#define NB_CHECKED 256
+#define SOFTENING2     0.01f /* kernels_cl/nbody.cl's default; passed to it as -DSOFTENING2 */
+#define NB_TILE        256
+#define NB_BPT         4
+#define NB_CHECKED     256
+#define NB_PAIRS_TILE  32 /* nbody_pairs.cl's defaults */
+#define NB_PAIRS_BPT   8
+#define NB_PAIRS_CHUNK 8
 
-static const char *const impls[] = {"seq", "naive", "tiled", "fast", NULL};
+static const char *const impls[] = {"seq", "naive", "tiled", "fast", "pairs", NULL};
 
 typedef struct particle {
   float position[4], velocity[4];
@@ -32,12 +39,14 @@ static const float delta_time = 1e-3f, particle_mass = 1.0f;
 static struct {
   long n;
   particle *initial, *cur, *nxt;
+  float *accel; /* pairs: n x 4 zeros, the acceleration view's home */
 } cache;
 
 static void release_cache(void) {
   free(cache.initial);
   free(cache.cur);
   free(cache.nxt);
+  free(cache.accel);
   memset(&cache, 0, sizeof cache);
 }
 
@@ -52,6 +61,7 @@ static void ensure_data(long n) {
   cache.initial = bench_alloc(bytes);
   cache.cur = bench_alloc(bytes);
   cache.nxt = bench_alloc(bytes);
+  cache.accel = bench_alloc((size_t)n * 4 * sizeof(float));
   float *r = bench_alloc((size_t)n * 6 * sizeof(float));
   bench_fill_float(r, (size_t)n * 6, 5);
   float side = cbrtf((float)n);
@@ -167,6 +177,27 @@ static void nb_shape(const bench_ctx *ctx, const char *impl, long n, int *tile, 
     *tile /= 2;
 }
 
+/* nbody_pairs' shape: --fast-opts' -DTILE=, -DBPT= and -DCHUNK=, or the defaults with BPT and
+ * CHUNK halved (CHUNK first) until there are at least 8 tasks per compute unit. Returns the
+ * number of tasks (tiles to launch); 0 if that does not fit an int domain. */
+static long pairs_shape(const bench_ctx *ctx, long n, int *tile, int *bpt, int *chunk) {
+  *tile = bench_option_int(ctx->fast_opts, "-DTILE=", NB_PAIRS_TILE);
+  *bpt = bench_option_int(ctx->fast_opts, "-DBPT=", NB_PAIRS_BPT);
+  *chunk = bench_option_int(ctx->fast_opts, "-DCHUNK=", NB_PAIRS_CHUNK);
+  long cus = ctx->props.compute_units ? (long)ctx->props.compute_units : 1, tasks;
+  for (;;) {
+    long blocks = (n + (long)*tile * *bpt - 1) / ((long)*tile * *bpt);
+    tasks = (blocks + 1) / 2 * ((blocks + 1 + *chunk - 1) / *chunk);
+    if (ctx->fast_opts || tasks >= 8 * cus || (*chunk == 1 && *bpt == 1))
+      break;
+    if (*chunk > 1)
+      *chunk /= 2;
+    else
+      *bpt /= 2;
+  }
+  return tasks <= INT_MAX / *tile ? tasks : 0;
+}
+
 /* "fast" is the fastest kernel for the device: on a CPU device, the CPU-shaped nbody_cpu
  * (NB_VW bodies per work-item in vector lanes), unless --fast-opts asks for nbody_fast. */
 #define NB_VW 16
@@ -179,6 +210,12 @@ static amp_launch launch_of(const bench_ctx *ctx, const char *impl, long n) {
   amp_launch l = {0};
   if (strcmp(impl, "naive") == 0) {
     l.domain = amp_extent1((int)n);
+  } else if (strcmp(impl, "pairs") == 0) {
+    int tile, bpt, chunk;
+    long tasks = pairs_shape(ctx, n, &tile, &bpt, &chunk);
+    l.domain = amp_extent1((int)(tasks * tile));
+    l.tiled = 1;
+    l.tile[0] = tile;
   } else if (use_cpu_kernel(ctx, impl)) {
     l.domain = amp_extent1((int)((n + NB_VW - 1) / NB_VW));
   } else {
@@ -193,22 +230,36 @@ static amp_launch launch_of(const bench_ctx *ctx, const char *impl, long n) {
   return l;
 }
 
-/* `steps` steps from cache.cur; the views swap roles every step. Returns the state's view. */
-static amp_status steps(bench_ctx *ctx, amp_kernel *k, amp_array_view **cur, amp_array_view **nxt,
-                        const char *impl, long n, int count, double *kernel_ms) {
+/* One launch, waited for; its kernel time is added to *kernel_ms. */
+static amp_status launch_timed(bench_ctx *ctx, const amp_launch *l, double *kernel_ms) {
+  amp_future *done = NULL;
+  amp_status st = amp_parallel_for_each_ex(ctx->av, l, &done);
+  return st == AMP_SUCCESS ? bench_future_done(done, kernel_ms, 0) : st;
+}
+
+/* `steps` steps from cache.cur; the views swap roles every step. Returns the state's view.
+ * k[0] is the step's kernel; for pairs k[0] sums into accel and k[1] moves the bodies. */
+static amp_status steps(bench_ctx *ctx, amp_kernel *const k[2], amp_array_view **cur,
+                        amp_array_view **nxt, amp_array_view *accel, const char *impl, long n,
+                        int count, double *kernel_ms) {
   amp_launch l = launch_of(ctx, impl, n);
   amp_status st = AMP_SUCCESS;
   *kernel_ms = 0;
   for (int s = 0; s < count && st == AMP_SUCCESS; s++) {
     amp_arg args[] = {amp_arg_view(*cur), amp_arg_view(*nxt), amp_arg_float(delta_time),
                       amp_arg_float(particle_mass)};
-    amp_future *done = NULL;
-    l.kernel = k;
-    l.args = args;
-    l.nargs = AMP_NARGS(args);
-    st = amp_parallel_for_each_ex(ctx->av, &l, &done);
-    if (st == AMP_SUCCESS)
-      st = bench_future_done(done, kernel_ms, 0);
+    amp_arg sum[] = {amp_arg_view(*cur), amp_arg_view(accel)};
+    l.kernel = k[0];
+    l.args = k[1] ? sum : args;
+    l.nargs = k[1] ? AMP_NARGS(sum) : AMP_NARGS(args);
+    st = launch_timed(ctx, &l, kernel_ms);
+    if (k[1] && st == AMP_SUCCESS) { /* pairs: then move the bodies (and zero accel) */
+      amp_arg move[] = {amp_arg_view(*cur), amp_arg_view(*nxt), amp_arg_view(accel),
+                        amp_arg_float(delta_time), amp_arg_float(particle_mass)};
+      amp_launch a = {
+          .kernel = k[1], .domain = amp_extent1((int)n), .args = move, .nargs = AMP_NARGS(move)};
+      st = launch_timed(ctx, &a, kernel_ms);
+    }
     amp_array_view *t = *cur;
     *cur = *nxt;
     *nxt = t;
@@ -221,32 +272,57 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   size_t bytes = (size_t)n * sizeof(particle);
   char name[32], opts[256];
   amp_program *prog = NULL;
-  amp_kernel *k = NULL;
-  amp_array_view *cur = NULL, *nxt = NULL;
+  amp_kernel *k[2] = {NULL, NULL};
+  amp_array_view *cur = NULL, *nxt = NULL, *accel = NULL;
   amp_extent e = amp_extent1((int)n);
   amp_elem_type et = AMP_STRUCT(particle);
   double ms;
+  const int pairs = strcmp(cell->impl, "pairs") == 0;
   snprintf(name, sizeof name, "nbody_%s", use_cpu_kernel(ctx, cell->impl) ? "cpu" : cell->impl);
-  int tile, bpt;
-  nb_shape(ctx, cell->impl, n, &tile, &bpt);
-  snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", tile, bpt,
-           (double)SOFTENING2,
-           strcmp(cell->impl, "fast") != 0 ? ""
-           : ctx->fast_opts                ? ctx->fast_opts
-                                           : "-cl-fast-relaxed-math -cl-denorms-are-zero");
+  const char *fast_math = "-cl-fast-relaxed-math -cl-denorms-are-zero";
+  if (pairs) {
+    int tile, bpt, chunk;
+    if (pairs_shape(ctx, n, &tile, &bpt, &chunk) == 0) {
+      cell->state = BENCH_SKIPPED;
+      snprintf(cell->note, sizeof cell->note, "%ld bodies: more tiles than an int domain holds", n);
+      return;
+    }
+    snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DCHUNK=%d -DSOFTENING2=%.9gf %s", tile, bpt,
+             chunk, (double)SOFTENING2, ctx->fast_opts ? ctx->fast_opts : fast_math);
+  } else {
+    int tile, bpt;
+    nb_shape(ctx, cell->impl, n, &tile, &bpt);
+    snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", tile, bpt,
+             (double)SOFTENING2,
+             strcmp(cell->impl, "fast") != 0 ? ""
+             : ctx->fast_opts                ? ctx->fast_opts
+                                             : fast_math);
+  }
+  /* pairs' acceleration view starts at zero and nbody_pairs_advance leaves it so: its contents
+   * are dropped (discard_data) before release, so it is never copied back. */
 #define VIEWS_CREATE()                                                                             \
   (bench_fail(cell, amp_array_view_create(e, et, cache.cur, &cur), "view") ||                      \
    bench_fail(cell, amp_array_view_create(e, et, cache.nxt, &nxt), "view") ||                      \
-   bench_fail(cell, amp_array_view_discard_data(nxt), "discard_data"))
+   bench_fail(cell, amp_array_view_discard_data(nxt), "discard_data") ||                           \
+   (pairs &&                                                                                       \
+    (memset(cache.accel, 0, (size_t)n * 4 * sizeof(float)),                                        \
+     bench_fail(cell,                                                                              \
+                amp_array_view_create(amp_extent2((int)n, 4), AMP_FLOAT, cache.accel, &accel),     \
+                "view"))))
 #define VIEWS_RELEASE()                                                                            \
   do {                                                                                             \
     amp_array_view_release(cur);                                                                   \
     amp_array_view_release(nxt);                                                                   \
-    cur = nxt = NULL;                                                                              \
+    if (accel)                                                                                     \
+      amp_array_view_discard_data(accel);                                                          \
+    amp_array_view_release(accel);                                                                 \
+    cur = nxt = accel = NULL;                                                                      \
   } while (0)
 
-  if (bench_fail(cell, amp_program_create_builtin("nbody", opts, &prog), "program") ||
-      bench_fail(cell, amp_kernel_create(prog, name, &k), "kernel"))
+  if (bench_fail(cell, amp_program_create_builtin(pairs ? "nbody_pairs" : "nbody", opts, &prog),
+                 "program") ||
+      bench_fail(cell, amp_kernel_create(prog, name, &k[0]), "kernel") ||
+      (pairs && bench_fail(cell, amp_kernel_create(prog, "nbody_pairs_advance", &k[1]), "kernel")))
     goto done;
 
   /* Kernel time: the state stays on the device; warm-up steps compile and copy it in. */
@@ -254,11 +330,12 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   if (VIEWS_CREATE())
     goto done;
   for (int w = 0; w < ctx->warmup; w++)
-    if (bench_fail(cell, steps(ctx, k, &cur, &nxt, cell->impl, n, 1, &ms), "warm-up launch"))
+    if (bench_fail(cell, steps(ctx, k, &cur, &nxt, accel, cell->impl, n, 1, &ms), "warm-up launch"))
       goto done;
   for (int r = 0; r < ctx->repeats; r++) {
     double t0 = bench_now_ms();
-    if (bench_fail(cell, steps(ctx, k, &cur, &nxt, cell->impl, n, ctx->steps, &ms), "launch"))
+    if (bench_fail(cell, steps(ctx, k, &cur, &nxt, accel, cell->impl, n, ctx->steps, &ms),
+                   "launch"))
       goto done;
     cell->sync_ms[r] = bench_now_ms() - t0;
     cell->kernel_ms[r] = ms > 0 ? ms : cell->sync_ms[r];
@@ -271,7 +348,8 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
     memcpy(cache.cur, cache.initial, bytes);
     double t0 = bench_now_ms();
     if (VIEWS_CREATE() ||
-        bench_fail(cell, steps(ctx, k, &cur, &nxt, cell->impl, n, ctx->steps, &ms), "launch") ||
+        bench_fail(cell, steps(ctx, k, &cur, &nxt, accel, cell->impl, n, ctx->steps, &ms),
+                   "launch") ||
         bench_fail(cell, amp_array_view_synchronize(cur), "synchronize"))
       goto done;
     cell->e2e_ms[r] = bench_now_ms() - t0;
@@ -280,7 +358,7 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   memcpy(cache.cur, cache.initial, bytes);
   poison(cache.nxt, n);
   if (VIEWS_CREATE() ||
-      bench_fail(cell, steps(ctx, k, &cur, &nxt, cell->impl, n, 1, &ms), "launch") ||
+      bench_fail(cell, steps(ctx, k, &cur, &nxt, accel, cell->impl, n, 1, &ms), "launch") ||
       bench_fail(cell, amp_array_view_synchronize(cur), "synchronize"))
     goto done;
   VIEWS_RELEASE();
@@ -290,7 +368,8 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
     cell->state = BENCH_OK;
 done:
   VIEWS_RELEASE();
-  amp_kernel_release(k);
+  amp_kernel_release(k[0]);
+  amp_kernel_release(k[1]);
   amp_program_release(prog);
 #undef VIEWS_CREATE
 #undef VIEWS_RELEASE

@@ -107,7 +107,7 @@ for part in $parts; do
     run cublas $ab --workload matmul --impl $sg \
       --types float --sizes $S --repeats 3 --csv "$out/cublas_sgemm.csv" \
       ${FAST_OPTS:+--fast-opts "$FAST_OPTS"}
-    run cublas $ab --workload nbody --impl tiled,fast --sizes 262144 --steps 2 --repeats 3
+    run cublas $ab --workload nbody --impl tiled,fast,pairs --sizes 262144 --steps 2 --repeats 3
     run cublas python3 bench/cuda_reference.py --only gemm,nbody --gemm-sizes $S \
       --csv "$out/cublas_cuda.csv"
     run cublas python3 bench/cuda_reference.py --only gemm --gemm-types float --gemm-sizes $S \
