@@ -84,8 +84,8 @@
  * Measured on an H100 at 262,144 bodies (docs/PERFORMANCE.md, "n-body, lesson 4"): 3.38e12
  * interactions/s (N^2 a step, as for the other kernels), 1.98x the plain tiled CUDA kernel and
  * 1.62x nbody_fast, at 7.9 instructions per interaction in the SASS of a round. Storing J's sums
- * as +d f (their sign flipped once, at the atomic add) matters: written as mad(-d, f, ...), ptxas
- * computed -d with 3 more subtractions per pair, 9.4 instructions per interaction, 2.90e12. */
+ * as +d f (their sign flipped once, at the atomic add) matters: written as mad(-d, f, ...), the
+ * compiler computed -d with 3 more subtractions per pair, 9.4 instructions per interaction, 2.90e12. */
 #ifndef SOFTENING2
 #define SOFTENING2 0.01f
 #endif
