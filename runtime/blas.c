@@ -123,7 +123,7 @@ amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags, amp_tran
     return amp__blas_host_gemm(view, trans_a, trans_b, alpha, a, b, beta, c, done);
   if (amp__gemm_fast_can(trans_a, trans_b, alpha, beta)) {
     if ((flags & AMP_GEMM_ALLOW_TF32) && a->type.kind == AMP_ELEM_FLOAT &&
-        mode != AMP__GEMM_CLBLAST)
+        mode != AMP__GEMM_CLBLAST && mode != AMP__GEMM_PORTABLE)
       return amp__gemm_tf32_run(view, mode, a, b, c, done);
     return amp__gemm_choice_run(view, mode, a, b, c, done);
   }

@@ -17,8 +17,10 @@
  * thread meanwhile runs CLBlast without measuring), and its future is the winner's run. With
  * AMP_DEBUG=1 each measurement prints one line with both times and the choice.
  *
- * AMP_BLAS_GEMM=clblast|fast|auto (default auto) forces an engine for these GEMMs; another value
- * is an error naming it. The fast kernel launches through amp_parallel_for_each_ex, so its
+ * AMP_BLAS_GEMM=clblast|fast|auto (default auto) forces an engine for these GEMMs; "portable" is
+ * the fast engine with the portable kernels only (matmul_fast.cl, matmul_cpu.cl: no inline PTX, no
+ * TF32, even on the GPUs that have those paths), for checking or comparing a vendor path; another
+ * value is an error naming it. The fast kernel launches through amp_parallel_for_each_ex, so its
  * operands go through the data model like any launch; its programs are built once per tile shape
  * and element type (amp_kernel handles kept for the process, built per accelerator at first use).
  *
@@ -44,10 +46,13 @@ amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn) {
     *out = AMP__GEMM_CLBLAST;
   else if (strcmp(env, "fast") == 0)
     *out = AMP__GEMM_FAST;
+  else if (strcmp(env, "portable") == 0)
+    *out = AMP__GEMM_PORTABLE;
   else
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              "%s: AMP_BLAS_GEMM is \"%s\"; it must be clblast, fast or auto (the default)", fn,
-              env);
+    AMP__FAIL(
+        AMP_ERROR_INVALID_ARGUMENT,
+        "%s: AMP_BLAS_GEMM is \"%s\"; it must be clblast, fast, portable or auto (the default)", fn,
+        env);
 fail:
   return status;
 }
@@ -167,12 +172,16 @@ static int too_few_tiles(int p, size_t m, size_t n, unsigned cu) {
 }
 
 /* The plan for an m x n C of `kind` on acc, tf32 when the caller allows TF32 (float only): -1
- * when no TF32 plan is left (none on this device, or all refused here), meaning float. */
-static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, size_t n, int tf32) {
+ * when no TF32 plan is left (none on this device, or all refused here), meaning float. portable:
+ * as on a device without vendor paths (compute capability 0). */
+static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, size_t n, int tf32,
+                     int portable) {
   int dbl = kind == AMP_ELEM_DOUBLE;
   unsigned cc = atomic_load(&test_cc);
   if (!cc)
     cc = acc->props.compute_capability;
+  if (portable)
+    cc = 0;
   unsigned cu = atomic_load(&test_compute_units);
   if (!cu)
     cu = acc->props.compute_units;
@@ -282,7 +291,7 @@ static amp_status run_plans(amp_accelerator_view *view, int tf32, amp__gemm_mode
                             amp_array_view *a, amp_array_view *b, amp_array_view *c,
                             amp_future **done) {
   size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
-  int p = pick_plan(view->acc, a->type.kind, m, n, tf32);
+  int p = pick_plan(view->acc, a->type.kind, m, n, tf32, mode == AMP__GEMM_PORTABLE);
   if (p < 0)
     return amp__gemm_choice_run(view, mode, a, b, c, done); /* float, as amp_blas_gemm runs it */
   int refused;
@@ -443,6 +452,8 @@ amp_status amp__gemm_choice_run(amp_accelerator_view *view, amp__gemm_mode mode,
 #endif
   if (mode == AMP__GEMM_FAST)
     return run_fast(view, a, b, c, done);
+  if (mode == AMP__GEMM_PORTABLE)
+    return run_plans(view, 0, mode, a, b, c, done);
   if (mode == AMP__GEMM_CLBLAST)
     return run_clblast(view, a, b, c, done);
   size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1], k = (size_t)a->extent.dim[1];

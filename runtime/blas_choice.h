@@ -8,11 +8,14 @@
 #include "ampcl/blas.h"
 #include "source.h"
 
-/* What AMP_BLAS_GEMM asks for: unset or "auto", "clblast", "fast". */
+/* What AMP_BLAS_GEMM asks for: unset or "auto", "clblast", "fast", "portable" (the fast engine
+ * without the vendor paths). The cache of choices stores the first three (and 3 while measuring).
+ */
 typedef enum amp__gemm_mode {
   AMP__GEMM_AUTO = 0,
   AMP__GEMM_CLBLAST = 1,
-  AMP__GEMM_FAST = 2
+  AMP__GEMM_FAST = 2,
+  AMP__GEMM_PORTABLE = 4
 } amp__gemm_mode;
 
 /* Reads AMP_BLAS_GEMM; any other value is AMP_ERROR_INVALID_ARGUMENT naming it. */

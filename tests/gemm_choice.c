@@ -12,6 +12,8 @@
  *     and the future's device time is the chosen engine's measured time;
  *   - the GPU kernel (matmul_fast) in its three float shapes through the test hook too, and the
  *     128 x 128 one with K tiles of 32 as on compute capability 9.x;
+ *   - AMP_BLAS_GEMM=portable runs matmul_fast where the vendor paths would run (compute capability
+ *     90 faked): no tensor-core DGEMM, no K tiles of 32, no TF32 even when allowed;
  *   - a bad AMP_BLAS_GEMM value fails naming the value, with C untouched.
  * Skips (77) when ampcl was built without CLBlast. */
 #include "blas_choice.h"
@@ -20,6 +22,7 @@
 enum { PAD = 3 }; /* sections start at (PAD, PAD) of a parent PAD * 2 larger each way */
 
 static int dbl;
+static unsigned gemm_flags; /* gemm_case calls amp_blas_gemm_ex with these when not 0 */
 
 static double get(const void *p, size_t i) {
   return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
@@ -77,8 +80,10 @@ static int gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, int 
   } else {
     va = pa, vb = pb, vc = pc;
   }
-  amp_status st = amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, tb ? AMP_TRANS : AMP_NO_TRANS,
-                                alpha, va, vb, beta, vc, done);
+  const amp_transpose tra = ta ? AMP_TRANS : AMP_NO_TRANS, trb = tb ? AMP_TRANS : AMP_NO_TRANS;
+  amp_status st = gemm_flags
+                      ? amp_blas_gemm_ex(av, gemm_flags, tra, trb, alpha, va, vb, beta, vc, done)
+                      : amp_blas_gemm(av, tra, trb, alpha, va, vb, beta, vc, done);
   CHECK_OK(st);
   if (st == AMP_SUCCESS) {
     CHECK_OK(amp_array_view_synchronize(pc));
@@ -233,6 +238,27 @@ int main(int argc, char **argv) {
     CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == k32_fits);
     amp__gemm_test_compute_capability(0);
   }
+
+  /* portable: as on an H100 (compute capability 90 faked), yet the portable kernel runs: no
+   * tensor-core DGEMM, no K tiles of 32, and no TF32 even where the caller allows it (no TF32
+   * plan is even tried: none is marked refused on this device, which cannot build them). */
+  setenv("AMP_BLAS_GEMM", "portable", 1);
+  amp__gemm_test_gpu_kernel(1, 2);
+  amp__gemm_test_compute_capability(90);
+  c0 = amp__gemm_counts_get();
+  gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
+  CHECK(strcmp(amp__gemm_last_fast_file(), "matmul_fast") == 0);
+  CHECK(strstr(amp__gemm_last_fast_options(), dbl ? "-DT=double" : "-DT=float") != NULL);
+  CHECK(strstr(amp__gemm_last_fast_options(), "TS_K=32") == NULL);
+  gemm_flags = AMP_GEMM_ALLOW_TF32;
+  gemm_case(av, 37, 53, 29, 0, 0, 1.0, 0.0, 0, NULL);
+  gemm_flags = 0;
+  CHECK(strcmp(amp__gemm_last_fast_file(), "matmul_fast") == 0);
+  CHECK(!amp__gemm_tf32_fell_back(acc));
+  c1 = amp__gemm_counts_get();
+  CHECK_EQ_INT(c1.fast - c0.fast, 2);
+  CHECK_EQ_INT(c1.clblast, c0.clblast);
+  amp__gemm_test_compute_capability(0);
   amp__gemm_test_gpu_kernel(0, 0);
 
   /* auto: nothing cached yet; each class measured at its first GEMM, then reused. */
