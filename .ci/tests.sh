@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, second command: install what is missing, then build and run the whole test suite
-# through ctest, twice: warnings as errors, then under AddressSanitizer + UndefinedBehaviorSanitizer.
+# through ctest: warnings as errors, again in debug mode (AMP_DEBUG=1: every view access in a
+# kernel checked), then under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Also checks the formatting of every C file against .clang-format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,9 @@ echo "== build (warnings are errors) and test"
 cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON
 cmake --build build-ci -j"$jobs"
 ctest --test-dir build-ci --output-on-failure -j"$jobs"
+
+echo "== the same tests in debug mode (AMP_DEBUG=1; oclgrind's are left out, they check kernels already)"
+AMP_DEBUG=1 ctest --test-dir build-ci --output-on-failure -j"$jobs" -LE oclgrind
 
 echo "== build with ASan + UBSan and test"
 # The first build's POCL kernel cache: kernels POCL compiled there are not compiled again under
