@@ -110,8 +110,9 @@ AMP__CONST_V(amp_atomic_fetch_add, , float, __local)
                                                                  EAS T *expected, T value);
 #define AMP__CAS_EXPECTED(T, AS)                                                                   \
   AMP__CAS(T, AS, __private)                                                                       \
-  AMP__CAS(T, AS, __global) AMP__CAS(T, AS, __local) AMP__CAS_CONST(T, AS, __private)              \
-      AMP__CAS_CONST(T, AS, __global) AMP__CAS_CONST(T, AS, __local)
+  AMP__CAS(T, AS, __global)                                                                        \
+  AMP__CAS(T, AS, __local)                                                                         \
+  AMP__CAS_CONST(T, AS, __private) AMP__CAS_CONST(T, AS, __global) AMP__CAS_CONST(T, AS, __local)
 AMP__CAS_EXPECTED(int, __global)
 AMP__CAS_EXPECTED(uint, __global)
 AMP__CAS_EXPECTED(int, __local)

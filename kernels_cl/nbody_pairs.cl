@@ -27,8 +27,8 @@
  * One block pair (I, J), I < J: thread l holds BPT bodies of I (positions and sums in
  * registers: bodies I * BLOCK + a * TILE + l, a < BPT), and J's BLOCK positions and sums sit
  * in tile_static memory (the sums as +d f, d pointing from I's body to J's: minus J's pull, whose
- * sign is flipped once, at the atomic add). In round t (t = 0 .. TILE - 1) thread l works on J's slot
- * (l + t) % TILE of each of J's BPT rows: BPT x BPT pairs, both sums updated, and no two
+ * sign is flipped once, at the atomic add). In round t (t = 0 .. TILE - 1) thread l works on J's
+ * slot (l + t) % TILE of each of J's BPT rows: BPT x BPT pairs, both sums updated, and no two
  * threads touch the same J body in the same round (the rounds are a rotation). A barrier ends
  * each round, because the next round hands this thread's J slots to its neighbour. Per round a
  * thread does BPT^2 pairs (15 instructions each) and 3 BPT tile_static accesses: with BPT = 8,
@@ -85,7 +85,8 @@
  * interactions/s (N^2 a step, as for the other kernels), 1.98x the plain tiled CUDA kernel and
  * 1.62x nbody_fast, at 7.9 instructions per interaction in the SASS of a round. Storing J's sums
  * as +d f (their sign flipped once, at the atomic add) matters: written as mad(-d, f, ...), the
- * compiler computed -d with 3 more subtractions per pair, 9.4 instructions per interaction, 2.90e12. */
+ * compiler computed -d with 3 more subtractions per pair, 9.4 instructions per
+ * interaction, 2.90e12. */
 #ifndef SOFTENING2
 #define SOFTENING2 0.01f
 #endif
