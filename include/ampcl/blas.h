@@ -51,8 +51,8 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * unset) chooses as above, "clblast" or "fast" forces that engine for these GEMMs, "portable" the
  * fast engine with the portable kernels only (matmul_fast.cl, matmul_cpu.cl: no inline PTX and no
  * TF32 on any device, to check or compare a vendor path); any other value fails every call with
- * AMP_ERROR_INVALID_ARGUMENT naming the value. Every other GEMM runs through
- * CLBlast. Without CLBlast, "auto" means the fast kernel. */
+ * AMP_ERROR_INVALID_ARGUMENT naming the value. Every other GEMM runs
+ * through CLBlast. Without CLBlast, "auto" means the fast kernel. */
 AMP_API amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a,
                                  amp_transpose trans_b, double alpha, amp_array_view *a,
                                  amp_array_view *b, double beta, amp_array_view *c,
@@ -67,8 +67,7 @@ enum {
    * error of about 1e-4 to 1e-3 instead of float's 1e-6 (docs/PERFORMANCE.md measures both beside
    * cuBLAS's TF32 mode), for several times the speed. Everywhere else (double, other GEMMs, other
    * devices, a CPU accelerator, AMP_BLAS_GEMM=clblast or portable, or a driver that cannot build
-   * the kernel)
-   * the GEMM runs exactly as amp_blas_gemm would run it, in float. */
+   * the kernel) the GEMM runs exactly as amp_blas_gemm would run it, in float. */
   AMP_GEMM_ALLOW_TF32 = 1u
 };
 
