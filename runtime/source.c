@@ -598,23 +598,27 @@ static cl_int wait_all(amp__source *s) {
 
 /* Rule 10: two top-level views over the same host memory are not coherent with each other. With
  * AMP_DEBUG set, ampcl keeps a list of the host memory under live sources and warns when a new
- * top-level view overlaps one (a likely bug: take a section of the first view instead). */
+ * top-level view overlaps one (a likely bug: take a section of the first view instead), unless
+ * both are read-only: neither is ever written, so there is nothing for them to disagree on (a
+ * split over several accelerators gives each its own read-only view of a shared input). */
 typedef struct host_span {
   const unsigned char *lo, *hi;
+  int readonly;
   struct host_span *next;
 } host_span;
 static pthread_mutex_t spans_lock = PTHREAD_MUTEX_INITIALIZER;
 static host_span *spans;
 
-static void spans_add(const unsigned char *host, size_t bytes) {
+static void spans_add(const unsigned char *host, size_t bytes, int readonly) {
   host_span *n = malloc(sizeof *n);
   if (!n)
     return;
   n->lo = host;
   n->hi = host + bytes;
+  n->readonly = readonly;
   pthread_mutex_lock(&spans_lock);
   for (host_span *h = spans; h; h = h->next)
-    if (n->lo < h->hi && h->lo < n->hi)
+    if (n->lo < h->hi && h->lo < n->hi && !(n->readonly && h->readonly))
       fprintf(stderr,
               "[ampcl] warning: a new array view covers host memory [%p, %p) that another live "
               "view's data source already covers; the two are not coherent with each other (AMP "
@@ -660,7 +664,7 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->map_loc = -1;
   s->debug_span = host && amp__debug_enabled();
   if (s->debug_span)
-    spans_add(host, bytes);
+    spans_add(host, bytes, readonly);
   *out = s;
 fail:
   return status;

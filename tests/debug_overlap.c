@@ -1,6 +1,7 @@
 /* debug_overlap: with AMP_DEBUG set, a second top-level view over host memory that a live view
- * already covers is reported on stderr (AMP rule 10: the two would not be coherent), and views
- * over disjoint memory, or a section of the first view, are not. */
+ * already covers is reported on stderr (AMP rule 10: the two would not be coherent), also when
+ * one of the two is read-only, and views over disjoint memory, a section of the first view, or two
+ * read-only views of the same memory (never written, so never incoherent) are not. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -36,6 +37,22 @@ static void overlapping(void) {
   CHECK_OK(amp_array_view_release(a));
 }
 
+static void readonly_and_writable(void) {
+  amp_array_view *a, *b;
+  CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &a));
+  CHECK_OK(amp_array_view_create(amp_extent1(8), AMP_FLOAT, data + 60, &b)); /* writes into a's */
+  CHECK_OK(amp_array_view_release(b));
+  CHECK_OK(amp_array_view_release(a));
+}
+
+static void two_readonly(void) {
+  amp_array_view *a, *b;
+  CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &a));
+  CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &b));
+  CHECK_OK(amp_array_view_release(b));
+  CHECK_OK(amp_array_view_release(a));
+}
+
 static void disjoint_and_sections(void) {
   amp_array_view *a, *b, *sec;
   CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data, &a));
@@ -53,6 +70,8 @@ int main(void) {
   size_t n;
   REQUIRE_OK(amp_accelerator_count(&n));
   CHECK(strstr(capture_stderr(overlapping), "not coherent") != NULL);
+  CHECK(strstr(capture_stderr(readonly_and_writable), "not coherent") != NULL);
+  CHECK(strstr(capture_stderr(two_readonly), "warning") == NULL);
   CHECK(strstr(capture_stderr(disjoint_and_sections), "warning") == NULL);
   return check_done();
 }
