@@ -8,14 +8,16 @@
  *
  *   - the copy goes in chunks through a ring of RING pinned buffers, so the host fills chunk c+1
  *     while chunk c crosses the link (and, reading, empties chunk c while c+1..c+RING-1 cross);
- *   - the host side of each chunk is copied by several threads (a small pool shared by the
- *     process): one core's memcpy moves about 10 GB/s, less than the link.
+ *   - the host side of each chunk is copied by several threads (a small pool per accelerator, so
+ *     that several GPUs staging at once do not take turns): one core's memcpy moves about 10
+ *     GB/s, less than the link.
  *
  * Measured on the H100 (16 cores), 16 MiB chunks and 8 threads gave 48 GB/s to the device and
  * 41 GB/s back, 88% and 74% of the link; add-exp over 2^28 floats end to end went from 466 ms
  * (the driver's path) to 70-85 ms with 10 to 14 threads (docs/PERFORMANCE.md). The chunk lands in a
  * buffer that stays in the host's caches, which is why this beats a plain multi-threaded memcpy of
- * the whole array (28 GB/s). The default is 7/8 of the cores, at most 14.
+ * the whole array (28 GB/s). The default is 7/8 of the cores, at most 14, per accelerator that
+ * stages (each GPU's pool starts with its first staged copy).
  *
  * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
  * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
@@ -43,14 +45,6 @@ enum { RING = 4, MAX_THREADS = 32 };
 #define AMP_STAGING_MIN ((size_t)8 << 20)
 #define DEFAULT_CHUNK   ((size_t)16 << 20)
 
-struct amp__stager {
-  pthread_mutex_t lock; /* one staged copy at a time per accelerator: they share the link */
-  size_t chunk;
-  cl_mem buf[RING];
-  unsigned char *ptr[RING];
-  cl_event busy[RING]; /* the last copy that used each buffer */
-};
-
 /* ---- settings ----------------------------------------------------------------------------- */
 static struct {
   int mode; /* 0 off, 1 on (large copies, GPUs), 2 forced */
@@ -70,40 +64,51 @@ static void read_settings(void) {
   cfg.threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
 }
 
-/* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- */
-static struct {
-  pthread_mutex_t use; /* one chunk at a time */
-  pthread_barrier_t start, done;
+/* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- *
+ * Each accelerator's stager has a pool of its own, used only under the stager's lock: staged
+ * copies to two GPUs at once (a split over several GPUs, driven from a thread each) then copy their
+ * chunks at the same time instead of taking turns with one pool. Measured on two H100s: with one
+ * pool for the process, two GPUs moved their data no faster together than one alone (about 50
+ * GB/s: the pool was the limit); docs/PERFORMANCE.md, "Several GPUs end to end". */
+typedef struct memcpy_pool {
   int n; /* threads, the caller included; 1: no pool */
+  pthread_barrier_t start, done;
   unsigned char *dst;
   const unsigned char *src;
   size_t len;
-} pool = {.use = PTHREAD_MUTEX_INITIALIZER, .n = 1};
-static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+} memcpy_pool;
 
-static void copy_slice(int i) {
-  size_t per = (pool.len / (size_t)pool.n + 63) & ~(size_t)63; /* whole cache lines */
-  size_t lo = per * (size_t)i, hi = lo + per > pool.len ? pool.len : lo + per;
+typedef struct pool_slot {
+  memcpy_pool *pool;
+  int i;
+} pool_slot;
+
+static void copy_slice(memcpy_pool *p, int i) {
+  size_t per = (p->len / (size_t)p->n + 63) & ~(size_t)63; /* whole cache lines */
+  size_t lo = per * (size_t)i, hi = lo + per > p->len ? p->len : lo + per;
   if (lo < hi)
-    memcpy(pool.dst + lo, pool.src + lo, hi - lo);
+    memcpy(p->dst + lo, p->src + lo, hi - lo);
 }
 
 static void *pool_worker(void *arg) {
-  int i = (int)(intptr_t)arg;
-  for (;;) { /* the workers live as long as the process */
-    pthread_barrier_wait(&pool.start);
-    copy_slice(i);
-    pthread_barrier_wait(&pool.done);
+  pool_slot slot = *(pool_slot *)arg;
+  free(arg);
+  for (;;) { /* the workers live as long as the process, as the stager does */
+    pthread_barrier_wait(&slot.pool->start);
+    copy_slice(slot.pool, slot.i);
+    pthread_barrier_wait(&slot.pool->done);
   }
   return NULL;
 }
 
-static void pool_start(void) {
+/* Starts the pool's threads; on any failure the pool stays single-threaded for good. */
+static void pool_start(memcpy_pool *p) {
   int n = cfg.threads;
-  if (n < 2 || pthread_barrier_init(&pool.start, NULL, (unsigned)n) != 0)
+  p->n = 1;
+  if (n < 2 || pthread_barrier_init(&p->start, NULL, (unsigned)n) != 0)
     return;
-  if (pthread_barrier_init(&pool.done, NULL, (unsigned)n) != 0) {
-    pthread_barrier_destroy(&pool.start);
+  if (pthread_barrier_init(&p->done, NULL, (unsigned)n) != 0) {
+    pthread_barrier_destroy(&p->start);
     return;
   }
   pthread_attr_t attr;
@@ -111,31 +116,44 @@ static void pool_start(void) {
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   for (int i = 1; i < n; i++) {
     pthread_t t;
-    if (pthread_create(&t, &attr, pool_worker, (void *)(intptr_t)i) != 0) {
-      /* the barriers count n threads; with fewer started, stay single-threaded for good */
+    pool_slot *slot = malloc(sizeof *slot);
+    if (slot)
+      *slot = (pool_slot){p, i};
+    if (!slot || pthread_create(&t, &attr, pool_worker, slot) != 0) {
+      /* the barriers count n threads; with fewer started, stay single-threaded for good (the
+       * ones started wait at the barrier forever, harmlessly) */
+      free(slot);
       pthread_attr_destroy(&attr);
       return;
     }
   }
   pthread_attr_destroy(&attr);
-  pool.n = n;
+  p->n = n;
 }
 
-static void pool_copy(void *dst, const void *src, size_t len) {
-  pthread_once(&pool_once, pool_start);
-  if (pool.n < 2 || len < ((size_t)256 << 10)) {
+/* Called with the stager's lock held: one chunk at a time per pool. */
+static void pool_copy(memcpy_pool *p, void *dst, const void *src, size_t len) {
+  if (p->n < 2 || len < ((size_t)256 << 10)) {
     memcpy(dst, src, len);
     return;
   }
-  pthread_mutex_lock(&pool.use);
-  pool.dst = dst;
-  pool.src = src;
-  pool.len = len;
-  pthread_barrier_wait(&pool.start);
-  copy_slice(0);
-  pthread_barrier_wait(&pool.done);
-  pthread_mutex_unlock(&pool.use);
+  p->dst = dst;
+  p->src = src;
+  p->len = len;
+  pthread_barrier_wait(&p->start);
+  copy_slice(p, 0);
+  pthread_barrier_wait(&p->done);
 }
+
+struct amp__stager {
+  pthread_mutex_t lock; /* one staged copy at a time per accelerator: they share the link */
+  size_t chunk;
+  memcpy_pool pool; /* its threads start with the first staged copy */
+  int pool_started;
+  cl_mem buf[RING];
+  unsigned char *ptr[RING];
+  cl_event busy[RING]; /* the last copy that used each buffer */
+};
 
 /* ---- the ring of pinned buffers ------------------------------------------------------------- */
 /* acc->stager of an accelerator whose buffers could not be had: not tried again. */
@@ -202,6 +220,15 @@ static cl_int wait_free(amp__stager *st, int r) {
   return err;
 }
 
+/* Takes the stager for one staged copy, starting its memcpy pool at the first. */
+static void lock_stager(amp__stager *st) {
+  pthread_mutex_lock(&st->lock);
+  if (!st->pool_started) {
+    pool_start(&st->pool);
+    st->pool_started = 1;
+  }
+}
+
 static int fail_after(void) {
   const char *f = getenv("AMP_STAGING_FAIL_AFTER");
   return f ? atoi(f) : -1;
@@ -250,13 +277,13 @@ cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_
   const unsigned char *src = host;
   int fail = fail_after();
   cl_int err = CL_SUCCESS;
-  pthread_mutex_lock(&st->lock);
+  lock_stager(st);
   for (size_t done = 0, c = 0; done < len; done += st->chunk, c++) {
     int r = (int)(c % RING);
     size_t n = len - done < st->chunk ? len - done : st->chunk;
     if ((err = wait_free(st, r)) != CL_SUCCESS)
       break;
-    pool_copy(st->ptr[r], src + done, n);
+    pool_copy(&st->pool, st->ptr[r], src + done, n);
     uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
     err = fail >= 0 && (int)c >= fail
               ? CL_OUT_OF_RESOURCES
@@ -291,7 +318,7 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
   const size_t chunk = st->chunk, nchunks = (len + chunk - 1) / chunk;
   int fail = fail_after();
   cl_int err = CL_SUCCESS;
-  pthread_mutex_lock(&st->lock);
+  lock_stager(st);
   /* chunks 0..RING-1 start crossing; then each chunk emptied frees its buffer for chunk+RING */
   for (size_t c = 0; c < nchunks && err == CL_SUCCESS; c++) {
     int r = (int)(c % RING);
@@ -300,7 +327,7 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
       size_t poff = (c - RING) * chunk;
       if ((err = wait_free(st, r)) != CL_SUCCESS)
         break;
-      pool_copy(dst + poff, st->ptr[r], chunk);
+      pool_copy(&st->pool, dst + poff, st->ptr[r], chunk);
     } else if ((err = wait_free(st, r)) != CL_SUCCESS) {
       break;
     }
@@ -327,7 +354,7 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
     }
     if ((err = wait_free(st, r)) != CL_SUCCESS)
       break;
-    pool_copy(dst + off, st->ptr[r], n);
+    pool_copy(&st->pool, dst + off, st->ptr[r], n);
   }
   if (err != CL_SUCCESS)
     err = settle(st, err);

@@ -10,7 +10,12 @@
  *   - arrays: amp_copy_to_array / amp_copy_from_array;
  *   - a chunk that fails to enqueue (AMP_STAGING_FAIL_AFTER) fails the launch or the synchronize
  *     with the OpenCL error, host data intact, and the retry afterwards gives the right result
- *     (the failure is also the proof that the staged path ran). */
+ *     (the failure is also the proof that the staged path ran);
+ *   - with two accelerators (the staging.two-devices run), two host threads staging at once, one
+ *     per accelerator, each over views of its own half (amp-bench's split): both halves right, and
+ *     each accelerator moved exactly its half each way, once (each has its own memcpy pool, run at
+ *     the same time as the other's). */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "dm_common.h"
@@ -110,6 +115,69 @@ static void failures(amp_accelerator_view *av, amp_kernel *axpb, float *x, float
   amp_array_view_release(vy);
 }
 
+typedef struct half {
+  amp_accelerator_view *av;
+  amp_kernel *k;
+  const float *x;
+  float *y;
+  long n;
+  amp_status status;
+} half;
+
+static void *run_half(void *arg) {
+  half *h = arg;
+  amp_array_view *vx = NULL, *vy = NULL;
+  amp_extent e = amp_extent1((int)h->n);
+  amp_status st = amp_array_view_create_const(e, AMP_FLOAT, h->x, &vx);
+  if (st == AMP_SUCCESS)
+    st = amp_array_view_create(e, AMP_FLOAT, h->y, &vy);
+  if (st == AMP_SUCCESS)
+    st = amp_array_view_discard_data(vy);
+  if (st == AMP_SUCCESS)
+    st = DM_RUN(h->av, e, h->k, amp_arg_view(vx), amp_arg_view(vy));
+  if (st == AMP_SUCCESS)
+    st = amp_array_view_synchronize(vy);
+  if (vx)
+    amp_array_view_release(vx);
+  if (vy)
+    amp_array_view_release(vy);
+  h->status = st;
+  return NULL;
+}
+
+static void two_accelerators(amp_kernel *axpb, const float *x, float *y) {
+  amp_accelerator *acc[2];
+  if (dm_devices(acc, 2) < 2) {
+    fprintf(stderr, "staging: one accelerator, no two-thread case\n");
+    return;
+  }
+  const long lo = N / 2 - 77; /* halves of unequal sizes, neither a whole number of chunks */
+  half h[2] = {{.k = axpb, .x = x, .y = y, .n = lo},
+               {.k = axpb, .x = x + lo, .y = y + lo, .n = N - lo}};
+  for (int p = 0; p < 2; p++)
+    CHECK_OK(amp_accelerator_default_view(acc[p], &h[p].av));
+  for (long i = 0; i < N; i++)
+    y[i] = -1.0f;
+  CHECK_OK(amp_transfer_stats_reset());
+  pthread_t t;
+  int started = pthread_create(&t, NULL, run_half, &h[1]) == 0;
+  CHECK(started);
+  run_half(&h[0]);
+  if (started)
+    pthread_join(t, NULL);
+  else
+    run_half(&h[1]);
+  for (int p = 0; p < 2; p++) {
+    CHECK_OK(h[p].status);
+    amp_transfer_stats st = dm_stats(acc[p]);
+    CHECK_EQ_INT(st.to_device_count, 1);
+    CHECK_EQ_INT(st.to_device_bytes, (uint64_t)h[p].n * 4);
+    CHECK_EQ_INT(st.to_host_count, 1);
+    CHECK_EQ_INT(st.to_host_bytes, (uint64_t)h[p].n * 4);
+  }
+  CHECK(y_ok(x, y, N));
+}
+
 int main(void) {
   const char *mode = getenv("AMP_STAGING");
   if (!mode || strcmp(mode, "force") != 0) {
@@ -129,6 +197,7 @@ int main(void) {
   sections(av, inc2);
   arrays(av, x, y);
   failures(av, axpb, x, y);
+  two_accelerators(axpb, x, y);
   amp_kernel_release(axpb);
   amp_kernel_release(inc2);
   free(x);
