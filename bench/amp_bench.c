@@ -19,8 +19,10 @@ static void usage(FILE *f) {
           "  --workload W        matmul (default), addexp or nbody\n"
           "  --impl LIST         implementations, comma-separated (default: all of the workload)\n"
           "                        matmul: seq,openblas,naive,tiled,fast,multi,clblast,"
-          "clblast-multi,gemm,tensor,bulk,tf32\n"
-          "                        addexp: seq,naive,vec4    nbody: seq,naive,tiled,fast,pairs\n"
+          "clblast-multi,gemm,tensor,bulk,tf32,\n"
+          "                                fast-multi,gemm-multi\n"
+          "                        addexp: seq,naive,vec4,fast,multi\n"
+          "                        nbody: seq,naive,tiled,fast,pairs\n"
           "  --sizes LIST        sizes, e.g. 512,1024 or 2^20,2^22 (default: by device kind)\n"
           "  --types LIST        float,double (default both; addexp and nbody: float)\n"
           "  --repeats R         timed runs per cell (default 5, at most %d)\n"
@@ -34,8 +36,11 @@ static void usage(FILE *f) {
           "                      for matmul's tensor, bulk and tf32 columns matmul_dmma.cl's,\n"
           "                      matmul_dmma_bulk.cl's and matmul_tf32.cl's, e.g. \"-DBN=128\"\n"
           "  --accelerator PATH  device path (default: the default accelerator); see --list\n"
-          "  --multi LIST        accelerators for multi and clblast-multi (default: every\n"
-          "                      accelerator of the --accelerator's platform)\n"
+          "  --multi LIST        accelerators for the split columns (*multi; default: every\n"
+          "                      accelerator of the --accelerator's platform), each driven\n"
+          "                      from a host thread of its own\n"
+          "  --pinned            matmul, addexp: the data under views in memory from\n"
+          "                      amp_host_alloc on the --accelerator (default: malloc'd)\n"
           "  --baseline IMPL     speedups relative to IMPL (default seq; where it was not run:\n"
           "                      openblas for matmul, naive for nbody)\n"
           "  --csv FILE          write every cell as CSV\n"
@@ -138,13 +143,16 @@ static void print_header(const bench_ctx *ctx, const char *workload) {
     printf("\n");
   }
   printf("OpenBLAS: %s, %d threads\n", openblas_get_config(), openblas_get_num_threads());
+  if (!strcmp(workload, "matmul") || !strcmp(workload, "addexp")) /* --pinned's workloads */
+    printf("host data under views: %s\n",
+           bench_pinned_on ? "pinned (amp_host_alloc, --pinned)" : "malloc'd");
 }
 
 int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000, algorithms = 0;
+  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -183,6 +191,8 @@ int main(int argc, char **argv) {
       accel = VALUE();
     } else if (!strcmp(opt, "--multi")) {
       multi_arg = VALUE();
+    } else if (!strcmp(opt, "--pinned")) {
+      pinned = 1;
     } else if (!strcmp(opt, "--baseline")) {
       baseline = VALUE();
     } else if (!strcmp(opt, "--csv")) {
@@ -226,6 +236,8 @@ int main(int argc, char **argv) {
   }
   if (setup_accelerators(&ctx, accel, multi_arg))
     return 1;
+  if (pinned)
+    bench_pinned_on = ctx.acc;
   if (overhead) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);

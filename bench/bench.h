@@ -87,6 +87,8 @@ bench_stats bench_stats_of(const double *v, int n);
 /* Records an ampcl failure in the cell (state ERROR, note with the status and amp_last_error()).
  * Returns 1 when status is a failure, so callers write `if (bench_fail(...)) goto done;`. */
 int bench_fail(bench_cell *cell, amp_status status, const char *what);
+/* The same with the reason given (a reason that came from another thread). */
+int bench_fail_why(bench_cell *cell, amp_status status, const char *what, const char *why);
 /* Deterministic pseudo-random values in [-1, 1]. */
 void bench_fill_float(float *p, size_t n, uint64_t seed);
 void bench_fill_double(double *p, size_t n, uint64_t seed);
@@ -95,6 +97,19 @@ const char *bench_type_name(bench_type t);
  * Futures without a device time add nothing. Releases the future. */
 amp_status bench_future_done(amp_future *f, double *kernel_ms, int max);
 void *bench_alloc(size_t bytes); /* aligned, exits on failure (the harness, not the library) */
+/* --pinned: the accelerator whose amp_host_alloc holds the data the workloads put under views,
+ * or NULL for malloc'd memory (the default). bench_data_alloc / bench_data_free allocate and free
+ * that data accordingly; references and scratch stay bench_alloc / free. */
+extern amp_accelerator *bench_pinned_on;
+void *bench_data_alloc(size_t bytes);
+void bench_data_free(void *p);
+
+/* ---- bench_parts.c ---- */
+/* Runs fn(arg, p) for every part p < n at once, each on its own host thread (part 0 on the
+ * caller's), and waits for all. Returns 0 when every part succeeded; else records the first
+ * failing part's status and reason in the cell as bench_fail does, and returns 1. */
+typedef amp_status (*bench_part_fn)(void *arg, int part);
+int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn, void *arg);
 
 /* ---- bench_algorithms.c ---- */
 /* --algorithms: reduce, scan, transpose, histogram, sort, stencil vs the device copy; sizes

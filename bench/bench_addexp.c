@@ -3,7 +3,8 @@
  * bytes (two floats read, one written per element). Implementations: a sequential C loop (the
  * baseline), kernels_cl/add_exp.cl's add_exp ("naive", one element per thread), add_exp_vec4
  * ("vec4", four per thread), and "fast": the fastest for the device (add_exp_vec4 on a GPU,
- * add_exp_cpu on a CPU device).
+ * add_exp_cpu on a CPU device); "multi", the same split over the --multi accelerators, one block of
+ * the arrays each, every accelerator driven from a host thread of its own.
  *
  * Check: every element against the host's expf, with a relative tolerance of 1e-4 (the kernels
  * use native_exp, a few ulp on GPUs) plus 1e-6 absolute. */
@@ -14,7 +15,7 @@
 
 #include "bench.h"
 
-static const char *const impls[] = {"seq", "naive", "vec4", "fast", NULL};
+static const char *const impls[] = {"seq", "naive", "vec4", "fast", "multi", NULL};
 
 static struct {
   long n;
@@ -22,10 +23,10 @@ static struct {
 } cache;
 
 static void release_cache(void) {
-  free(cache.first);
-  free(cache.second);
+  bench_data_free(cache.first);
+  bench_data_free(cache.second);
   free(cache.ref);
-  free(cache.result);
+  bench_data_free(cache.result);
   memset(&cache, 0, sizeof cache);
 }
 
@@ -40,10 +41,10 @@ static void ensure_data(long n) {
   release_cache();
   size_t bytes = (size_t)n * sizeof(float);
   cache.n = n;
-  cache.first = bench_alloc(bytes);
-  cache.second = bench_alloc(bytes);
+  cache.first = bench_data_alloc(bytes);
+  cache.second = bench_data_alloc(bytes);
   cache.ref = bench_alloc(bytes);
-  cache.result = bench_alloc(bytes);
+  cache.result = bench_data_alloc(bytes);
   bench_fill_float(cache.first, (size_t)n, 3);
   bench_fill_float(cache.second, (size_t)n, 4);
   seq_add_exp(n, cache.first, cache.second, cache.ref);
@@ -77,91 +78,146 @@ static void poison(long n) {
     cache.result[i] = NAN;
 }
 
-static amp_status launch(bench_ctx *ctx, amp_kernel *k, int per, amp_array_view *f,
-                         amp_array_view *s, amp_array_view *r, long n, double *kernel_ms) {
-  amp_arg args[] = {amp_arg_view(f), amp_arg_view(s), amp_arg_view(r)};
-  amp_launch l = {0};
-  l.domain = amp_extent1((int)((n + per - 1) / per)); /* per: elements per work-item */
-  l.kernel = k;
-  l.args = args;
-  l.nargs = AMP_NARGS(args);
-  amp_future *done = NULL;
-  amp_status st = amp_parallel_for_each_ex(ctx->av, &l, &done);
-  *kernel_ms = 0;
-  if (st == AMP_SUCCESS)
-    st = bench_future_done(done, kernel_ms, 0);
-  return st;
-}
-
-/* Elements per work-item of the kernel an impl runs: naive 1, vec4 4, and "fast", the fastest for
- * the device: add_exp_vec4 on a GPU, add_exp_cpu (CHUNK = 256 elements as float16) on a CPU. */
+/* Elements per work-item of the kernel an impl runs: naive 1, vec4 4, and "fast" (and "multi"),
+ * the fastest for the device: add_exp_vec4 on a GPU, add_exp_cpu (CHUNK = 256 elements as
+ * float16) on a CPU. */
 static int per_item(const bench_ctx *ctx, const char *impl) {
-  if (strcmp(impl, "fast") == 0)
+  if (strcmp(impl, "fast") == 0 || strcmp(impl, "multi") == 0)
     return ctx->props.is_emulated ? 256 : 4;
   return strcmp(impl, "vec4") == 0 ? 4 : 1;
 }
 
+/* The parts of a run: one (the whole arrays on --accelerator), or for "multi" one block of
+ * elements per accelerator of --multi, each with views of its own over its block and driven from
+ * a host thread of its own (bench_parts.c), so the blocks cross their links at the same time. */
+typedef struct ae_parts {
+  int n, per, sync;
+  amp_kernel *k;
+  amp_accelerator_view *av[BENCH_MAX_ACCS];
+  long lo[BENCH_MAX_ACCS], len[BENCH_MAX_ACCS];
+  amp_array_view *f[BENCH_MAX_ACCS], *s[BENCH_MAX_ACCS], *r[BENCH_MAX_ACCS];
+  double ms[BENCH_MAX_ACCS]; /* each part's device time */
+} ae_parts;
+
+static void views_release(ae_parts *ps) {
+  for (int p = 0; p < ps->n; p++) {
+    amp_array_view_release(ps->f[p]);
+    amp_array_view_release(ps->s[p]);
+    amp_array_view_release(ps->r[p]);
+    ps->f[p] = ps->s[p] = ps->r[p] = NULL;
+  }
+}
+
+static amp_status views_create(ae_parts *ps) {
+  amp_status st = AMP_SUCCESS;
+  for (int p = 0; p < ps->n && st == AMP_SUCCESS; p++) {
+    amp_extent e = amp_extent1((int)ps->len[p]);
+    if ((st = amp_array_view_create_const(e, AMP_FLOAT, cache.first + ps->lo[p], &ps->f[p])) ||
+        (st = amp_array_view_create_const(e, AMP_FLOAT, cache.second + ps->lo[p], &ps->s[p])) ||
+        (st = amp_array_view_create(e, AMP_FLOAT, cache.result + ps->lo[p], &ps->r[p])))
+      break;
+    st = amp_array_view_discard_data(ps->r[p]);
+  }
+  return st;
+}
+
+static amp_status run_part(void *arg, int p) {
+  ae_parts *ps = arg;
+  amp_arg args[] = {amp_arg_view(ps->f[p]), amp_arg_view(ps->s[p]), amp_arg_view(ps->r[p])};
+  amp_launch l = {0};
+  l.domain = amp_extent1((int)((ps->len[p] + ps->per - 1) / ps->per));
+  l.kernel = ps->k;
+  l.args = args;
+  l.nargs = AMP_NARGS(args);
+  amp_future *done = NULL;
+  ps->ms[p] = 0;
+  amp_status st = amp_parallel_for_each_ex(ps->av[p], &l, &done);
+  if (st == AMP_SUCCESS)
+    st = bench_future_done(done, &ps->ms[p], 0);
+  if (st == AMP_SUCCESS && ps->sync)
+    st = amp_array_view_synchronize(ps->r[p]);
+  return st;
+}
+
+/* Every part at once; *kernel_ms = the longest part's device time. 1 on a failure (noted). */
+static int run_once(bench_cell *cell, const char *what, ae_parts *ps, int sync, double *kernel_ms) {
+  ps->sync = sync;
+  if (bench_run_parts(cell, what, ps->n, run_part, ps))
+    return 1;
+  *kernel_ms = 0;
+  for (int p = 0; p < ps->n; p++)
+    if (ps->ms[p] > *kernel_ms)
+      *kernel_ms = ps->ms[p];
+  return 0;
+}
+
 static void run_device(bench_ctx *ctx, bench_cell *cell) {
   long n = cell->size;
-  int per = per_item(ctx, cell->impl);
-  const char *kname = per == 1 ? "add_exp" : per == 4 ? "add_exp_vec4" : "add_exp_cpu";
+  ae_parts ps = {.per = per_item(ctx, cell->impl)};
+  const char *kname = ps.per == 1 ? "add_exp" : ps.per == 4 ? "add_exp_vec4" : "add_exp_cpu";
   amp_program *prog = NULL;
-  amp_kernel *k = NULL;
-  amp_array_view *f = NULL, *s = NULL, *r = NULL;
-  amp_extent e = amp_extent1((int)n);
   double ms;
-#define VIEWS_CREATE()                                                                             \
-  (bench_fail(cell, amp_array_view_create_const(e, AMP_FLOAT, cache.first, &f), "view") ||         \
-   bench_fail(cell, amp_array_view_create_const(e, AMP_FLOAT, cache.second, &s), "view") ||        \
-   bench_fail(cell, amp_array_view_create(e, AMP_FLOAT, cache.result, &r), "view") ||              \
-   bench_fail(cell, amp_array_view_discard_data(r), "discard_data"))
-#define VIEWS_RELEASE()                                                                            \
-  do {                                                                                             \
-    amp_array_view_release(f);                                                                     \
-    amp_array_view_release(s);                                                                     \
-    amp_array_view_release(r);                                                                     \
-    f = s = r = NULL;                                                                              \
-  } while (0)
+  if (strcmp(cell->impl, "multi") == 0) {
+    if (ctx->nmulti == 0) {
+      cell->state = BENCH_SKIPPED;
+      snprintf(cell->note, sizeof cell->note, "no accelerators for the split");
+      return;
+    }
+    /* block p: elements [lo(p), lo(p + 1)), the bounds rounded down to 64 elements (256 bytes)
+     * so that every block starts as aligned as the arrays */
+    const long parts = (long)ctx->nmulti; /* n < 2^31 and parts <= 16: no overflow */
+    for (long p = 0; p < parts; p++) {
+      long lo = (n * p / parts) & ~63L, hi = p + 1 == parts ? n : (n * (p + 1) / parts) & ~63L;
+      if (hi > lo) {
+        ps.av[ps.n] = ctx->multi[p];
+        ps.lo[ps.n] = lo;
+        ps.len[ps.n++] = hi - lo;
+      }
+    }
+  } else {
+    ps.n = 1;
+    ps.av[0] = ctx->av;
+    ps.len[0] = n;
+  }
 
   if (bench_fail(cell, amp_program_create_builtin("add_exp", ctx->fast_opts, &prog), "program") ||
-      bench_fail(cell, amp_kernel_create(prog, kname, &k), "kernel"))
+      bench_fail(cell, amp_kernel_create(prog, kname, &ps.k), "kernel"))
     goto done;
   poison(n);
-  if (VIEWS_CREATE())
+  if (bench_fail(cell, views_create(&ps), "view"))
     goto done;
   for (int w = 0; w < ctx->warmup; w++)
-    if (bench_fail(cell, launch(ctx, k, per, f, s, r, n, &ms), "warm-up launch"))
+    if (run_once(cell, "warm-up launch", &ps, 0, &ms))
       goto done;
   for (int i = 0; i < ctx->repeats; i++) {
     double t0 = bench_now_ms();
-    if (bench_fail(cell, launch(ctx, k, per, f, s, r, n, &ms), "launch"))
+    if (run_once(cell, "launch", &ps, 0, &ms))
       goto done;
     cell->sync_ms[i] = bench_now_ms() - t0;
     cell->kernel_ms[i] = ms > 0 ? ms : cell->sync_ms[i];
   }
-  if (bench_fail(cell, amp_array_view_synchronize(r), "synchronize"))
-    goto done;
-  VIEWS_RELEASE();
+  for (int p = 0; p < ps.n; p++)
+    if (bench_fail(cell, amp_array_view_synchronize(ps.r[p]), "synchronize"))
+      goto done;
+  views_release(&ps);
   check(cell, "kernel-time");
   for (int i = 0; i < ctx->repeats; i++) {
     poison(n);
     double t0 = bench_now_ms();
-    if (VIEWS_CREATE() || bench_fail(cell, launch(ctx, k, per, f, s, r, n, &ms), "launch") ||
-        bench_fail(cell, amp_array_view_synchronize(r), "synchronize"))
+    if (bench_fail(cell, views_create(&ps), "view") ||
+        run_once(cell, "launch and synchronize", &ps, 1, &ms))
       goto done;
     cell->e2e_ms[i] = bench_now_ms() - t0;
-    VIEWS_RELEASE();
+    views_release(&ps);
   }
   check(cell, "end-to-end");
   cell->n = ctx->repeats;
   if (cell->state == BENCH_NOT_RUN)
     cell->state = BENCH_OK;
 done:
-  VIEWS_RELEASE();
-  amp_kernel_release(k);
+  views_release(&ps);
+  amp_kernel_release(ps.k);
   amp_program_release(prog);
-#undef VIEWS_CREATE
-#undef VIEWS_RELEASE
 }
 
 static void run(bench_ctx *ctx, bench_cell *cell) {

@@ -11,7 +11,10 @@
  * kernels_cl/matmul_tf32.cl, float with TF32 inputs on NVIDIA's tensor cores (compute
  * capability 8.0 and up; skipped elsewhere and for double), run through amp_blas_gemm_ex with
  * AMP_GEMM_ALLOW_TF32 (the library's shape for the size); with
- * --fast-opts, the kernel itself with those options instead.
+ * --fast-opts, the kernel itself with those options instead. `fast-multi` and `gemm-multi` split
+ * the rows as `multi` does, running the fast kernel and amp_blas_gemm (what it chooses on each
+ * device) on every part. Every split drives each accelerator from a host thread of its own, over
+ * views of its own (bench_parts.c), so the parts' copies cross their links at the same time.
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
  * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
@@ -31,9 +34,9 @@
 
 #include "bench.h"
 
-static const char *const impls[] = {"seq",     "openblas",      "naive", "tiled",  "fast", "multi",
-                                    "clblast", "clblast-multi", "gemm",  "tensor", "bulk", "tf32",
-                                    NULL};
+static const char *const impls[] = {"seq",   "openblas", "naive",         "tiled",      "fast",
+                                    "multi", "clblast",  "clblast-multi", "gemm",       "tensor",
+                                    "bulk",  "tf32",     "fast-multi",    "gemm-multi", NULL};
 
 enum { REF64_ROWS = 16 }; /* rows of C the FP64 reference covers (the tf32 column's error) */
 
@@ -47,10 +50,10 @@ static struct {
 } cache;
 
 static void release_cache(void) {
-  free(cache.a);
-  free(cache.b);
+  bench_data_free(cache.a);
+  bench_data_free(cache.b);
   free(cache.ref);
-  free(cache.c);
+  bench_data_free(cache.c);
   free(cache.ref64);
   memset(&cache, 0, sizeof cache);
 }
@@ -73,10 +76,10 @@ static void ensure_data(bench_type t, long n) {
   size_t count = (size_t)n * (size_t)n, bytes = count * esize(t);
   cache.type = t;
   cache.n = n;
-  cache.a = bench_alloc(bytes);
-  cache.b = bench_alloc(bytes);
+  cache.a = bench_data_alloc(bytes);
+  cache.b = bench_data_alloc(bytes);
   cache.ref = bench_alloc(bytes);
-  cache.c = bench_alloc(bytes);
+  cache.c = bench_data_alloc(bytes);
   if (t == BENCH_DOUBLE) {
     bench_fill_double(cache.a, count, 1);
     bench_fill_double(cache.b, count, 2);
@@ -269,45 +272,52 @@ static amp_status launch(amp_accelerator_view *av, const mm_plan *p, amp_array_v
   return amp_parallel_for_each_ex(av, &l, done);
 }
 
-/* The views of one run: whole A, B, C, and for a split one row block of A and C per part. */
+/* The views of one run. Whole: A, B and C over the host matrices. Split: per part (one per
+ * accelerator) views of its own over its row blocks of A and C and over the whole of B, so that
+ * no two parts share a data source and each part's copies run on its own thread at the same time
+ * as the others' (bench_parts.c). The B views of the parts cover the same host memory: they are
+ * read-only, so they cannot disagree. */
 typedef struct mm_views {
-  amp_array_view *a, *b, *c;
+  amp_array_view *a, *b, *c; /* whole: the views; split: NULL */
   int nparts;
   amp_accelerator_view *av[BENCH_MAX_ACCS];
-  amp_array_view *pa[BENCH_MAX_ACCS], *pc[BENCH_MAX_ACCS];
+  amp_array_view *pa[BENCH_MAX_ACCS], *pb[BENCH_MAX_ACCS], *pc[BENCH_MAX_ACCS];
   int rows[BENCH_MAX_ACCS];
 } mm_views;
 
 static void views_release(mm_views *v) {
-  for (int p = 0; p < v->nparts; p++) {
-    if (v->pa[p] != v->a)
+  if (v->a) { /* whole: the parts' pointers are the same three views */
+    amp_array_view_release(v->a);
+    amp_array_view_release(v->b);
+    amp_array_view_release(v->c);
+  } else {
+    for (int p = 0; p < v->nparts; p++) {
       amp_array_view_release(v->pa[p]);
-    if (v->pc[p] != v->c)
+      amp_array_view_release(v->pb[p]);
       amp_array_view_release(v->pc[p]);
+    }
   }
-  amp_array_view_release(v->a);
-  amp_array_view_release(v->b);
-  amp_array_view_release(v->c);
   memset(v, 0, sizeof *v);
 }
 
 static amp_status views_create(bench_ctx *ctx, bench_cell *cell, int split, mm_views *v) {
   int n = (int)cell->size;
   amp_elem_type et = cell->type == BENCH_DOUBLE ? AMP_DOUBLE : AMP_FLOAT;
+  size_t row_bytes = (size_t)n * esize(cell->type);
   amp_status st;
   memset(v, 0, sizeof *v);
-  if ((st = amp_array_view_create_const(amp_extent2(n, n), et, cache.a, &v->a)) ||
-      (st = amp_array_view_create_const(amp_extent2(n, n), et, cache.b, &v->b)) ||
-      (st = amp_array_view_create(amp_extent2(n, n), et, cache.c, &v->c)) ||
-      (st = amp_array_view_discard_data(v->c)))
-    return st;
   if (!split) {
     v->nparts = 1;
     v->av[0] = ctx->av;
-    v->pa[0] = v->a;
-    v->pc[0] = v->c;
     v->rows[0] = n;
-    return AMP_SUCCESS;
+    if ((st = amp_array_view_create_const(amp_extent2(n, n), et, cache.a, &v->a)) ||
+        (st = amp_array_view_create_const(amp_extent2(n, n), et, cache.b, &v->b)) ||
+        (st = amp_array_view_create(amp_extent2(n, n), et, cache.c, &v->c)))
+      return st;
+    v->pa[0] = v->a;
+    v->pb[0] = v->b;
+    v->pc[0] = v->c;
+    return amp_array_view_discard_data(v->c);
   }
   /* One block of rows per accelerator: rows [n*p/P, n*(p+1)/P). B goes whole to each. */
   int parts = (int)ctx->nmulti;
@@ -315,40 +325,63 @@ static amp_status views_create(bench_ctx *ctx, bench_cell *cell, int split, mm_v
     int r0 = (int)((long)n * p / parts), r1 = (int)((long)n * (p + 1) / parts);
     if (r1 == r0)
       continue;
-    int q = v->nparts;
+    int q = v->nparts++;
     v->av[q] = ctx->multi[p];
     v->rows[q] = r1 - r0;
-    v->nparts++;
-    if ((st =
-             amp_array_view_section(v->a, amp_index2(r0, 0), amp_extent2(r1 - r0, n), &v->pa[q])) ||
-        (st = amp_array_view_section(v->c, amp_index2(r0, 0), amp_extent2(r1 - r0, n), &v->pc[q])))
+    if ((st = amp_array_view_create_const(amp_extent2(r1 - r0, n), et,
+                                          (char *)cache.a + (size_t)r0 * row_bytes, &v->pa[q])) ||
+        (st = amp_array_view_create_const(amp_extent2(n, n), et, cache.b, &v->pb[q])) ||
+        (st = amp_array_view_create(amp_extent2(r1 - r0, n), et,
+                                    (char *)cache.c + (size_t)r0 * row_bytes, &v->pc[q])) ||
+        (st = amp_array_view_discard_data(v->pc[q])))
       return st;
   }
   return AMP_SUCCESS;
 }
 
-/* Launches every part, waits for all; *kernel_ms = the longest part's device time. */
-static amp_status run_once(const mm_plan *plan, mm_views *v, int n, double *kernel_ms) {
-  amp_future *done[BENCH_MAX_ACCS] = {0};
-  amp_status st = AMP_SUCCESS, st2;
-  int launched = 0;
-  *kernel_ms = 0;
-  for (int p = 0; p < v->nparts && st == AMP_SUCCESS; p++) {
-    st = launch(v->av[p], plan, v->pa[p], v->b, v->pc[p], v->rows[p], n, &done[p]);
-    if (st == AMP_SUCCESS)
-      launched++;
-  }
-  for (int p = 0; p < v->nparts; p++) /* submit everything before waiting on anything */
-    amp_accelerator_view_flush(v->av[p]);
-  for (int p = 0; p < launched; p++)
-    if ((st2 = bench_future_done(done[p], kernel_ms, 1)) != AMP_SUCCESS && st == AMP_SUCCESS)
-      st = st2;
+/* One run of every part: the launch, its wait, and with `sync` the copy of the part's C back to
+ * host memory. */
+typedef struct mm_run {
+  const mm_plan *plan;
+  mm_views *v;
+  int n, sync;
+  double ms[BENCH_MAX_ACCS]; /* each part's device time */
+} mm_run;
+
+static amp_status run_part(void *arg, int p) {
+  mm_run *r = arg;
+  amp_future *done = NULL;
+  r->ms[p] = 0;
+  amp_status st = launch(r->v->av[p], r->plan, r->v->pa[p], r->v->pb[p], r->v->pc[p], r->v->rows[p],
+                         r->n, &done);
+  if (st == AMP_SUCCESS)
+    st = bench_future_done(done, &r->ms[p], 0);
+  if (st == AMP_SUCCESS && r->sync)
+    st = amp_array_view_synchronize(r->v->pc[p]);
   return st;
+}
+
+/* Runs every part, each on its own thread, and waits for all; *kernel_ms = the longest part's
+ * device time. Returns 1 (and fills the cell's note) on a failure. */
+static int run_once(bench_cell *cell, const char *what, const mm_plan *plan, mm_views *v, int n,
+                    int sync, double *kernel_ms) {
+  mm_run r = {.plan = plan, .v = v, .n = n, .sync = sync};
+  if (bench_run_parts(cell, what, v->nparts, run_part, &r))
+    return 1;
+  *kernel_ms = 0;
+  for (int p = 0; p < v->nparts; p++)
+    if (r.ms[p] > *kernel_ms)
+      *kernel_ms = r.ms[p];
+  return 0;
 }
 
 static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p) {
   char fast_buf[256]; /* the options are copied by amp_program_create_builtin */
-  const char *impl = cell->impl;
+  /* A split runs its column's plan on every part: fast-multi the fast kernel, gemm-multi and
+   * clblast-multi amp_blas_gemm, multi (the thesis's MultiGPU column) the tiled kernel. */
+  const char *impl = strcmp(cell->impl, "fast-multi") == 0   ? "fast"
+                     : strcmp(cell->impl, "gemm-multi") == 0 ? "gemm"
+                                                             : cell->impl;
   int dbl = cell->type == BENCH_DOUBLE;
   memset(p, 0, sizeof *p);
   if (strncmp(impl, "clblast", 7) == 0 || strcmp(impl, "gemm") == 0) {
@@ -491,17 +524,18 @@ static void run_device_cell(bench_ctx *ctx, bench_cell *cell) {
   if (bench_fail(cell, views_create(ctx, cell, split, &v), "views"))
     goto done;
   for (int w = 0; w < ctx->warmup; w++)
-    if (bench_fail(cell, run_once(&plan, &v, n, &ms), "warm-up launch"))
+    if (run_once(cell, "warm-up launch", &plan, &v, n, 0, &ms))
       goto done;
   for (int r = 0; r < ctx->repeats; r++) {
     double t0 = bench_now_ms();
-    if (bench_fail(cell, run_once(&plan, &v, n, &ms), "launch"))
+    if (run_once(cell, "launch", &plan, &v, n, 0, &ms))
       goto done;
     cell->sync_ms[r] = bench_now_ms() - t0;
     cell->kernel_ms[r] = ms > 0 ? ms : cell->sync_ms[r];
   }
-  if (bench_fail(cell, amp_array_view_synchronize(v.c), "synchronize"))
-    goto done;
+  for (int p = 0; p < v.nparts; p++)
+    if (bench_fail(cell, amp_array_view_synchronize(v.pc[p]), "synchronize"))
+      goto done;
   views_release(&v);
   check(cell, "kernel-time");
 
@@ -510,8 +544,7 @@ static void run_device_cell(bench_ctx *ctx, bench_cell *cell) {
     poison(cache.c, cell->type, count);
     double t0 = bench_now_ms();
     if (bench_fail(cell, views_create(ctx, cell, split, &v), "views") ||
-        bench_fail(cell, run_once(&plan, &v, n, &ms), "launch") ||
-        bench_fail(cell, amp_array_view_synchronize(v.c), "synchronize"))
+        run_once(cell, "launch and synchronize", &plan, &v, n, 1, &ms))
       goto done;
     cell->e2e_ms[r] = bench_now_ms() - t0;
     views_release(&v);

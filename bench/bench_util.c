@@ -44,6 +44,10 @@ bench_stats bench_stats_of(const double *v, int n) {
 }
 
 int bench_fail(bench_cell *cell, amp_status status, const char *what) {
+  return bench_fail_why(cell, status, what, amp_last_error());
+}
+
+int bench_fail_why(bench_cell *cell, amp_status status, const char *what, const char *why) {
   if (status == AMP_SUCCESS)
     return 0;
   if (status == AMP_ERROR_UNSUPPORTED_FEATURE) {
@@ -51,8 +55,7 @@ int bench_fail(bench_cell *cell, amp_status status, const char *what) {
   } else {
     cell->state = BENCH_ERROR;
   }
-  snprintf(cell->note, sizeof cell->note, "%s: %s: %s", what, amp_status_name(status),
-           amp_last_error());
+  snprintf(cell->note, sizeof cell->note, "%s: %s: %s", what, amp_status_name(status), why);
   for (char *c = cell->note; *c; c++) /* one line, for the table and the CSV */
     if (*c == '\n' || *c == '\r' || *c == ',')
       *c = ' ';
@@ -102,6 +105,26 @@ void *bench_alloc(size_t bytes) {
     exit(2);
   }
   return p;
+}
+
+amp_accelerator *bench_pinned_on;
+
+void *bench_data_alloc(size_t bytes) {
+  void *p = NULL;
+  if (!bench_pinned_on)
+    return bench_alloc(bytes);
+  if (amp_host_alloc(bench_pinned_on, bytes ? bytes : 64, &p) != AMP_SUCCESS) {
+    fprintf(stderr, "amp-bench: --pinned: %s\n", amp_last_error());
+    exit(2);
+  }
+  return p;
+}
+
+void bench_data_free(void *p) {
+  if (p && bench_pinned_on)
+    amp_host_free(p);
+  else
+    free(p);
 }
 
 int bench_option_int(const char *opts, const char *key, int dflt) {
