@@ -53,8 +53,17 @@
  *      more than the 48 KB NVIDIA's driver reports, but a kernel may declare that much there
  *      (docs/KERNELS.md). On an H100 at 4096 / 8192, in one run: 44.1 / 44.4 -> 45.6 / 46.3
  *      TFLOP/s (0.92 to 0.93 of cuBLAS's FP32 SGEMM in a later run, from 0.87 to 0.88); 64 was
- *      slower (34.4), as were K tiles of 8 (40.6). amp_blas_gemm takes it on compute capability 9.x (runtime/blas_choice.c); other
- *      devices keep 16, which fits 48 KB.
+ *      slower (34.4), as were K tiles of 8 (40.6). amp_blas_gemm takes it on compute capability
+ *      9.x (runtime/blas_choice.c); other devices keep 16, which fits 48 KB.
+ *  11. The order of the multiply-adds (-DFMA_ORDER). Steps 1-10 wrote one vector statement per A
+ *      value and B vector (FMA_ORDER=0), so the A operand changed every BW multiply-adds. Walking
+ *      the register tile row by row with every other row reversed (1, the default for float and
+ *      int) keeps a row's A value for WPT_N multiply-adds and the B value across each turn; by
+ *      columns (2, the default for double) keeps a B value for WPT_M. Every accumulator still adds
+ *      its k terms in the same order; only the interleaving of accumulators changes. The compiler
+ *      mostly keeps the source's order and a GPU reads fewer registers when an operand repeats: on
+ *      an H100, in the same runs, float 45.8 / 46.3 -> 47.1 / 47.5 TFLOP/s at 4096 / 8192 (+3%),
+ *      double 22.2 / 22.1 -> 23.5 / 23.0 (+4-6%); within 1% either way at 1000-1024.
  *
  * Build options (all optional):
  *   -DT=float|double|int   element type (default float)
@@ -66,6 +75,8 @@
  *   -DDOUBLE_BUFFER=1      two tile_static buffers, prefetch through registers
  *   -DINNER_FAST=1         the unchecked fetch for interior tiles (0: every fetch checked)
  *   -DGROUP_M=8            block rows per band of the tile order (1: row by row)
+ *   -DFMA_ORDER            order of the multiply-adds: 1 rows serpentine (float, int), 2 columns
+ *                          serpentine (double), 0 the plain vector statements
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
  * within 2%; docs/PERFORMANCE.md, `bench/run_suite.sh tune`). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
@@ -143,6 +154,9 @@
 #endif
 #ifndef INNER_FAST
 #define INNER_FAST 1
+#endif
+#ifndef FMA_ORDER /* step 11: rows serpentine for float and int, columns serpentine for double */
+#define FMA_ORDER (sizeof(T) == 8 ? 2 : 1)
 #endif
 
 #define RTS_M  (TS_M / WPT_M)          /* threads per tile along M */
@@ -281,6 +295,40 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], 
   }
 }
 
+/* Step 11, the order of the multiply-adds: one row of the register tile after another, the
+ * columns of every other row in reverse (FMA_ORDER=1), so the A value of a row stays the same over
+ * WPT_N multiply-adds and the B value at each turn over two; or the same by columns (FMA_ORDER=2).
+ * Each accumulator still adds its k terms in the same order. */
+#if BW == 4
+#define MF_ROW_FWD(r, a, j) /* row r, the four columns of bv[j] left to right (a: av[i].sN) */     \
+  acc[r][j].s0 += a * bv[j].s0;                                                                    \
+  acc[r][j].s1 += a * bv[j].s1;                                                                    \
+  acc[r][j].s2 += a * bv[j].s2;                                                                    \
+  acc[r][j].s3 += a * bv[j].s3;
+#define MF_ROW_BWD(r, a, j) /* and right to left */                                                \
+  acc[r][j].s3 += a * bv[j].s3;                                                                    \
+  acc[r][j].s2 += a * bv[j].s2;                                                                    \
+  acc[r][j].s1 += a * bv[j].s1;                                                                    \
+  acc[r][j].s0 += a * bv[j].s0;
+#else
+#define MF_ROW_FWD(r, a, j)                                                                        \
+  acc[r][j].s0 += a * bv[j].s0;                                                                    \
+  acc[r][j].s1 += a * bv[j].s1;
+#define MF_ROW_BWD(r, a, j)                                                                        \
+  acc[r][j].s1 += a * bv[j].s1;                                                                    \
+  acc[r][j].s0 += a * bv[j].s0;
+#endif
+#define MF_COL_FWD(i, j, c) /* column c of bv[j], the four rows of av[i] top to bottom */          \
+  acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;                                                     \
+  acc[4 * (i) + 1][j].c += av[i].s1 * bv[j].c;                                                     \
+  acc[4 * (i) + 2][j].c += av[i].s2 * bv[j].c;                                                     \
+  acc[4 * (i) + 3][j].c += av[i].s3 * bv[j].c;
+#define MF_COL_BWD(i, j, c) /* and bottom to top */                                                \
+  acc[4 * (i) + 3][j].c += av[i].s3 * bv[j].c;                                                     \
+  acc[4 * (i) + 2][j].c += av[i].s2 * bv[j].c;                                                     \
+  acc[4 * (i) + 1][j].c += av[i].s1 * bv[j].c;                                                     \
+  acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;
+
 /* acc += this thread's part of (A tile) * (B tile), from one tile_static buffer. */
 static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int ty, int tx,
                                TB acc[WPT_M][VN]) {
@@ -294,14 +342,59 @@ static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW
 #pragma unroll
     for (int j = 0; j < VN; j++)
       bv[j] = lb[k][tx + j * RTS_N];
+    /* FMA_ORDER is a constant (it may depend on sizeof(T)): the compiler keeps one branch. */
+    if (FMA_ORDER == 1) { /* rows, serpentine */
 #pragma unroll
-    for (int i = 0; i < VM; i++) {
+      for (int i = 0; i < VM; i++) {
+#pragma unroll
+        for (int j = 0; j < VN; j++) {
+          MF_ROW_FWD(4 * i + 0, av[i].s0, j)
+        }
+#pragma unroll
+        for (int j = VN - 1; j >= 0; j--) {
+          MF_ROW_BWD(4 * i + 1, av[i].s1, j)
+        }
+#pragma unroll
+        for (int j = 0; j < VN; j++) {
+          MF_ROW_FWD(4 * i + 2, av[i].s2, j)
+        }
+#pragma unroll
+        for (int j = VN - 1; j >= 0; j--) {
+          MF_ROW_BWD(4 * i + 3, av[i].s3, j)
+        }
+      }
+    } else if (FMA_ORDER == 2) { /* columns, serpentine */
 #pragma unroll
       for (int j = 0; j < VN; j++) {
-        acc[4 * i + 0][j] += av[i].s0 * bv[j];
-        acc[4 * i + 1][j] += av[i].s1 * bv[j];
-        acc[4 * i + 2][j] += av[i].s2 * bv[j];
-        acc[4 * i + 3][j] += av[i].s3 * bv[j];
+#pragma unroll
+        for (int i = 0; i < VM; i++) {
+          MF_COL_FWD(i, j, s0)
+        }
+#pragma unroll
+        for (int i = VM - 1; i >= 0; i--) {
+          MF_COL_BWD(i, j, s1)
+        }
+#if BW == 4
+#pragma unroll
+        for (int i = 0; i < VM; i++) {
+          MF_COL_FWD(i, j, s2)
+        }
+#pragma unroll
+        for (int i = VM - 1; i >= 0; i--) {
+          MF_COL_BWD(i, j, s3)
+        }
+#endif
+      }
+    } else { /* 0: the plain order of steps 1-10, a vector statement per A value and B vector */
+#pragma unroll
+      for (int i = 0; i < VM; i++) {
+#pragma unroll
+        for (int j = 0; j < VN; j++) {
+          acc[4 * i + 0][j] += av[i].s0 * bv[j];
+          acc[4 * i + 1][j] += av[i].s1 * bv[j];
+          acc[4 * i + 2][j] += av[i].s2 * bv[j];
+          acc[4 * i + 3][j] += av[i].s3 * bv[j];
+        }
       }
     }
   }
@@ -396,8 +489,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_fetch_inner(pa, lda, pb, ra, rb);
       mf_advance(pa, pb, ldb);
     } else {
-      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra,
-               rb);
+      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
     }
     mf_stage(la[0], lb[0], tid, ra, rb);
     amp_barrier_wait_with_tile_static_memory_fence(); /* the tiles are complete */

@@ -35,6 +35,8 @@ static const config configs[] = {
     {"fast all checked", FAST, "-DINNER_FAST=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
     {"fast row-by-row order", FAST, "-DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
     {"fast K tiles of 32", FAST, "-DTS_K=32", 1, 0, 128, 128, 32, 8, 8, 1, 1, 4},
+    {"fast plain fma order", FAST, "-DFMA_ORDER=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
+    {"fast column fma order", FAST, "-DFMA_ORDER=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
     {"fast 64x128 8x4", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 1, 0, 64, 128, 16, 8, 4,
      1, 1, 4},
     {"fast 32x64 k8 4x8", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8", 0, 0, 32, 64, 8,
