@@ -55,7 +55,7 @@ typedef struct pool {
 } pool;
 
 static void slice(pool *p, int i) {
-  size_t per = (p->len / (size_t)p->n + 63) & ~(size_t)63;
+  size_t per = ((p->len + (size_t)p->n - 1) / (size_t)p->n + 63) & ~(size_t)63; /* covers len */
   size_t lo = per * (size_t)i, hi = lo + per > p->len ? p->len : lo + per;
   if (lo < hi)
     memcpy(p->dst + lo, p->src + lo, hi - lo);
