@@ -609,10 +609,12 @@ typedef struct host_span {
 static pthread_mutex_t spans_lock = PTHREAD_MUTEX_INITIALIZER;
 static host_span *spans;
 
-static void spans_add(const unsigned char *host, size_t bytes, int readonly) {
+/* Registers a source's host memory; returns its entry (NULL when out of memory: no warning then).
+ */
+static host_span *spans_add(const unsigned char *host, size_t bytes, int readonly) {
   host_span *n = malloc(sizeof *n);
   if (!n)
-    return;
+    return NULL;
   n->lo = host;
   n->hi = host + bytes;
   n->readonly = readonly;
@@ -627,13 +629,14 @@ static void spans_add(const unsigned char *host, size_t bytes, int readonly) {
   n->next = spans;
   spans = n;
   pthread_mutex_unlock(&spans_lock);
+  return n;
 }
 
-static void spans_remove(const unsigned char *host) {
+/* Removes exactly the source's own entry (two sources may start at the same address). */
+static void spans_remove(host_span *dead) {
   pthread_mutex_lock(&spans_lock);
   for (host_span **pp = &spans; *pp; pp = &(*pp)->next)
-    if ((*pp)->lo == host) {
-      host_span *dead = *pp;
+    if (*pp == dead) {
       *pp = dead->next;
       free(dead);
       break;
@@ -662,9 +665,8 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->nloc = nacc;
   s->loc = loc;
   s->map_loc = -1;
-  s->debug_span = host && amp__debug_enabled();
-  if (s->debug_span)
-    spans_add(host, bytes, readonly);
+  if (host && amp__debug_enabled())
+    s->debug_span = spans_add(host, bytes, readonly);
   *out = s;
 fail:
   return status;
@@ -826,7 +828,7 @@ amp_status amp__source_release(amp__source *s) {
   amp__evlist_free(&s->host_writers);
   amp__rangeset_free(&s->host_valid);
   if (s->debug_span)
-    spans_remove(s->host);
+    spans_remove(s->debug_span);
   if (s->owns_host)
     free(s->host);
   pthread_mutex_unlock(&s->lock);

@@ -39,10 +39,10 @@ typedef struct amp__source {
   _Atomic int views;   /* live views of this source */
   unsigned char *host; /* the caller's memory; or ampcl's (owns_host), or NULL until needed */
   int owns_host;
-  int host_readonly; /* created from const memory: never written */
-  int debug_span;    /* registered for the AMP_DEBUG overlap warning (rule 10) */
-  long home;         /* -1: host memory is the source; else the accelerator index of a device
-                        array, whose copy there is what synchronize brings data back to */
+  int host_readonly;            /* created from const memory: never written */
+  struct host_span *debug_span; /* its entry for the AMP_DEBUG overlap warning (rule 10), or NULL */
+  long home; /* -1: host memory is the source; else the accelerator index of a device
+                array, whose copy there is what synchronize brings data back to */
   size_t bytes;
   amp__rangeset host_valid;
   amp__evlist host_readers; /* host-to-device copies that may still read host memory */

@@ -53,6 +53,18 @@ static void two_readonly(void) {
   CHECK_OK(amp_array_view_release(a));
 }
 
+/* A writable view, then a read-only one over the same memory (warned); the writable one released:
+ * a second read-only view is then fine, so the entry released must be the writable view's. */
+static void released_writer(void) {
+  amp_array_view *w, *r1, *r2;
+  CHECK_OK(amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &w));
+  CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &r1));
+  CHECK_OK(amp_array_view_release(w));
+  CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &r2));
+  CHECK_OK(amp_array_view_release(r2));
+  CHECK_OK(amp_array_view_release(r1));
+}
+
 static void disjoint_and_sections(void) {
   amp_array_view *a, *b, *sec;
   CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data, &a));
@@ -72,6 +84,9 @@ int main(void) {
   CHECK(strstr(capture_stderr(overlapping), "not coherent") != NULL);
   CHECK(strstr(capture_stderr(readonly_and_writable), "not coherent") != NULL);
   CHECK(strstr(capture_stderr(two_readonly), "warning") == NULL);
+  /* exactly one warning: r1 against w; none for r2 once w is gone */
+  const char *out = capture_stderr(released_writer), *first = strstr(out, "warning");
+  CHECK(first != NULL && strstr(first + 1, "warning") == NULL);
   CHECK(strstr(capture_stderr(disjoint_and_sections), "warning") == NULL);
   return check_done();
 }
