@@ -63,7 +63,7 @@
  *      its k terms in the same order; only the interleaving of accumulators changes. The compiler
  *      mostly keeps the source's order and a GPU reads fewer registers when an operand repeats: on
  *      an H100, in the same runs, float 45.8 / 46.3 -> 47.1 / 47.5 TFLOP/s at 4096 / 8192 (+3%),
- *      double 22.2 / 22.1 -> 23.5 / 23.0 (+4-6%); within 1% either way at 1000-1024.
+ *      double 22.2 / 22.1 -> 23.5 / 23.0-23.1 (+4-6%); within 1% either way at 1000-1024.
  *
  * Build options (all optional):
  *   -DT=float|double|int   element type (default float)
@@ -301,33 +301,45 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], 
  * Each accumulator still adds its k terms in the same order. */
 #if BW == 4
 #define MF_ROW_FWD(r, a, j) /* row r, the four columns of bv[j] left to right (a: av[i].sN) */     \
-  acc[r][j].s0 += a * bv[j].s0;                                                                    \
-  acc[r][j].s1 += a * bv[j].s1;                                                                    \
-  acc[r][j].s2 += a * bv[j].s2;                                                                    \
-  acc[r][j].s3 += a * bv[j].s3;
+  do {                                                                                             \
+    acc[r][j].s0 += a * bv[j].s0;                                                                  \
+    acc[r][j].s1 += a * bv[j].s1;                                                                  \
+    acc[r][j].s2 += a * bv[j].s2;                                                                  \
+    acc[r][j].s3 += a * bv[j].s3;                                                                  \
+  } while (0)
 #define MF_ROW_BWD(r, a, j) /* and right to left */                                                \
-  acc[r][j].s3 += a * bv[j].s3;                                                                    \
-  acc[r][j].s2 += a * bv[j].s2;                                                                    \
-  acc[r][j].s1 += a * bv[j].s1;                                                                    \
-  acc[r][j].s0 += a * bv[j].s0;
+  do {                                                                                             \
+    acc[r][j].s3 += a * bv[j].s3;                                                                  \
+    acc[r][j].s2 += a * bv[j].s2;                                                                  \
+    acc[r][j].s1 += a * bv[j].s1;                                                                  \
+    acc[r][j].s0 += a * bv[j].s0;                                                                  \
+  } while (0)
 #else
 #define MF_ROW_FWD(r, a, j)                                                                        \
-  acc[r][j].s0 += a * bv[j].s0;                                                                    \
-  acc[r][j].s1 += a * bv[j].s1;
+  do {                                                                                             \
+    acc[r][j].s0 += a * bv[j].s0;                                                                  \
+    acc[r][j].s1 += a * bv[j].s1;                                                                  \
+  } while (0)
 #define MF_ROW_BWD(r, a, j)                                                                        \
-  acc[r][j].s1 += a * bv[j].s1;                                                                    \
-  acc[r][j].s0 += a * bv[j].s0;
+  do {                                                                                             \
+    acc[r][j].s1 += a * bv[j].s1;                                                                  \
+    acc[r][j].s0 += a * bv[j].s0;                                                                  \
+  } while (0)
 #endif
 #define MF_COL_FWD(i, j, c) /* column c of bv[j], the four rows of av[i] top to bottom */          \
-  acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;                                                     \
-  acc[4 * (i) + 1][j].c += av[i].s1 * bv[j].c;                                                     \
-  acc[4 * (i) + 2][j].c += av[i].s2 * bv[j].c;                                                     \
-  acc[4 * (i) + 3][j].c += av[i].s3 * bv[j].c;
+  do {                                                                                             \
+    acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;                                                   \
+    acc[4 * (i) + 1][j].c += av[i].s1 * bv[j].c;                                                   \
+    acc[4 * (i) + 2][j].c += av[i].s2 * bv[j].c;                                                   \
+    acc[4 * (i) + 3][j].c += av[i].s3 * bv[j].c;                                                   \
+  } while (0)
 #define MF_COL_BWD(i, j, c) /* and bottom to top */                                                \
-  acc[4 * (i) + 3][j].c += av[i].s3 * bv[j].c;                                                     \
-  acc[4 * (i) + 2][j].c += av[i].s2 * bv[j].c;                                                     \
-  acc[4 * (i) + 1][j].c += av[i].s1 * bv[j].c;                                                     \
-  acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;
+  do {                                                                                             \
+    acc[4 * (i) + 3][j].c += av[i].s3 * bv[j].c;                                                   \
+    acc[4 * (i) + 2][j].c += av[i].s2 * bv[j].c;                                                   \
+    acc[4 * (i) + 1][j].c += av[i].s1 * bv[j].c;                                                   \
+    acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;                                                   \
+  } while (0)
 
 /* acc += this thread's part of (A tile) * (B tile), from one tile_static buffer. */
 static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int ty, int tx,
@@ -348,19 +360,19 @@ static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW
       for (int i = 0; i < VM; i++) {
 #pragma unroll
         for (int j = 0; j < VN; j++) {
-          MF_ROW_FWD(4 * i + 0, av[i].s0, j)
+          MF_ROW_FWD(4 * i + 0, av[i].s0, j);
         }
 #pragma unroll
         for (int j = VN - 1; j >= 0; j--) {
-          MF_ROW_BWD(4 * i + 1, av[i].s1, j)
+          MF_ROW_BWD(4 * i + 1, av[i].s1, j);
         }
 #pragma unroll
         for (int j = 0; j < VN; j++) {
-          MF_ROW_FWD(4 * i + 2, av[i].s2, j)
+          MF_ROW_FWD(4 * i + 2, av[i].s2, j);
         }
 #pragma unroll
         for (int j = VN - 1; j >= 0; j--) {
-          MF_ROW_BWD(4 * i + 3, av[i].s3, j)
+          MF_ROW_BWD(4 * i + 3, av[i].s3, j);
         }
       }
     } else if (FMA_ORDER == 2) { /* columns, serpentine */
@@ -368,20 +380,20 @@ static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW
       for (int j = 0; j < VN; j++) {
 #pragma unroll
         for (int i = 0; i < VM; i++) {
-          MF_COL_FWD(i, j, s0)
+          MF_COL_FWD(i, j, s0);
         }
 #pragma unroll
         for (int i = VM - 1; i >= 0; i--) {
-          MF_COL_BWD(i, j, s1)
+          MF_COL_BWD(i, j, s1);
         }
 #if BW == 4
 #pragma unroll
         for (int i = 0; i < VM; i++) {
-          MF_COL_FWD(i, j, s2)
+          MF_COL_FWD(i, j, s2);
         }
 #pragma unroll
         for (int i = VM - 1; i >= 0; i--) {
-          MF_COL_BWD(i, j, s3)
+          MF_COL_BWD(i, j, s3);
         }
 #endif
       }
