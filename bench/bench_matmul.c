@@ -420,8 +420,11 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
                   {64, 128, 8, 4, "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4"},
                   {32, 64, 4, 4, "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4"}};
     size_t si = 0;
+    /* a split's part has about size / parts rows of C: its tiles count, not the whole's */
+    long parts = strstr(cell->impl, "multi") && ctx->nmulti > 1 ? (long)ctx->nmulti : 1;
+    long rows = (cell->size + parts - 1) / parts;
     while (si + 1 < sizeof shapes / sizeof shapes[0] &&
-           2 * ((cell->size + shapes[si].ts_m - 1) / shapes[si].ts_m) *
+           2 * ((rows + shapes[si].ts_m - 1) / shapes[si].ts_m) *
                    ((cell->size + shapes[si].ts_n - 1) / shapes[si].ts_n) <
                (long)ctx->props.compute_units)
       si++;
