@@ -105,11 +105,13 @@ void *bench_data_alloc(size_t bytes);
 void bench_data_free(void *p);
 
 /* ---- bench_parts.c ---- */
-/* Runs fn(arg, p) for every part p < n at once, each on its own host thread (part 0 on the
- * caller's), and waits for all. Returns 0 when every part succeeded; else records the first
- * failing part's status and reason in the cell as bench_fail does, and returns 1. */
-typedef amp_status (*bench_part_fn)(void *arg, int part);
-int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn, void *arg);
+/* Runs fn(arg, p, &ms) for every part p < n at once, each on its own host thread (part 0 on the
+ * caller's), and waits for all; fn sets ms to its part's device time (0 if none). Returns 0 when
+ * every part succeeded, with *kernel_ms the longest part's time; else records the first failing
+ * part's status and reason in the cell as bench_fail does, and returns 1. */
+typedef amp_status (*bench_part_fn)(void *arg, int part, double *kernel_ms);
+int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn, void *arg,
+                    double *kernel_ms);
 
 /* ---- bench_algorithms.c ---- */
 /* --algorithms: reduce, scan, transpose, histogram, sort, stencil vs the device copy; sizes

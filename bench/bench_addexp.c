@@ -96,7 +96,6 @@ typedef struct ae_parts {
   amp_accelerator_view *av[BENCH_MAX_ACCS];
   long lo[BENCH_MAX_ACCS], len[BENCH_MAX_ACCS];
   amp_array_view *f[BENCH_MAX_ACCS], *s[BENCH_MAX_ACCS], *r[BENCH_MAX_ACCS];
-  double ms[BENCH_MAX_ACCS]; /* each part's device time */
 } ae_parts;
 
 static void views_release(ae_parts *ps) {
@@ -121,7 +120,7 @@ static amp_status views_create(ae_parts *ps) {
   return st;
 }
 
-static amp_status run_part(void *arg, int p) {
+static amp_status run_part(void *arg, int p, double *kernel_ms) {
   ae_parts *ps = arg;
   amp_arg args[] = {amp_arg_view(ps->f[p]), amp_arg_view(ps->s[p]), amp_arg_view(ps->r[p])};
   amp_launch l = {0};
@@ -130,10 +129,10 @@ static amp_status run_part(void *arg, int p) {
   l.args = args;
   l.nargs = AMP_NARGS(args);
   amp_future *done = NULL;
-  ps->ms[p] = 0;
+  *kernel_ms = 0;
   amp_status st = amp_parallel_for_each_ex(ps->av[p], &l, &done);
   if (st == AMP_SUCCESS)
-    st = bench_future_done(done, &ps->ms[p], 0);
+    st = bench_future_done(done, kernel_ms, 0);
   if (st == AMP_SUCCESS && ps->sync)
     st = amp_array_view_synchronize(ps->r[p]);
   return st;
@@ -142,13 +141,7 @@ static amp_status run_part(void *arg, int p) {
 /* Every part at once; *kernel_ms = the longest part's device time. 1 on a failure (noted). */
 static int run_once(bench_cell *cell, const char *what, ae_parts *ps, int sync, double *kernel_ms) {
   ps->sync = sync;
-  if (bench_run_parts(cell, what, ps->n, run_part, ps))
-    return 1;
-  *kernel_ms = 0;
-  for (int p = 0; p < ps->n; p++)
-    if (ps->ms[p] > *kernel_ms)
-      *kernel_ms = ps->ms[p];
-  return 0;
+  return bench_run_parts(cell, what, ps->n, run_part, ps, kernel_ms);
 }
 
 static void run_device(bench_ctx *ctx, bench_cell *cell) {

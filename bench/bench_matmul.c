@@ -345,17 +345,16 @@ typedef struct mm_run {
   const mm_plan *plan;
   mm_views *v;
   int n, sync;
-  double ms[BENCH_MAX_ACCS]; /* each part's device time */
 } mm_run;
 
-static amp_status run_part(void *arg, int p) {
+static amp_status run_part(void *arg, int p, double *kernel_ms) {
   mm_run *r = arg;
   amp_future *done = NULL;
-  r->ms[p] = 0;
+  *kernel_ms = 0;
   amp_status st = launch(r->v->av[p], r->plan, r->v->pa[p], r->v->pb[p], r->v->pc[p], r->v->rows[p],
                          r->n, &done);
   if (st == AMP_SUCCESS)
-    st = bench_future_done(done, &r->ms[p], 0);
+    st = bench_future_done(done, kernel_ms, 0);
   if (st == AMP_SUCCESS && r->sync)
     st = amp_array_view_synchronize(r->v->pc[p]);
   return st;
@@ -366,13 +365,7 @@ static amp_status run_part(void *arg, int p) {
 static int run_once(bench_cell *cell, const char *what, const mm_plan *plan, mm_views *v, int n,
                     int sync, double *kernel_ms) {
   mm_run r = {.plan = plan, .v = v, .n = n, .sync = sync};
-  if (bench_run_parts(cell, what, v->nparts, run_part, &r))
-    return 1;
-  *kernel_ms = 0;
-  for (int p = 0; p < v->nparts; p++)
-    if (r.ms[p] > *kernel_ms)
-      *kernel_ms = r.ms[p];
-  return 0;
+  return bench_run_parts(cell, what, v->nparts, run_part, &r, kernel_ms);
 }
 
 static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p) {

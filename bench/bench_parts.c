@@ -16,11 +16,12 @@ typedef struct part_job {
   void *arg;
   int part, nparts;
   amp_status status;
-  char why[200]; /* amp_last_error() is per thread: the worker's reason, kept for the note */
+  double kernel_ms; /* the part's device time */
+  char why[200];    /* amp_last_error() is per thread: the worker's reason, kept for the note */
 } part_job;
 
 static void run_job(part_job *j) {
-  j->status = j->fn(j->arg, j->part);
+  j->status = j->fn(j->arg, j->part, &j->kernel_ms);
   if (j->status != AMP_SUCCESS && j->nparts > 1)
     snprintf(j->why, sizeof j->why, "part %d: %s", j->part, amp_last_error());
   else if (j->status != AMP_SUCCESS)
@@ -32,14 +33,15 @@ static void *part_main(void *p) {
   return NULL;
 }
 
-int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn, void *arg) {
+int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn, void *arg,
+                    double *kernel_ms) {
   part_job jobs[BENCH_MAX_ACCS];
   pthread_t threads[BENCH_MAX_ACCS];
   int started[BENCH_MAX_ACCS] = {0};
   if (n < 1 || n > BENCH_MAX_ACCS)
     return bench_fail_why(cell, AMP_ERROR_INVALID_ARGUMENT, what, "bad number of parts");
   for (int p = 0; p < n; p++)
-    jobs[p] = (part_job){.fn = fn, .arg = arg, .part = p, .nparts = n, .status = AMP_SUCCESS};
+    jobs[p] = (part_job){.fn = fn, .arg = arg, .part = p, .nparts = n};
   for (int p = 1; p < n; p++)
     started[p] = pthread_create(&threads[p], NULL, part_main, &jobs[p]) == 0;
   run_job(&jobs[0]);
@@ -49,8 +51,12 @@ int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn,
     else
       run_job(&jobs[p]); /* no thread to be had: the part runs here, after the others */
   }
-  for (int p = 0; p < n; p++)
+  *kernel_ms = 0;
+  for (int p = 0; p < n; p++) {
     if (jobs[p].status != AMP_SUCCESS)
       return bench_fail_why(cell, jobs[p].status, what, jobs[p].why);
+    if (jobs[p].kernel_ms > *kernel_ms)
+      *kernel_ms = jobs[p].kernel_ms;
+  }
   return 0;
 }

@@ -72,18 +72,20 @@ static void read_settings(void) {
  * chunks at the same time instead of taking turns with one pool. Measured on two H100s: with one
  * pool for the process, two GPUs moved their data no faster together than one alone (about 50
  * GB/s: the pool was the limit); docs/PERFORMANCE.md, "Several GPUs end to end". */
-typedef struct memcpy_pool {
-  int n; /* threads, the caller included; 1: no pool */
+typedef struct memcpy_pool memcpy_pool;
+typedef struct pool_slot { /* what worker i is given */
+  memcpy_pool *pool;
+  int i;
+} pool_slot;
+
+struct memcpy_pool {
+  int n; /* threads, the caller included; 0: not started yet; 1: no pool */
   pthread_barrier_t start, done;
   unsigned char *dst;
   const unsigned char *src;
   size_t len;
-} memcpy_pool;
-
-typedef struct pool_slot {
-  memcpy_pool *pool;
-  int i;
-} pool_slot;
+  pool_slot slot[MAX_THREADS];
+};
 
 static void copy_slice(memcpy_pool *p, int i) {
   /* ceil(len / n) rounded up to whole cache lines: the slices cover every byte (rounding len / n
@@ -95,12 +97,11 @@ static void copy_slice(memcpy_pool *p, int i) {
 }
 
 static void *pool_worker(void *arg) {
-  pool_slot slot = *(pool_slot *)arg;
-  free(arg);
+  const pool_slot *slot = arg;
   for (;;) { /* the workers live as long as the process, as the stager does */
-    pthread_barrier_wait(&slot.pool->start);
-    copy_slice(slot.pool, slot.i);
-    pthread_barrier_wait(&slot.pool->done);
+    pthread_barrier_wait(&slot->pool->start);
+    copy_slice(slot->pool, slot->i);
+    pthread_barrier_wait(&slot->pool->done);
   }
   return NULL;
 }
@@ -120,13 +121,10 @@ static void pool_start(memcpy_pool *p) {
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   for (int i = 1; i < n; i++) {
     pthread_t t;
-    pool_slot *slot = malloc(sizeof *slot);
-    if (slot)
-      *slot = (pool_slot){p, i};
-    if (!slot || pthread_create(&t, &attr, pool_worker, slot) != 0) {
+    p->slot[i] = (pool_slot){p, i};
+    if (pthread_create(&t, &attr, pool_worker, &p->slot[i]) != 0) {
       /* the barriers count n threads; with fewer started, stay single-threaded for good (the
        * ones started wait at the barrier forever, harmlessly) */
-      free(slot);
       pthread_attr_destroy(&attr);
       return;
     }
@@ -153,7 +151,6 @@ struct amp__stager {
   pthread_mutex_t lock; /* one staged copy at a time per accelerator: they share the link */
   size_t chunk;
   memcpy_pool pool; /* its threads start with the first staged copy */
-  int pool_started;
   cl_mem buf[RING];
   unsigned char *ptr[RING];
   cl_event busy[RING]; /* the last copy that used each buffer */
@@ -227,10 +224,8 @@ static cl_int wait_free(amp__stager *st, int r) {
 /* Takes the stager for one staged copy, starting its memcpy pool at the first. */
 static void lock_stager(amp__stager *st) {
   pthread_mutex_lock(&st->lock);
-  if (!st->pool_started) {
+  if (st->pool.n == 0) /* the stager is calloc'd: 0 until started */
     pool_start(&st->pool);
-    st->pool_started = 1;
-  }
 }
 
 static int fail_after(void) {
