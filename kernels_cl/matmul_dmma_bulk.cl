@@ -1,8 +1,8 @@
 /* matmul_dmma_bulk.cl: C = A * B in double on NVIDIA's FP64 tensor cores, fed by warps that only
  * copy and by the copy engine of compute capability 9.0 (H100, H200), synchronized per buffer
  * instead of by a barrier of the whole tile. Lesson 5 of the matmul
- * course, after matmul_dmma.cl (lesson 4), whose mma fragments, k order and tile order it keeps;
- * read that one first. Like it, the kernel is not portable: inline PTX, NVIDIA only.
+ * course, after matmul_dmma.cl (lesson 4), whose mma fragments and tile order it keeps; read that
+ * one first. Like it, the kernel is not portable: inline PTX, NVIDIA only.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
  * double (sections allowed), for any m, n, w >= 1, within DGEMM's usual error bound.
@@ -19,7 +19,7 @@
  *   1. Warp specialization. A tile of threads has CWARPS consumer warps (8 by default, each a
  *      WM x WN = 64 x 32 part of the 128 x 128 block, as in matmul_dmma) and PRODUCERS producer
  *      warps (4) that only move data. Consumers only read tile_static memory and run mma.
- *   2. Barriers per buffer instead of one for the tile. A ring of STAGES (2) K-tile buffers, each
+ *   2. Barriers per buffer instead of one for the tile. A ring of STAGES (3) K-tile buffers, each
  *      with two mbarriers (PTX's split-phase barrier objects in tile_static memory): `full`
  *      completes when the copies into the buffer have landed, `empty` when every consumer thread
  *      has finished reading it. A consumer waits only for the buffer it needs next; a producer
@@ -35,10 +35,24 @@
  *      completion `cp.async.mbarrier.arrive` reports to `full`. One producer warp could not issue
  *      them fast enough (31 TFLOP/s); four can (44).
  *   4. Padding instead of an XOR swizzle. A bulk copy lands as contiguous bytes, so B cannot be
- *      XOR-swizzled as in matmul_dmma; instead each row of a buffer is 16 bytes longer than its
- *      data (A rows of BK + 2 doubles, B rows of BN + 2), which spreads the fragment reads over
- *      all banks: A's (rows g, 16 bytes at 2t) and B's (rows 2t, 8 bytes at column g) each take
- *      the fewest wavefronts their bytes need.
+ *      XOR-swizzled as in matmul_dmma; instead each row of a buffer is APAD (A) or BPAD (B)
+ *      doubles longer than its data, 4 by default: with the default shapes a row then starts 8
+ *      banks after the one above, so when the 16 threads of a half-warp read one fragment
+ *      element each (A at row g, column t; B at row t, column g: 8 bytes apiece) they touch 32
+ *      different banks. (The 2 of earlier versions gave 2-way conflicts; Nsight Compute counted
+ *      136 million at 4096, against 1.5 million now.)
+ *   6. Fragments read 8 bytes at a time (step 4 of matmul_dmma read A 16 bytes at a time, two
+ *      k of one row, with mma position t <-> tile column 2t, t + 4 <-> 2t + 1). An f64 mma takes
+ *      its A operand in four consecutive registers, positions (g, t), (g + 8, t), (g, t + 4),
+ *      (g + 8, t + 4); a 16-byte read of one row fills two registers with positions 0 and 2, so
+ *      ptxas moved every value into place before each mma: in the SASS of that version 10 moves
+ *      (IMAD.MOV) per DMMA, register spills inside the loop (the 384-thread tile caps ptxas at
+ *      168 registers, and the moves need more), and 2-way bank conflicts on the 16-byte reads
+ *      (Nsight Compute, run 67 of docs/perf/h100/2026-11-26). Reading each element on its own in
+ *      the mma's own k order puts it straight into its register: the loop went from 1.29 billion
+ *      instructions to 0.81 at 4096, the DMMA pipe from 73% busy to 83%, and the kernel from 45.7
+ *      / 42.0 to 51.8 / 47.7 TFLOP/s at 4096 / 8192 on an H100; with K tiles of 16 in 3 stages
+ *      (once slower, now the default) 54.9 / 51.4, 0.90-0.95x cuBLAS (run 69).
  *   5. Edges. cp.async zero-fills A past its edges, as in matmul_dmma. A bulk copy cannot, so
  *      where a row of B's K tile is partly or wholly outside B the producer thread copies its
  *      even-length in-bounds part in bulk and writes the rest itself (a last odd element loaded,
@@ -47,18 +61,17 @@
  *      loads and stores for every element: correct, slow.
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
- * warp: WM a multiple of 16, WN of 8), -DBK=32 (K tile: 8, 16 or 32), -DSTAGES=2 (2 or more),
- * -DPRODUCERS=4, -DGROUP_M=8. Threads per tile: ((BM / WM) * (BN / WN) + PRODUCERS) * 32, 384 for
- * the defaults (ptxas gives them 168 registers: 384 x 168 fills the register file of an SM, so
- * more producers would not fit). tile_static bytes: STAGES * 8 * (BM * (BK + 2) + BK * (BN + 2))
- * + 16 * STAGES: 136,224 for the defaults (NVIDIA's driver runs kernels that declare more than
- * the 48 KB it reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md):
- * 45.7 / 45.9 TFLOP/s against matmul_dmma's 37.9 / 37.2 and cuBLAS's 60.0 / 55.9 in the same run
- * (0.76x / 0.82x cuBLAS); K tiles of 16 with 3 stages were 1-3% slower, 2 producers 3% (4096), 1
- * producer 30%, K tiles of 8 25%. The consumers' side is now the limit: without copies 8
- * consumer warps reach 50.7 TFLOP/s. Handing the producers' registers to the consumers
- * (setmaxnreg) would be the next step, but it is an sm_90a instruction, and NVIDIA's OpenCL
- * compiler emits PTX for sm_90, where ptxas refuses it.
+ * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
+ * -DPRODUCERS=4, -DGROUP_M=8, -DAPAD=4 -DBPAD=4 (step 4; even, so rows stay 16-byte aligned).
+ * Threads per tile: ((BM / WM) * (BN / WN) + PRODUCERS) * 32, 384 for the defaults (ptxas gives
+ * them 168 registers: 384 x 168 fills the register file of an SM, so more producers would not
+ * fit). tile_static bytes: STAGES * 8 * (BM * (BK + APAD) + BK * (BN + BPAD)) + 16 * STAGES:
+ * 112,176 for the defaults (NVIDIA's driver runs kernels that declare more than the 48 KB it
+ * reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md, run 69):
+ * 54.9 / 51.4 TFLOP/s, cuBLAS 60.5 / 53.8 in the same run; K tiles of 8 in 4 stages within 1%, of
+ * 32 in 3 stages 15% slower, 2 producers 6-8% slower. Handing the producers' registers to the
+ * consumers (setmaxnreg) would be a next step, but it is an sm_90a instruction, and NVIDIA's
+ * OpenCL compiler emits PTX for sm_90, where ptxas refuses it.
  *
  * Launch: a rank-2 tiled domain whose tile is (CWARPS + PRODUCERS, 32), and ceil(m / BM) x
  * ceil(n / BN) tiles:
@@ -70,8 +83,10 @@
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
- * amp_blas_gemm does this for you in double on compute capability 9.x where C has enough 128 x
- * 128 blocks to give half the SMs one (matmul_dmma otherwise, and if this kernel is refused).
+ * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks
+ * where C has enough of them to give half the SMs one, else with -DBN=64 (4 consumer warps, 8
+ * warps a tile; faster than 128 x 128 and than matmul_dmma at 256-1024 on an H100, slower from
+ * 1536 up: run 71); matmul_dmma where this kernel is refused.
  * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
  * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
 #if AMP_COMPUTE_CAPABILITY < 90
@@ -91,10 +106,10 @@
 #define WN 32
 #endif
 #ifndef BK
-#define BK 32
+#define BK 16
 #endif
 #ifndef STAGES
-#define STAGES 2
+#define STAGES 3
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8
@@ -102,22 +117,28 @@
 #ifndef PRODUCERS
 #define PRODUCERS 4
 #endif
+#ifndef APAD
+#define APAD 4
+#endif
+#ifndef BPAD
+#define BPAD 4
+#endif
 #define WARPS_N (BN / WN)             /* consumer warps along N */
 #define CWARPS  ((BM / WM) * WARPS_N) /* consumer warps; the producers follow them */
 #define NPT     (PRODUCERS * 32)      /* producer threads */
 #define NT      (CWARPS * 32 + NPT)   /* threads per tile */
 #define MI      (WM / 16)             /* mma tiles per warp along M */
 #define NJ      (WN / 8)              /* mma tiles per warp along N */
-#define AS      (BK + 2)              /* doubles per A row in tile_static memory */
-#define BS      (BN + 2)              /* doubles per B row */
+#define AS      (BK + APAD)           /* doubles per A row in tile_static memory */
+#define BS      (BN + BPAD)           /* doubles per B row */
 #define A_STAGE (BM * AS)             /* doubles per A buffer */
 #define B_STAGE (BK * BS)             /* doubles per B buffer */
 
 #if BM % 32 != 0 || BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 ||                 \
     (BK != 8 && BK != 16 && BK != 32) || STAGES < 2 || NT > 1024 || PRODUCERS < 1 ||               \
-    (BM * BK / 2) % NPT != 0 || NPT < BK
+    (BM * BK / 2) % NPT != 0 || NPT < BK || APAD < 0 || APAD % 2 != 0 || BPAD < 0 || BPAD % 2 != 0
 #error                                                                                             \
-    "matmul_dmma_bulk: BM must be a multiple of 32, WM divide it and be a multiple of 16, WN divide BN and be a multiple of 8, BK 8, 16 or 32, STAGES at least 2, at most 32 warps, the producer threads (32 * PRODUCERS) dividing the BM * BK / 2 chunks of A and at least BK"
+    "matmul_dmma_bulk: BM must be a multiple of 32, WM divide it and be a multiple of 16, WN divide BN and be a multiple of 8, BK 8, 16 or 32, STAGES at least 2, at most 32 warps, the producer threads (32 * PRODUCERS) dividing the BM * BK / 2 chunks of A and at least BK, APAD and BPAD even"
 #endif
 
 /* The tile_static window's own 32-bit address of p, as PTX's shared-memory operands want it. */
@@ -186,26 +207,25 @@ static inline void db_fill(__local double *dst, __global const double *src, int 
     dst[e] = 0.0;
 }
 
-/* This warp's mma fragments of one 8-deep slice (columns kk .. kk + 7) of the buffers, with
- * matmul_dmma's layout and k order (mma position t <-> tile column 2t, t + 4 <-> 2t + 1). */
+/* This warp's mma fragments of one 8-deep slice (columns kk .. kk + 7) of the buffers, each
+ * element read on its own into its operand position (step 6): A's (g, t), (g + 8, t), (g, t + 4),
+ * (g + 8, t + 4) and B's (t, g), (t + 4, g) of the slice, as the PTX ISA lays out m16n8k8. */
 static inline void db_fragments(__local const double *as, __local const double *bs, int kk, int wm,
                                 int wn, int lane, double fa[MI][4], double fb[NJ][2]) {
   const int g = lane >> 2, t = lane & 3;
 #pragma unroll
   for (int i = 0; i < MI; i++) {
     const int r = wm * WM + i * 16 + g;
-    const double2 lo = *(__local const double2 *)(as + r * AS + kk + 2 * t);
-    const double2 hi = *(__local const double2 *)(as + (r + 8) * AS + kk + 2 * t);
-    fa[i][0] = lo.x; /* (g, 2t) */
-    fa[i][1] = hi.x; /* (g + 8, 2t) */
-    fa[i][2] = lo.y; /* (g, 2t + 1) */
-    fa[i][3] = hi.y; /* (g + 8, 2t + 1) */
+    fa[i][0] = as[r * AS + kk + t];
+    fa[i][1] = as[(r + 8) * AS + kk + t];
+    fa[i][2] = as[r * AS + kk + t + 4];
+    fa[i][3] = as[(r + 8) * AS + kk + t + 4];
   }
 #pragma unroll
   for (int j = 0; j < NJ; j++) {
     const int col = wn * WN + j * 8 + g;
-    fb[j][0] = bs[(kk + 2 * t) * BS + col];
-    fb[j][1] = bs[(kk + 2 * t + 1) * BS + col];
+    fb[j][0] = bs[(kk + t) * BS + col];
+    fb[j][1] = bs[(kk + t + 4) * BS + col];
   }
 }
 
