@@ -75,9 +75,10 @@ typedef struct plan {
 /* matmul_fast.cl's header has the shapes: for float the largest of the first three that gives at
  * least half the compute units a tile; for double 64 x 128 with 8 x 8 per thread and double2
  * columns of B, or where the device has FP64 tensor cores that PTX's m16n8k8 reaches (compute
- * capability 9.x) matmul_dmma_bulk.cl (128 x 128 blocks, 2.0x the portable kernel on an H100 at
- * 4096-8192) if that gives at least half the compute units a tile, else matmul_dmma.cl (128 x 64,
- * 1.7x; faster than the bulk kernel at 1000-1024), docs/PERFORMANCE.md. On 9.x the
+ * capability 9.x) matmul_dmma_bulk.cl: 128 x 128 blocks (2.3x the portable kernel on an H100 at
+ * 4096-8192, 0.91-0.97x cuBLAS) if that gives at least half the compute units a tile, else
+ * 128 x 64 blocks (faster than 128 x 128 and than matmul_dmma.cl at 256-1024, slower from 1536
+ * up), docs/PERFORMANCE.md; matmul_dmma.cl where the bulk kernel is refused. On 9.x the
  * 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's driver
  * allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32 columns
  * per work-item (8 x 16 for double). */
@@ -95,6 +96,7 @@ enum {
   P_TF32_WIDE,
   P_TF32_SMALL,
   P_DMMA_BULK,
+  P_DMMA_BULK_N64,
   NPLANS
 };
 _Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");
@@ -117,9 +119,11 @@ static const plan plans[NPLANS] = {
     {"matmul_tf32", "-DBN=64", 0, 128, 64, 4, 32, -1},
     {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},
     {"matmul_tf32", "-DBN=64 -DBK=32 -DSTAGES=4", 0, 128, 64, 4, 32, P_TF32_N64},
-    /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 133 KB; matmul_dmma
-     * for matrices with too few 128 x 128 blocks, and where this one is refused */
+    /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 110 KB; 128 x 64
+     * blocks (4 consumer warps) for matrices with too few 128 x 128 blocks; matmul_dmma where
+     * either is refused */
     {"matmul_dmma_bulk", "", 0, 128, 128, 12, 32, P_DMMA},
+    {"matmul_dmma_bulk", "-DBN=64", 0, 128, 64, 8, 32, P_DMMA},
 };
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -149,7 +153,8 @@ static int plan_broken(const amp_accelerator *acc, int p) {
 }
 
 int amp__gemm_dmma_fell_back(const amp_accelerator *acc) {
-  return plan_broken(acc, P_DMMA_BULK) || plan_broken(acc, P_DMMA);
+  return plan_broken(acc, P_DMMA_BULK) || plan_broken(acc, P_DMMA_BULK_N64) ||
+         plan_broken(acc, P_DMMA);
 }
 
 int amp__gemm_tf32_fell_back(const amp_accelerator *acc) {
@@ -203,7 +208,7 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
   } else if (dbl) {
     p = cc9 ? P_DMMA_BULK : P_D;
     if (p == P_DMMA_BULK && too_few_tiles(p, m, n, cu))
-      p = P_DMMA;
+      p = P_DMMA_BULK_N64;
   } else {
     p = P_F128;
     while (p < P_F32 && too_few_tiles(p, m, n, cu))

@@ -215,8 +215,15 @@ int main(int argc, char **argv) {
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
     CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
     gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
+    /* Too few 128 x 128 blocks for 1000 compute units: the bulk kernel with 128 x 64 blocks (its
+     * own plan, refused or not on its own), then the same fallbacks. */
+    amp__gemm_test_gpu_kernel(1, 1000);
+    gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
+    CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
+    CHECK((strstr(amp__gemm_last_fast_options(), "BN=64") != NULL) == can_build);
+    CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
     c1 = amp__gemm_counts_get();
-    CHECK_EQ_INT(c1.fast - c0.fast, 2);
+    CHECK_EQ_INT(c1.fast - c0.fast, 3);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
     amp__gemm_test_compute_capability(0);
   } else {

@@ -38,9 +38,9 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  *
  * Otherwise (OpenCL), a GEMM that ampcl's own kernel can do (no transposes, alpha 1, beta 0)
  * runs through CLBlast or that kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU
- * devices; in double on NVIDIA GPUs of compute capability 9.x, matmul_dmma_bulk.cl or, for
- * matrices with few 128 x 128 blocks, matmul_dmma.cl on the FP64 tensor cores, falling back to
- * the next of these and then matmul_fast.cl if the driver cannot build one), whichever is faster
+ * devices; in double on NVIDIA GPUs of compute capability 9.x, matmul_dmma_bulk.cl on the FP64
+ * tensor cores, with 128 x 64 blocks for matrices with few 128 x 128 ones, falling back to
+ * matmul_dmma.cl and then matmul_fast.cl if the driver cannot build them), whichever is faster
  * for its accelerator, element type and size class (the power of two at or above max(m, n, k)). The
  * first such GEMM of a class measures: it runs CLBlast once to let it compile, then both engines
  * timed with OpenCL profiling events on the call's own views (on the host when the view does not
