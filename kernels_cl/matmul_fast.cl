@@ -64,6 +64,14 @@
  *      mostly keeps the source's order and a GPU reads fewer registers when an operand repeats: on
  *      an H100, in the same runs, float 45.8 / 46.3 -> 47.1 / 47.5 TFLOP/s at 4096 / 8192 (+3%),
  *      double 22.2 / 22.1 -> 23.5 / 23.0-23.1 (+4-6%); within 1% either way at 1000-1024.
+ *  12. The tile's size declared (-DTILE_SHAPE=1, the default): AMP_TILE_SHAPE(RTS_M, RTS_N), OpenCL's
+ *      reqd_work_group_size. The kernel is only right with a tile of RTS_M x RTS_N threads (its
+ *      fetch slots and register tile are dealt out by that count); declared, a launch with any
+ *      other tile is refused (AMP_ERROR_INVALID_ARGUMENT, naming both shapes) instead of
+ *      computing garbage, and the compiler knows the thread count. On an H100 K tiles of 16 went
+ *      from 44.9 / 45.4 to 46.5 / 46.9 TFLOP/s at 4096 / 8192 and 64 x 128 from 26.4 / 33.2 to
+ *      27.0 / 33.8 at 1000 / 1024; K tiles of 32 and double stayed as they were (run 73 of
+ *      docs/perf/h100/2026-11-26).
  *
  * Build options (all optional):
  *   -DT=float|double|int   element type (default float)
@@ -77,6 +85,7 @@
  *   -DGROUP_M=8            block rows per band of the tile order (1: row by row)
  *   -DFMA_ORDER            order of the multiply-adds: 1 rows serpentine (float, int), 2 columns
  *                          serpentine (double), 0 the plain vector statements
+ *   -DTILE_SHAPE=1         declare the tile's shape (0: any tile accepted, unchecked)
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
  * within 2%; docs/PERFORMANCE.md, `bench/run_suite.sh tune`). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
@@ -157,6 +166,9 @@
 #endif
 #ifndef FMA_ORDER /* step 11: rows serpentine for float and int, columns serpentine for double */
 #define FMA_ORDER (sizeof(T) == 8 ? 2 : 1)
+#endif
+#ifndef TILE_SHAPE /* step 12 */
+#define TILE_SHAPE 1
 #endif
 
 #define RTS_M  (TS_M / WPT_M)          /* threads per tile along M */
@@ -422,6 +434,9 @@ static inline void mf_advance(__global const T **pa, __global const T **pb, int 
     pb[p] += TS_K * ldb;
 }
 
+#if TILE_SHAPE
+AMP_TILE_SHAPE(RTS_M, RTS_N)
+#endif
 __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
   AMP_TILED_INDEX2(idx);
   tile_static T4 la[NBUF][TS_K][LA_ROW];

@@ -291,6 +291,36 @@ int main(void) {
     CHECK(amp_extent_equal(a.extent, b.extent) && a.tile[0] == b.tile[0] && a.tile[1] == b.tile[1]);
   }
 
+  /* Step 12: matmul_fast declares its tile (16 x 16 threads for the defaults); a launch with
+   * another tile is refused with the shapes named, and C is left as it was. */
+  {
+    enum { N = 20 };
+    float ha[N * N], hc[N * N];
+    for (int i = 0; i < N * N; i++)
+      ha[i] = (float)i, hc[i] = -1.0f;
+    amp_program *prog;
+    amp_kernel *k;
+    amp_array_view *va, *vc;
+    REQUIRE_OK(amp_program_create_builtin("matmul_fast", "-DT=float", &prog));
+    REQUIRE_OK(amp_kernel_create(prog, "matmul_fast", &k));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(N, N), AMP_FLOAT, ha, &va));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(N, N), AMP_FLOAT, hc, &vc));
+    amp_arg args[] = {amp_arg_view(va), amp_arg_view(va), amp_arg_view(vc)};
+    amp_tiled_extent wrong = amp_tile2(amp_extent2(32, 32), 8, 8);
+    CHECK_STATUS(amp_parallel_for_each_tiled(av, wrong, k, args, AMP_NARGS(args)),
+                 AMP_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(amp_last_error(), "16") != NULL);
+    REQUIRE_OK(amp_array_view_synchronize(vc));
+    int untouched = 1;
+    for (int i = 0; i < N * N; i++)
+      untouched &= hc[i] == -1.0f;
+    CHECK(untouched);
+    amp_array_view_release(va);
+    amp_array_view_release(vc);
+    amp_kernel_release(k);
+    amp_program_release(prog);
+  }
+
   for (size_t ei = 0; ei < sizeof elems / sizeof elems[0]; ei++) {
     const elem *e = &elems[ei];
     if (test_small() && e->type.kind != AMP_ELEM_FLOAT)
