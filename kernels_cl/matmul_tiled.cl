@@ -40,6 +40,7 @@
 #define TILE 16
 #endif
 
+AMP_TILE_SHAPE(TILE, TILE) /* another tile is refused: la and lb are TILE x TILE */
 __kernel void matmul_tiled(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
   AMP_TILED_INDEX2(idx);
   tile_static T la[TILE][TILE];

@@ -124,6 +124,7 @@ __kernel void nbody_naive(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle,
   amp_at(next, i) = advance(p, acc, delta_time);
 }
 
+AMP_TILE_SHAPE(TILE) /* another tile is refused: the cache holds TILE positions */
 __kernel void nbody_tiled(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, next),
                           float delta_time, float particle_mass) {
   AMP_TILED_INDEX1(idx);
@@ -145,6 +146,7 @@ __kernel void nbody_tiled(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle,
     amp_at(next, i) = advance(amp_at(previous, i), acc, delta_time);
 }
 
+AMP_TILE_SHAPE(TILE) /* another tile is refused: the cache holds TILE positions */
 __kernel void nbody_fast(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, next),
                          float delta_time, float particle_mass) {
   AMP_TILED_INDEX1(idx);
