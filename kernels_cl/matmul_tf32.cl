@@ -31,13 +31,17 @@
  *   2. K tiles of BK = 16 (two mma steps per barrier; -DBK=32 for four), A staged as [row][k], B
  *      as [k][col], moved by cp.async in 16-byte chunks (four floats) through a ring of STAGES
  *      buffers: 3 x 16 KB, exactly the 48 KB NVIDIA's driver reports per tile.
- *   3. Within a step of 8 along k, the mma's k positions t and t + 4 take the tile's columns 2t
- *      and 2t + 1 (any order of k gives the same sum when A and B agree): a thread's two A values
- *      of a row are side by side, one 8-byte read. Rows of 16 floats are 64 bytes, so rows g and
- *      g + 2 would share banks; A's chunks are XORed with 2 in rows 2, 3 (mod 4) (A_AT). B's
- *      reads (rows 2t or 2t + 1, 8 consecutive columns) put four rows 512 bytes apart on the same
- *      banks; B's chunks are XORed with 2 * ((k / 2) % 4) (B_AT), so the four land on distinct
- *      banks. Both reads are then conflict-free.
+ *   3. Every fragment value read on its own, 4 bytes, in the mma's own k order: A's (g, t),
+ *      (g + 8, t), (g, t + 4), (g + 8, t + 4) go straight into the four consecutive registers the
+ *      instruction takes. (Until 2026-11-26 the k positions t and t + 4 took columns 2t and 2t + 1,
+ *      so one 8-byte read gave a thread both of a row's values; they then sat in positions 0 and
+ *      2 and ptxas moved every A value into place before each mma: 1.4 moves per mma, 0.51
+ *      billion instructions at 4096 against 0.41 now, and 8-10% of the speed, run 75 of
+ *      docs/perf/h100/2026-11-26.) A warp's 32 reads of one position then cover 8 rows (g) and 4
+ *      columns (t) of A, or 4 rows (t) and 8 columns (g) of B; XOR swizzles of the 16-byte chunks
+ *      put them on 32 different banks: A's chunk q of row r at q ^ (r % 8) with rows of 32 floats
+ *      (q ^ ((r / 2) % 4) with rows of 16, two rows to 32 banks), B's at q ^ (2 * (k % 4)) (A_AT,
+ *      B_AT). Nsight Compute counts 14 bank conflicts in a whole 4096 product.
  *   4. Each value read from tile_static memory is rounded to TF32 (one cvt per value) before it
  *      enters the mma: 24 conversions per 16 mma.
  *
@@ -45,9 +49,10 @@
  * -DGROUP_M=8 -DTF_ROUND=1. BN must be a multiple of 32. Threads per tile: (BM / WM) * (BN / WN) *
  * 32; tile_static bytes: STAGES * BK * 4 * (BM + BN). The defaults fit the 48 KB NVIDIA's driver
  * reports (plus 16 bytes, which it allows). On an H100 (docs/PERFORMANCE.md, TFLOP/s at 4096 /
- * 8192): the defaults 76 / 77; -DBK=32 -DSTAGES=4 97 / 100; -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3
- * (warps of 64 x 64 read each A and B value for twice the mma; 144 KB, which a kernel may declare
- * there: docs/KERNELS.md) 121 / 125, what amp_blas_gemm_ex runs on compute capability 9.x, with
+ * 8192): the defaults 84 / 86; -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3 (warps of 64 x 64 read each A
+ * and B value for twice the mma; 144 KB, which a kernel may declare there: docs/KERNELS.md) 131 /
+ * 135, what amp_blas_gemm_ex runs on compute capability 9.x (with 8-byte reads of A, step 3's
+ * earlier form: 77 / 78 and 120-121 / 124, and -DBK=32 -DSTAGES=4 97 / 100), with
  * -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few 128 x 256 blocks; -DTF_ROUND=0 was 17%
  * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error. cuBLAS
  * in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which OpenCL cannot
@@ -105,15 +110,13 @@
 #define B_RSTEP (NT / (BN / 4))       /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (four floats) of row r lands in a tile_static K tile (step 3), as a
  * float offset. A: rows of BK floats; the XOR separates the four rows a half-warp reads. */
-#if BK == 16
-#define A_SWZ(r) ((((r) >> 1) & 1) << 1)
-#elif BK == 32
-#define A_SWZ(r) (((r) & 3) << 1)
-#else
+#if BK != 16 && BK != 32
 #error "matmul_tf32: BK must be 16 or 32"
 #endif
+#define A_SWZ(r) (BK == 16 ? ((r) >> 1) & 3 : (r) & 7)
+#define B_SWZ(k) (((k) & 3) << 1)
 #define A_AT(r, q) ((r) * BK + (((q) ^ A_SWZ(r)) << 2))
-#define B_AT(k, q) ((k) * BN + (((q) ^ ((((k) >> 1) & 3) << 1)) << 2))
+#define B_AT(k, q) ((k) * BN + (((q) ^ B_SWZ(k)) << 2))
 
 #if STAGES == 2
 #define TF_WAIT "cp.async.wait_group 0;"
@@ -211,19 +214,17 @@ static inline void tf_multiply(__local const float *as, __local const float *bs,
     uint fa[MI][4], fb[NJ][2];
 #pragma unroll
     for (int i = 0; i < MI; i++) {
-      const int r = wm * WM + i * 16 + g, q = 2 * s + (t >> 1), e = 2 * (t & 1);
-      const float2 lo = *(__local const float2 *)(as + A_AT(r, q) + e);
-      const float2 hi = *(__local const float2 *)(as + A_AT(r + 8, q) + e);
-      fa[i][0] = tf_round(lo.x); /* (g, 2t) of this step */
-      fa[i][1] = tf_round(hi.x); /* (g + 8, 2t) */
-      fa[i][2] = tf_round(lo.y); /* (g, 2t + 1) */
-      fa[i][3] = tf_round(hi.y); /* (g + 8, 2t + 1) */
+      const int r = wm * WM + i * 16 + g;
+      fa[i][0] = tf_round(as[A_AT(r, 2 * s) + t]);         /* (g, t) */
+      fa[i][1] = tf_round(as[A_AT(r + 8, 2 * s) + t]);     /* (g + 8, t) */
+      fa[i][2] = tf_round(as[A_AT(r, 2 * s + 1) + t]);     /* (g, t + 4) */
+      fa[i][3] = tf_round(as[A_AT(r + 8, 2 * s + 1) + t]); /* (g + 8, t + 4) */
     }
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = wn * WN + j * 8 + g;
-      fb[j][0] = tf_round(bs[B_AT(8 * s + 2 * t, col >> 2) + (col & 3)]);
-      fb[j][1] = tf_round(bs[B_AT(8 * s + 2 * t + 1, col >> 2) + (col & 3)]);
+      fb[j][0] = tf_round(bs[B_AT(8 * s + t, col >> 2) + (col & 3)]);
+      fb[j][1] = tf_round(bs[B_AT(8 * s + t + 4, col >> 2) + (col & 3)]);
     }
 #pragma unroll
     for (int i = 0; i < MI; i++)
