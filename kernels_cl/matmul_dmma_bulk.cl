@@ -40,25 +40,27 @@
  *      banks after the one above, so when the 16 threads of a half-warp read one fragment
  *      element each (A at row g, column t; B at row t, column g: 8 bytes apiece) they touch 32
  *      different banks. (The 2 of earlier versions gave 2-way conflicts; Nsight Compute counted
- *      136 million at 4096, against 1.5 million now.)
- *   6. Fragments read 8 bytes at a time (step 4 of matmul_dmma read A 16 bytes at a time, two
- *      k of one row, with mma position t <-> tile column 2t, t + 4 <-> 2t + 1). An f64 mma takes
- *      its A operand in four consecutive registers, positions (g, t), (g + 8, t), (g, t + 4),
- *      (g + 8, t + 4); a 16-byte read of one row fills two registers with positions 0 and 2, so
- *      ptxas moved every value into place before each mma: in the SASS of that version 10 moves
- *      (IMAD.MOV) per DMMA, register spills inside the loop (the 384-thread tile caps ptxas at
- *      168 registers, and the moves need more), and 2-way bank conflicts on the 16-byte reads
- *      (Nsight Compute, run 67 of docs/perf/h100/2026-11-26). Reading each element on its own in
- *      the mma's own k order puts it straight into its register: the loop went from 1.29 billion
- *      instructions to 0.81 at 4096, the DMMA pipe from 73% busy to 83%, and the kernel from 45.7
- *      / 42.0 to 51.8 / 47.7 TFLOP/s at 4096 / 8192 on an H100; with K tiles of 16 in 3 stages
- *      (once slower, now the default) 54.9 / 51.4, 0.90-0.95x cuBLAS (run 69).
+ *      136 million at 4096, against 1.5 million with this padding and step 6, both with K tiles
+ *      of 32 in 2 stages.)
  *   5. Edges. cp.async zero-fills A past its edges, as in matmul_dmma. A bulk copy cannot, so
  *      where a row of B's K tile is partly or wholly outside B the producer thread copies its
  *      even-length in-bounds part in bulk and writes the rest itself (a last odd element loaded,
  *      zeros past the edge) with plain stores, which its own arrival on `full` publishes. Views
  *      whose rows do not start on 16-byte boundaries (an odd offset or row stride) take plain
  *      loads and stores for every element: correct, slow.
+ *   6. Fragments read 8 bytes at a time (step 4 of matmul_dmma read A 16 bytes at a time, two
+ *      k of one row, with mma position t <-> tile column 2t, t + 4 <-> 2t + 1). An f64 mma takes
+ *      its A operand in four consecutive registers, positions (g, t), (g + 8, t), (g, t + 4),
+ *      (g + 8, t + 4); a 16-byte read of one row fills two registers with positions 0 and 2, so
+ *      ptxas moved every value into place before each mma: in the SASS of that version 9 moves
+ *      (IMAD.MOV) per DMMA, register spills inside the loop (the 384-thread tile caps ptxas at
+ *      168 registers, and the moves need more), and 2-way bank conflicts on the 16-byte reads
+ *      (Nsight Compute, run 67 of docs/perf/h100/2026-11-26). Reading each element on its own in
+ *      the mma's own k order puts it straight into its register: with K tiles of 32 in 2 stages
+ *      the kernel went from 1.29 billion instructions to 0.81 at 4096, the DMMA pipe from 73% busy
+ *      to 83%, and from 45.7 / 42.0 to 51.8 / 47.7 TFLOP/s at 4096 / 8192 on an H100 (run 68); with
+ *      K tiles of 16 in 3 stages (once slower, now the default) 54.8-54.9 / 49.5-51.4, 0.91-0.96x
+ *      cuBLAS (run 69).
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
  * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
@@ -68,8 +70,8 @@
  * fit). tile_static bytes: STAGES * 8 * (BM * (BK + APAD) + BK * (BN + BPAD)) + 16 * STAGES:
  * 112,176 for the defaults (NVIDIA's driver runs kernels that declare more than the 48 KB it
  * reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md, run 69):
- * 54.9 / 51.4 TFLOP/s, cuBLAS 60.5 / 53.8 in the same run; K tiles of 8 in 4 stages within 1%, of
- * 32 in 3 stages 15% slower, 2 producers 6-8% slower. Handing the producers' registers to the
+ * 54.9 / 51.4 TFLOP/s, cuBLAS 60.5 / 53.8 in the same run; K tiles of 8 in 4 stages within 2%, of
+ * 32 in 3 stages 15-19% slower; 2 producers 6-8% slower (run 68). Handing the producers' registers to the
  * consumers (setmaxnreg) would be a next step, but it is an sm_90a instruction, and NVIDIA's
  * OpenCL compiler emits PTX for sm_90, where ptxas refuses it.
  *
@@ -85,8 +87,8 @@
  *
  * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks
  * where C has enough of them to give half the SMs one, else with -DBN=64 (4 consumer warps, 8
- * warps a tile; faster than 128 x 128 and than matmul_dmma at 256-1024 on an H100, slower from
- * 1536 up: run 71); matmul_dmma where this kernel is refused.
+ * warps a tile; faster than 128 x 128 and than matmul_dmma at 256-1024 on an H100, slower than
+ * 128 x 128 from 1536 up: run 71); matmul_dmma where this kernel is refused.
  * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
  * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
 #if AMP_COMPUTE_CAPABILITY < 90
@@ -325,7 +327,7 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
   }
 }
 
-/* The tile is (CWARPS + 1, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape,
+/* The tile is (CWARPS + PRODUCERS, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape,
  * naming both, instead of running mma.sync with partial warps or without a producer). */
 AMP_TILE_SHAPE(CWARPS + PRODUCERS, 32)
 __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),

@@ -36,7 +36,7 @@
  *      instruction takes. (Until 2026-11-26 the k positions t and t + 4 took columns 2t and 2t + 1,
  *      so one 8-byte read gave a thread both of a row's values; they then sat in positions 0 and
  *      2 and ptxas moved every A value into place before each mma: 1.4 moves per mma, 0.51
- *      billion instructions at 4096 against 0.41 now, and 8-10% of the speed, run 75 of
+ *      billion instructions at 4096 against 0.41 now, and 7-10% of the speed, runs 74-75 of
  *      docs/perf/h100/2026-11-26.) A warp's 32 reads of one position then cover 8 rows (g) and 4
  *      columns (t) of A, or 4 rows (t) and 8 columns (g) of B; XOR swizzles of the 16-byte chunks
  *      put them on 32 different banks: A's chunk q of row r at q ^ (r % 8) with rows of 32 floats
@@ -109,7 +109,8 @@
 #define A_RSTEP (NT / (BK / 4))       /* tile rows between a thread's chunks of A */
 #define B_RSTEP (NT / (BN / 4))       /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (four floats) of row r lands in a tile_static K tile (step 3), as a
- * float offset. A: rows of BK floats; the XOR separates the four rows a half-warp reads. */
+ * float offset (step 3): A's rows of BK floats, B's of BN; the XORs put a warp's 32 reads of one
+ * fragment position (8 rows by 4 columns of A, 4 rows by 8 columns of B) on 32 different banks. */
 #if BK != 16 && BK != 32
 #error "matmul_tf32: BK must be 16 or 32"
 #endif

@@ -77,11 +77,11 @@ typedef struct plan {
  * columns of B, or where the device has FP64 tensor cores that PTX's m16n8k8 reaches (compute
  * capability 9.x) matmul_dmma_bulk.cl: 128 x 128 blocks (2.3x the portable kernel on an H100 at
  * 4096-8192, 0.91-0.97x cuBLAS) if that gives at least half the compute units a tile, else
- * 128 x 64 blocks (faster than 128 x 128 and than matmul_dmma.cl at 256-1024, slower from 1536
- * up), docs/PERFORMANCE.md; matmul_dmma.cl where the bulk kernel is refused. On 9.x the
- * 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's driver
- * allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32 columns
- * per work-item (8 x 16 for double). */
+ * 128 x 64 blocks (faster than 128 x 128 and than matmul_dmma.cl at 256-1024, slower than 128 x
+ * 128 from 1536 up), docs/PERFORMANCE.md; matmul_dmma.cl where the bulk kernel is refused. On 9.x
+ * the 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's
+ * driver allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32
+ * columns per work-item (8 x 16 for double). */
 enum {
   P_F128,
   P_F64,
