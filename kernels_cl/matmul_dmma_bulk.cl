@@ -1,8 +1,9 @@
 /* matmul_dmma_bulk.cl: C = A * B in double on NVIDIA's FP64 tensor cores, fed by warps that only
  * copy and by the copy engine of compute capability 9.0 (H100, H200), synchronized per buffer
  * instead of by a barrier of the whole tile. Lesson 5 of the matmul
- * course, after matmul_dmma.cl (lesson 4), whose mma fragments and tile order it keeps; read that
- * one first. Like it, the kernel is not portable: inline PTX, NVIDIA only.
+ * course, after matmul_dmma.cl (lesson 4), whose mma shape and tile order it keeps (its fragments
+ * are read differently: step 6); read that one first. Like it, the kernel is not portable:
+ * inline PTX, NVIDIA only.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
  * double (sections allowed), for any m, n, w >= 1, within DGEMM's usual error bound.
@@ -71,9 +72,9 @@
  * 112,176 for the defaults (NVIDIA's driver runs kernels that declare more than the 48 KB it
  * reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md, run 69):
  * 54.9 / 51.4 TFLOP/s, cuBLAS 60.5 / 53.8 in the same run; K tiles of 8 in 4 stages within 2%, of
- * 32 in 3 stages 15-19% slower; 2 producers 6-8% slower (run 68). Handing the producers' registers to the
- * consumers (setmaxnreg) would be a next step, but it is an sm_90a instruction, and NVIDIA's
- * OpenCL compiler emits PTX for sm_90, where ptxas refuses it.
+ * 32 in 3 stages 15-19% slower; 2 producers 6-8% slower (run 68). Handing the producers'
+ * registers to the consumers (setmaxnreg) would be a next step, but it is an sm_90a instruction,
+ * and NVIDIA's OpenCL compiler emits PTX for sm_90, where ptxas refuses it.
  *
  * Launch: a rank-2 tiled domain whose tile is (CWARPS + PRODUCERS, 32), and ceil(m / BM) x
  * ceil(n / BN) tiles:
@@ -327,8 +328,8 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
   }
 }
 
-/* The tile is (CWARPS + PRODUCERS, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape,
- * naming both, instead of running mma.sync with partial warps or without a producer). */
+/* The tile is (CWARPS + PRODUCERS, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another
+ * shape, naming both, instead of running mma.sync with partial warps or without a producer). */
 AMP_TILE_SHAPE(CWARPS + PRODUCERS, 32)
 __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
                                AMP_VIEW(double, c)) {

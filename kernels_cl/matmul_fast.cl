@@ -64,13 +64,13 @@
  *      mostly keeps the source's order and a GPU reads fewer registers when an operand repeats: on
  *      an H100, in the same runs, float 45.8 / 46.3 -> 47.1 / 47.5 TFLOP/s at 4096 / 8192 (+3%),
  *      double 22.2 / 22.1 -> 23.5 / 23.0-23.1 (+4-6%); within 1% either way at 1000-1024.
- *  12. The tile's size declared (-DTILE_SHAPE=1, the default): AMP_TILE_SHAPE(RTS_M, RTS_N), OpenCL's
- *      reqd_work_group_size. The kernel is only right with a tile of RTS_M x RTS_N threads (its
- *      fetch slots and register tile are dealt out by that count); declared, a launch with any
- *      other tile is refused (AMP_ERROR_INVALID_ARGUMENT, naming both shapes) instead of
- *      computing garbage, and the compiler knows the thread count. On an H100 K tiles of 16 went
- *      from 44.9 / 45.4 to 46.5 / 46.9 TFLOP/s at 4096 / 8192 and 64 x 128 from 26.4 / 33.2 to
- *      27.0 / 33.8 at 1000 / 1024; K tiles of 32 and double stayed as they were (run 73 of
+ *  12. The tile's size declared (-DTILE_SHAPE=1, the default): AMP_TILE_SHAPE(RTS_M, RTS_N),
+ *      OpenCL's reqd_work_group_size. The kernel is only right with a tile of RTS_M x RTS_N threads
+ *      (its fetch slots and register tile are dealt out by that count); declared, a launch with any
+ *      other tile is refused (AMP_ERROR_INVALID_ARGUMENT, naming both shapes) instead of computing
+ *      garbage, and the compiler knows the thread count. On an H100 K tiles of 16 went from 44.9 /
+ *      45.4 to 46.5 / 46.9 TFLOP/s at 4096 / 8192 and 64 x 128 from 26.4 / 33.2 to 27.0 / 33.8 at
+ *      1000 / 1024; K tiles of 32 and double stayed as they were (run 73 of
  *      docs/perf/h100/2026-11-26).
  *
  * Build options (all optional):
