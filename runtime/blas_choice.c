@@ -152,6 +152,13 @@ static int plan_broken(const amp_accelerator *acc, int p) {
   return (atomic_load(&acc->gemm_broken_plans) >> p) & 1u;
 }
 
+unsigned amp__gemm_refused_plans(const amp_accelerator *acc) {
+  unsigned n = 0;
+  for (unsigned bits = atomic_load(&acc->gemm_broken_plans); bits; bits &= bits - 1)
+    n++;
+  return n;
+}
+
 int amp__gemm_dmma_fell_back(const amp_accelerator *acc) {
   return plan_broken(acc, P_DMMA_BULK) || plan_broken(acc, P_DMMA_BULK_N64) ||
          plan_broken(acc, P_DMMA);

@@ -71,6 +71,10 @@ void amp__gemm_test_compute_capability(unsigned cc);
  * that its fallback is used there from then on. */
 int amp__gemm_dmma_fell_back(const amp_accelerator *acc);
 
+/* Test hook: how many of the GEMM plans (kernel and build options) were refused on acc so far; each
+ * refused plan is skipped for its fallback there from then on. */
+unsigned amp__gemm_refused_plans(const amp_accelerator *acc);
+
 /* Test hook: the build options of the kernel that ran the last fast-kernel GEMM ("" before one). */
 const char *amp__gemm_last_fast_options(void);
 

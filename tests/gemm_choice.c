@@ -209,10 +209,13 @@ int main(int argc, char **argv) {
      * so the portable kernel does the work, now and from then on. */
     const int can_build = props.compute_capability >= 90; /* on an H100 it really runs */
     CHECK(!amp__gemm_dmma_fell_back(acc));
+    const unsigned refused0 = amp__gemm_refused_plans(acc);
     amp__gemm_test_compute_capability(90);
     c0 = amp__gemm_counts_get();
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
+    /* refused here: matmul_dmma_bulk's 128 x 128 plan and matmul_dmma, one each */
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 2 * !can_build);
     CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
     gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
     /* Too few 128 x 128 blocks for 1000 compute units: the bulk kernel with 128 x 64 blocks (its
@@ -222,6 +225,8 @@ int main(int argc, char **argv) {
     CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
     CHECK((strstr(amp__gemm_last_fast_options(), "BN=64") != NULL) == can_build);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
+    /* the 128 x 64 plan was tried on its own (and refused where the others were) */
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 3 * !can_build);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 3);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
