@@ -423,10 +423,15 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
       si++;
     opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2"
                : shapes[si].opts;
-    /* as amp_blas_gemm does (runtime/blas_choice.c): K tiles of 32 on compute capability 9.x */
-    if (!dbl && si == 0 && ctx->props.compute_capability >= 90 &&
-        ctx->props.compute_capability < 100)
-      opts = "-DT=float -DTS_K=32";
+    /* as amp_blas_gemm does (runtime/blas_choice.c) on compute capability 9.x: the cp.async ring
+     * (step 13), K tiles of 32 in float; in double the ring it falls back to from the
+     * tensor-core kernels (the `tensor` and `bulk` columns) */
+    const int cc9 = ctx->props.compute_capability >= 90 && ctx->props.compute_capability < 100;
+    if (!dbl && si == 0 && cc9)
+      opts = "-DT=float -DTS_K=32 -DASYNC_STAGES=4";
+    if (dbl && cc9)
+      opts =
+          "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3";
     p->ts_m = dbl ? 64 : shapes[si].ts_m;
     p->ts_n = dbl ? 128 : shapes[si].ts_n;
     p->rts_m = p->ts_m / (dbl ? 8 : shapes[si].wpt_m);

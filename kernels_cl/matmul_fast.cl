@@ -72,6 +72,23 @@
  *      45.4 to 46.5 / 46.9 TFLOP/s at 4096 / 8192 and 64 x 128 from 26.4 / 33.2 to 27.0 / 33.8 at
  *      1000 / 1024; K tiles of 32 and double stayed as they were (run 73 of
  *      docs/perf/h100/2026-11-26).
+ *  13. Copies that bypass registers, issued between the multiply-adds (-DASYNC_STAGES=S, NVIDIA
+ *      compute capability 8.0 and up; inline PTX). Step 6 fetches the next K tile into registers
+ *      (32 of them per thread with K tiles of 32) that stay live across the whole loop. Here the
+ *      interior tiles' K tiles come through cp.async, straight from global to tile_static memory,
+ *      into a ring of S buffers: a tile of threads multiplies tile t while tiles t + 1 .. t + S - 1
+ *      are in flight. A is transposed on the way by one copy per element (4 or 8 bytes; a warp's
+ *      32 copies cover 4 rows x 8 columns of the K tile), B moves 16 bytes a copy. Where the copies
+ *      are issued matters more than what they are: all of a K tile's copies at once, before the
+ *      loop, were 8% slower than step 6 (Nsight Compute: the warps then waited on the copies, 0.19
+ *      stalls per issued instruction against 0.02 with the copies spread); one or two copies
+ *      between consecutive steps of k, as CUTLASS's multistage loop does, make it faster. On an
+ *      H100, in the same runs: float with K tiles of 32 47.0-47.1 / 47.4 -> 49.4 / 49.7 TFLOP/s at
+ *      4096 / 8192 with 3 stages, 49.7 / 50.2 with 4 (what amp_blas_gemm runs on 9.x); the double
+ *      shape with K tiles of 16 and 3 stages 23.4 / 23.0-23.3 -> 25.5-25.6 / 24.3-24.7 (runs 77-85
+ *      of docs/perf/h100/2026-11-26). Two stages, or K tiles of 8 or 16 in float, were slower than
+ *      step 6. The last, partial K tile and the tiles on C's edges keep the checked fetch through
+ *      registers, one buffer, a barrier on each side.
  *
  * Build options (all optional):
  *   -DT=float|double|int   element type (default float)
@@ -86,6 +103,9 @@
  *   -DFMA_ORDER            order of the multiply-adds: 1 rows serpentine (float, int), 2 columns
  *                          serpentine (double), 0 the plain vector statements
  *   -DTILE_SHAPE=1         declare the tile's shape (0: any tile accepted, unchecked)
+ *   -DASYNC_STAGES=0       step 13: 2 to 5, a ring of that many K tiles fed by cp.async (NVIDIA
+ *                          8.0+: #error elsewhere); needs TS_K % 8 == 0, BW * sizeof(T) == 16
+ *                          and whole warps that divide TS_M / 4 and TS_N / BW
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
  * within 2%; docs/PERFORMANCE.md, `bench/run_suite.sh tune`). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
@@ -97,12 +117,13 @@
  * to 33.3 TFLOP/s at 1024 and from 4.8 to 10.7 at 512 (docs/PERFORMANCE.md).
  * Constraints (checked below with #error): WPT_M a multiple of 4 and WPT_N of BW; TS_M % WPT_M
  * == 0, TS_N % WPT_N == 0; the tile's thread count NT = (TS_M/WPT_M) * (TS_N/WPT_N) divides
- * TS_K*TS_M/4 and TS_K*TS_N/BW. tile_static bytes: (1 + DOUBLE_BUFFER) * TS_K * sizeof(T) *
- * (TS_M + TS_N + (4 + BW) * PADV): 33.8 KB for the float defaults, 67.6 KB for double with the
- * same shape (or float with TS_K=32), which exceeds the 48 KB of many GPUs; ampcl refuses a
- * launch that needs more tile_static memory than the device has (AMP_ERROR_LIMIT_EXCEEDED),
- * naming both numbers, except on NVIDIA, whose driver runs kernels that declare more than the
- * 48 KB it reports (docs/KERNELS.md).
+ * TS_K*TS_M/4 and TS_K*TS_N/BW. tile_static bytes: NBUF * TS_K * sizeof(T) * (TS_M + TS_N +
+ * (4 + BW) * PADV), NBUF = ASYNC_STAGES or else 1 + DOUBLE_BUFFER: 33.8 KB for the float
+ * defaults, 67.6 KB for double with the same shape (or float with TS_K=32), 135 KB for float with
+ * TS_K=32 in 4 stages, which exceed the 48 KB of many GPUs; ampcl refuses a launch that needs
+ * more tile_static memory than the device has (AMP_ERROR_LIMIT_EXCEEDED), naming both numbers,
+ * except on NVIDIA, whose driver runs kernels that declare more than the 48 KB it reports (up to
+ * 227 KB on 9.x; docs/KERNELS.md).
  *
  * Tile shape and launch domain. A tile has RTS_M x RTS_N threads, RTS_M = TS_M / WPT_M and
  * RTS_N = TS_N / WPT_N (16 x 16 = 256 for the defaults); the domain holds ceil(m / TS_M) x
@@ -170,6 +191,9 @@
 #ifndef TILE_SHAPE /* step 12 */
 #define TILE_SHAPE 1
 #endif
+#ifndef ASYNC_STAGES /* step 13: 0, or a ring of that many K tiles fed by cp.async (sm_80+) */
+#define ASYNC_STAGES 0
+#endif
 
 #define RTS_M  (TS_M / WPT_M)          /* threads per tile along M */
 #define RTS_N  (TS_N / WPT_N)          /* threads per tile along N */
@@ -180,7 +204,7 @@
 #define LB_ROW (TS_N / BW + PADV)      /* TB per row of the B tile */
 #define LPT_A  (TS_K * TS_M / 4 / NT)  /* T4 of A each thread fetches per K tile */
 #define LPT_B  (TS_K * TS_N / BW / NT) /* TB of B each thread fetches per K tile */
-#define NBUF   (DOUBLE_BUFFER ? 2 : 1)
+#define NBUF   (ASYNC_STAGES ? ASYNC_STAGES : DOUBLE_BUFFER ? 2 : 1)
 /* What slot l = tid + p * NT of a thread's fetch holds: of A, column MF_A_K(l) of the K tile in
  * rows 4 * MF_A_Q(l) .. + 3 of the block; of B, row MF_B_K(l) of the K tile and vector MF_B_Q(l)
  * of it. One definition for mf_fetch, the unchecked fetch's pointers and mf_stage, which must
@@ -207,10 +231,39 @@
     "matmul_fast: the thread count (TS_M/WPT_M)*(TS_N/WPT_N) must divide TS_K*TS_M/4 and TS_K*TS_N/BW"
 #endif
 
+#if ASYNC_STAGES
+#if AMP_COMPUTE_CAPABILITY < 80
+#error "matmul_fast: ASYNC_STAGES needs cp.async (NVIDIA compute capability 8.0 or later)"
+#endif
+#if ASYNC_STAGES < 2 || ASYNC_STAGES > 5
+#error "matmul_fast: ASYNC_STAGES must be 0 or 2 to 5"
+#endif
+#if TS_K % 8 != 0 || NT % 32 != 0 || (TS_M / 4) % (NT / 32) != 0 || (TS_M * TS_K) % NT != 0 ||     \
+    NT % (TS_N / BW) != 0
+#error                                                                                             \
+    "matmul_fast: ASYNC_STAGES needs TS_K % 8 == 0 and whole warps that divide TS_M / 4 and TS_N / BW"
+#endif
+#define LPT_AS   (TS_M * TS_K / NT)       /* elements of A each thread copies per K tile */
+#define AS_STEPS ((TS_M / 4) / (NT / 32)) /* a thread's groups of 4 rows of A per 8 columns */
+#define NCOPY    (LPT_AS + LPT_B)         /* copies per thread per K tile */
+#if ASYNC_STAGES == 2
+#define MF_WAIT "cp.async.wait_group 0;"
+#elif ASYNC_STAGES == 3
+#define MF_WAIT "cp.async.wait_group 1;"
+#elif ASYNC_STAGES == 4
+#define MF_WAIT "cp.async.wait_group 2;"
+#else
+#define MF_WAIT "cp.async.wait_group 3;"
+#endif
+#endif
+
 #define MF_CAT_(a, b) a##b
 #define MF_VEC_(t, w) MF_CAT_(t, w)
 typedef MF_VEC_(T, 4) T4;  /* float4, double4 or int4: four rows of A */
 typedef MF_VEC_(T, BW) TB; /* BW columns of B and C */
+#if ASYNC_STAGES
+typedef char mf_tb_is_16_bytes[sizeof(TB) == 16 ? 1 : -1]; /* B's copies are 16 bytes */
+#endif
 
 #pragma OPENCL FP_CONTRACT ON
 
@@ -307,6 +360,50 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], 
   }
 }
 
+#if ASYNC_STAGES
+/* Step 13: one K tile of an interior tile of threads, from global to tile_static memory with no
+ * registers between (cp.async), in NCOPY copies per thread that mf_multiply issues a few at a time
+ * between its steps of k. A is transposed on the way: each element is a copy of its own (4 or 8
+ * bytes), and a warp's 32 copies cover 4 rows x 8 columns, so its global reads are 4 runs of 32
+ * bytes. B goes 16 bytes a copy. */
+typedef struct mf_ring {
+  __local T *la_t;      /* this thread's first A element in the buffer being filled */
+  __local TB *lb_t;     /* and its first B vector there */
+  __global const T *ga; /* the same two in the K tile being fetched */
+  __global const T *gb;
+  int a_off[AS_STEPS]; /* offsets of the thread's other rows of A, elements */
+  int b_off[LPT_B];    /* and of its other rows of B */
+  int on;              /* 0 past the last full K tile: the copies read nothing, write zeros */
+} mf_ring;
+
+static inline void mf_copy(const mf_ring *r, int q) {
+  if (q < LPT_AS) {
+    const int j = q % AS_STEPS, dk = 8 * (q / AS_STEPS);
+    __global const T *src = r->ga + r->a_off[j] + dk;
+    const uint dst = (uint)(size_t)(r->la_t + (dk * LA_ROW + j * (NT / 32)) * 4);
+    const int bytes = r->on ? (int)sizeof(T) : 0;
+    if (sizeof(T) == 8)
+      asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+                   : "memory");
+    else
+      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+                   : "memory");
+  } else {
+    const int j = q - LPT_AS;
+    __global const T *src = r->gb + r->b_off[j];
+    const uint dst = (uint)(size_t)(r->lb_t + j * (NT / (TS_N / BW)) * LB_ROW);
+    const int bytes = r->on ? 16 : 0;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+                 : "memory");
+  }
+}
+#define MF_RING_PARAM , const mf_ring *ring
+#define MF_NO_RING    , 0
+#else
+#define MF_RING_PARAM
+#define MF_NO_RING
+#endif
+
 /* Step 11, the order of the multiply-adds: one row of the register tile after another, the
  * columns of every other row in reverse (FMA_ORDER=1), so the A value of a row stays the same over
  * WPT_N multiply-adds and the B value at each turn over two; or the same by columns (FMA_ORDER=2).
@@ -355,9 +452,16 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], 
 
 /* acc += this thread's part of (A tile) * (B tile), from one tile_static buffer. */
 static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int ty, int tx,
-                               TB acc[WPT_M][VN]) {
+                               TB acc[WPT_M][VN] MF_RING_PARAM) {
 #pragma unroll
   for (int k = 0; k < TS_K; k++) {
+#if ASYNC_STAGES
+    if (ring) { /* step 13: this step's share of the next K tile's copies */
+#pragma unroll
+      for (int q = k * NCOPY / TS_K; q < (k + 1) * NCOPY / TS_K; q++)
+        mf_copy(ring, q);
+    }
+#endif
     T4 av[VM];
     TB bv[VN];
 #pragma unroll
@@ -487,7 +591,65 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
     pb[p] = b_data + b_shape.s3 + MF_B_K(l) * ldb + col0 + BW * MF_B_Q(l);
   }
 
-#if DOUBLE_BUFFER
+#if ASYNC_STAGES
+  {
+    /* A ring of ASYNC_STAGES K tiles: tiles 0 .. S - 2 are requested before the loop, and step t
+     * requests tile t + S - 1 into the buffer of tile t - 1, while it multiplies. After the one
+     * barrier per step, tile t has landed (every thread waited for its own copies first) and
+     * every thread has finished multiplying tile t - 1. Past the last full K tile the copies
+     * move nothing, so the count of groups in flight stays the same in every step. */
+    const int wq = tid >> 5, rr = (tid >> 3) & 3, kl = tid & 7;
+    const int bk = tid / (TS_N / BW), bq = tid % (TS_N / BW);
+    mf_ring ring;
+    ring.ga = a_data + a_shape.s3 + (row0 + 4 * wq + rr) * lda + kl;
+    ring.gb = b_data + b_shape.s3 + bk * ldb + col0 + BW * bq;
+#pragma unroll
+    for (int j = 0; j < AS_STEPS; j++)
+      ring.a_off[j] = 4 * (NT / 32) * j * lda;
+#pragma unroll
+    for (int j = 0; j < LPT_B; j++)
+      ring.b_off[j] = j * (NT / (TS_N / BW)) * ldb;
+#pragma unroll
+    for (int s = 0; s < ASYNC_STAGES - 1; s++) {
+      ring.on = s < kfull;
+      ring.la_t = (__local T *)&la[s][kl][wq] + rr;
+      ring.lb_t = &lb[s][bk][bq];
+#pragma unroll
+      for (int q = 0; q < NCOPY; q++)
+        mf_copy(&ring, q);
+      asm volatile("cp.async.commit_group;" ::: "memory");
+      if (ring.on) {
+        ring.ga += TS_K;
+        ring.gb += TS_K * ldb;
+      }
+    }
+    for (int t = 0; t < kfull; t++) {
+      asm volatile(MF_WAIT ::: "memory");
+      amp_barrier_wait_with_tile_static_memory_fence();
+      const int ns = (t + ASYNC_STAGES - 1) % ASYNC_STAGES;
+      ring.on = t + ASYNC_STAGES - 1 < kfull;
+      ring.la_t = (__local T *)&la[ns][kl][wq] + rr;
+      ring.lb_t = &lb[ns][bk][bq];
+      mf_multiply(la[t % ASYNC_STAGES], lb[t % ASYNC_STAGES], ty, tx, acc, &ring);
+      asm volatile("cp.async.commit_group;" ::: "memory");
+      if (ring.on) {
+        ring.ga += TS_K;
+        ring.gb += TS_K * ldb;
+      }
+    }
+    /* Every copy landed (the last ones wrote zeros into buffers no step reads) before the
+     * checked path below reuses buffer 0: the last, partial K tile of interior tiles and every K
+     * tile of the tiles on C's edges, through registers, a barrier on each side. */
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    for (int t = kfull; t < ktiles; t++) {
+      amp_barrier_wait_with_tile_static_memory_fence();
+      mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
+      mf_stage(la[0], lb[0], tid, ra, rb);
+      amp_barrier_wait_with_tile_static_memory_fence();
+      mf_multiply(la[0], lb[0], ty, tx, acc MF_NO_RING);
+    }
+  }
+#elif DOUBLE_BUFFER
   if (kfull > 0)
     mf_fetch_inner(pa, lda, pb, ra, rb);
   else
@@ -504,7 +666,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, (t + 1) * TS_K, tid, b_vec,
                ra, rb);
     }
-    mf_multiply(la[cur], lb[cur], ty, tx, acc);
+    mf_multiply(la[cur], lb[cur], ty, tx, acc MF_NO_RING);
     /* The other buffer was last read in step t-1, before the barrier that ended it. */
     if (more)
       mf_stage(la[cur ^ 1], lb[cur ^ 1], tid, ra, rb);
@@ -520,7 +682,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
     }
     mf_stage(la[0], lb[0], tid, ra, rb);
     amp_barrier_wait_with_tile_static_memory_fence(); /* the tiles are complete */
-    mf_multiply(la[0], lb[0], ty, tx, acc);
+    mf_multiply(la[0], lb[0], ty, tx, acc MF_NO_RING);
     amp_barrier_wait_with_tile_static_memory_fence(); /* all reads done before the next stage */
   }
 #endif

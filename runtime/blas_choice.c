@@ -79,8 +79,11 @@ typedef struct plan {
  * 4096-8192, 0.91-0.97x cuBLAS) if that gives at least half the compute units a tile, else
  * 128 x 64 blocks (faster than 128 x 128 and than matmul_dmma.cl at 256-1024, slower than 128 x
  * 128 from 1536 up), docs/PERFORMANCE.md; matmul_dmma.cl where the bulk kernel is refused. On 9.x
- * the 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory, which NVIDIA's
- * driver allows a kernel to declare there; 3-4% faster on an H100). matmul_cpu.cl's: 8 rows x 32
+ * the 128 x 128 float shape takes K tiles of 32 in a ring of 4 fed by cp.async (matmul_fast's step
+ * 13: 135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare there; 5-6% faster
+ * than K tiles of 32 through registers on an H100, which are its fallback, then K tiles of 16);
+ * double falls back from the tensor-core kernels to the same ring in the double shape, then to the
+ * plain double shape. matmul_cpu.cl's: 8 rows x 32
  * columns per work-item (8 x 16 for double). */
 enum {
   P_F128,
@@ -97,6 +100,8 @@ enum {
   P_TF32_SMALL,
   P_DMMA_BULK,
   P_DMMA_BULK_N64,
+  P_F128_RING,
+  P_D_RING,
   NPLANS
 };
 _Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");
@@ -108,7 +113,8 @@ static const plan plans[NPLANS] = {
      128, 8, 16, -1},
     {"matmul_cpu", "-DT=float", 1, 8, 32, 0, 0, -1},
     {"matmul_cpu", "-DT=double -DCB=1", 1, 8, 16, 0, 0, -1},
-    {"matmul_dmma", "", 0, 128, 64, 4, 32, P_D}, /* its defaults: 4 warps (tile 4 x 32 threads) */
+    /* its defaults: 4 warps (tile 4 x 32 threads) */
+    {"matmul_dmma", "", 0, 128, 64, 4, 32, P_D_RING},
     {"matmul_fast", "-DT=float -DTS_K=32", 0, 128, 128, 16, 16, P_F128},
     /* Only when the caller allows TF32 (amp__gemm_tf32_run; -1: amp_blas_gemm's float choice,
      * made there). Its defaults (128 x 128, K tiles of 16, 48 KB) and 128 x 64 where the device
@@ -124,6 +130,11 @@ static const plan plans[NPLANS] = {
      * either is refused */
     {"matmul_dmma_bulk", "", 0, 128, 128, 12, 32, P_DMMA},
     {"matmul_dmma_bulk", "-DBN=64", 0, 128, 64, 8, 32, P_DMMA},
+    /* matmul_fast's step 13 (cp.async, sm_80 and up): on 9.x only, where it was measured */
+    {"matmul_fast", "-DT=float -DTS_K=32 -DASYNC_STAGES=4", 0, 128, 128, 16, 16, P_F128_K32},
+    {"matmul_fast",
+     "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3", 0, 64,
+     128, 8, 16, P_D},
 };
 
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -221,7 +232,7 @@ static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, s
     while (p < P_F32 && too_few_tiles(p, m, n, cu))
       p++;
     if (p == P_F128 && cc9)
-      p = P_F128_K32;
+      p = P_F128_RING;
   }
   /* refused here before: its fallback (-1 only after a TF32 plan) */
   while (p >= 0 && plan_broken(acc, p))

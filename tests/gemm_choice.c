@@ -204,9 +204,10 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(c1.clblast, c0.clblast);
   }
   if (dbl) {
-    /* As on an H100: the tensor-core kernels are chosen (matmul_dmma_bulk, then matmul_dmma as
-     * its fallback); this device cannot build them (their #error below compute capability 9.0),
-     * so the portable kernel does the work, now and from then on. */
+    /* As on an H100: the tensor-core kernels are chosen (matmul_dmma_bulk, then matmul_dmma and
+     * matmul_fast's cp.async ring as its fallbacks); this device cannot build them (their #error
+     * below compute capability 9.0, or 8.0 for the ring), so the portable kernel does the work,
+     * now and from then on. */
     const int can_build = props.compute_capability >= 90; /* on an H100 it really runs */
     CHECK(!amp__gemm_dmma_fell_back(acc));
     const unsigned refused0 = amp__gemm_refused_plans(acc);
@@ -214,8 +215,8 @@ int main(int argc, char **argv) {
     c0 = amp__gemm_counts_get();
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
-    /* refused here: matmul_dmma_bulk's 128 x 128 plan and matmul_dmma, one each */
-    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 2 * !can_build);
+    /* refused here: matmul_dmma_bulk's 128 x 128 plan, matmul_dmma and the ring, one each */
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 3 * !can_build);
     CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
     gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
     /* Too few 128 x 128 blocks for 1000 compute units: the bulk kernel with 128 x 64 blocks (its
@@ -226,28 +227,37 @@ int main(int argc, char **argv) {
     CHECK((strstr(amp__gemm_last_fast_options(), "BN=64") != NULL) == can_build);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
     /* the 128 x 64 plan was tried on its own (and refused where the others were) */
-    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 3 * !can_build);
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 4 * !can_build);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 3);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
     amp__gemm_test_compute_capability(0);
   } else {
-    /* As on an H100: the 128 x 128 float shape takes K tiles of 32 (67.6 KB of tile_static memory:
-     * POCL has 1 MiB; a GPU of compute capability 9.x lets the kernel declare it). A device with
-     * less refuses it, at the build or at the launch's check, and the GEMM falls back to K tiles
-     * of 16 on that accelerator. */
+    /* As on an H100: the 128 x 128 float shape takes K tiles of 32 in matmul_fast's cp.async ring
+     * (135 KB of tile_static memory, which a GPU of compute capability 9.x lets the kernel
+     * declare). A device that cannot build the ring (inline PTX: NVIDIA 8.0 and up) refuses it
+     * and falls back to K tiles of 32 through registers (67.6 KB: POCL has 1 MiB); a device with
+     * less memory refuses that too, at the build or at the launch's check, and the GEMM falls
+     * back to K tiles of 16 on that accelerator. */
     const int real_9x = props.compute_capability >= 90 && props.compute_capability < 100;
+    const int ring_builds = props.compute_capability >= 80;
     const int k32_fits = real_9x || props.local_memory >= 67600;
     amp__gemm_test_gpu_kernel(1, 2);
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == real_9x);
+    CHECK((strstr(amp__gemm_last_fast_options(), "ASYNC_STAGES=4") != NULL) == real_9x);
+    const unsigned refused0 = amp__gemm_refused_plans(acc);
     amp__gemm_test_compute_capability(90);
     c0 = amp__gemm_counts_get();
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     gemm_case(av, 257, 257, 33, 0, 0, 1.0, 0.0, 0, NULL);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 2);
-    CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == k32_fits);
+    CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == (ring_builds || k32_fits));
+    CHECK((strstr(amp__gemm_last_fast_options(), "ASYNC_STAGES=4") != NULL) == ring_builds);
+    /* refused here: the ring where it does not build, and K tiles of 32 where they do not fit */
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc),
+                 refused0 + !ring_builds + (!ring_builds && !k32_fits));
     amp__gemm_test_compute_capability(0);
   }
 
@@ -262,6 +272,7 @@ int main(int argc, char **argv) {
   CHECK(strcmp(amp__gemm_last_fast_file(), "matmul_fast") == 0);
   CHECK(strstr(amp__gemm_last_fast_options(), dbl ? "-DT=double" : "-DT=float") != NULL);
   CHECK(strstr(amp__gemm_last_fast_options(), "TS_K=32") == NULL);
+  CHECK(strstr(amp__gemm_last_fast_options(), "ASYNC") == NULL);
   gemm_flags = AMP_GEMM_ALLOW_TF32;
   gemm_case(av, 37, 53, 29, 0, 0, 1.0, 0.0, 0, NULL);
   gemm_flags = 0;

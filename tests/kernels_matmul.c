@@ -22,40 +22,51 @@ typedef struct {
                           time (most of this test's run time) down */
   int tile;            /* TILED: the tile size */
   int ts_m, ts_n, ts_k, wpt_m, wpt_n, padv, dbuf, bw; /* FAST: as the -D options (for domain,
-                                                         memory); CPU: ts_m, ts_n = rows,
-                                                         columns per item */
+                                                         memory; dbuf: buffers - 1); CPU: ts_m,
+                                                         ts_n = rows, columns per item */
+  unsigned min_cc; /* NVIDIA compute capability the options need (inline PTX); 0: any device */
+  int double_only; /* options that build for double only (16-byte B vectors of two elements) */
 } config;
 
 static const config configs[] = {
-    {"naive", NAIVE, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"tiled 16", TILED, "-DTILE=16", 0, 16, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"fast defaults", FAST, "", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4},
-    {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 128, 128, 16, 8, 8, 1, 0, 4},
-    {"fast all checked", FAST, "-DINNER_FAST=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
-    {"fast row-by-row order", FAST, "-DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
-    {"fast K tiles of 32", FAST, "-DTS_K=32", 1, 0, 128, 128, 32, 8, 8, 1, 1, 4},
-    {"fast plain fma order", FAST, "-DFMA_ORDER=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
-    {"fast column fma order", FAST, "-DFMA_ORDER=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4},
+    {"naive", NAIVE, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled 16", TILED, "-DTILE=16", 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"fast defaults", FAST, "", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
+    {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 128, 128, 16, 8, 8, 1, 0, 4, 0, 0},
+    {"fast all checked", FAST, "-DINNER_FAST=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
+    {"fast row-by-row order", FAST, "-DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
+    {"fast K tiles of 32", FAST, "-DTS_K=32", 1, 0, 128, 128, 32, 8, 8, 1, 1, 4, 0, 0},
+    {"fast plain fma order", FAST, "-DFMA_ORDER=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
+    {"fast column fma order", FAST, "-DFMA_ORDER=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
     {"fast 64x128 8x4", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 1, 0, 64, 128, 16, 8, 4,
-     1, 1, 4},
+     1, 1, 4, 0, 0},
     {"fast 32x64 k8 4x8", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8", 0, 0, 32, 64, 8,
-     4, 8, 1, 1, 4},
+     4, 8, 1, 1, 4, 0, 0},
     {"fast 64x128 8x8 k8", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8", 1, 0, 64, 128,
-     8, 8, 8, 1, 1, 4},
+     8, 8, 8, 1, 1, 4, 0, 0},
     {"fast 32x64 bands of 3", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8 -DGROUP_M=3",
-     1, 0, 32, 64, 8, 4, 8, 1, 1, 4},
+     1, 0, 32, 64, 8, 4, 8, 1, 1, 4, 0, 0},
     {"fast double shape, 2-wide B", FAST,
-     "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 0, 64, 128, 8, 8, 8, 1, 1, 2},
+     "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 0, 64, 128, 8, 8, 8, 1, 1, 2, 0,
+     0},
     {"fast 2-wide B single buffer", FAST,
      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DDOUBLE_BUFFER=0 -DBW=2", 1, 0, 64, 128,
-     16, 8, 8, 1, 0, 2},
+     16, 8, 8, 1, 0, 2, 0, 0},
     {"fast 32x32 4x2 2-wide", FAST, "-DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=2 -DTS_K=16 -DBW=2", 1,
-     0, 32, 32, 16, 4, 2, 1, 1, 2},
-    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0},
-    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0},
+     0, 32, 32, 16, 4, 2, 1, 1, 2, 0, 0},
+    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
-     16, 4, 4, 0, 1, 4},
+     16, 4, 4, 0, 1, 4, 0, 0},
+    /* step 13, GPU only: the cp.async ring (what amp_blas_gemm runs in float on 9.x: 135 KB of
+     * tile_static memory, which 8.x GPUs may not have), two stages, and the double shape */
+    {"fast ring K32 4 stages", FAST, "-DTS_K=32 -DASYNC_STAGES=4", 1, 0, 128, 128, 32, 8, 8, 1, 3,
+     4, 90, 0},
+    {"fast ring K16 2 stages", FAST, "-DASYNC_STAGES=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 80, 0},
+    {"fast ring double shape", FAST,
+     "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3", 0, 0, 64, 128,
+     16, 8, 8, 1, 2, 2, 80, 1},
 };
 
 typedef struct {
@@ -331,8 +342,14 @@ int main(void) {
     }
     for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ci++) {
       const config *c = &configs[ci];
-      if (c->float_only && e->type.kind != AMP_ELEM_FLOAT)
+      if ((c->float_only && e->type.kind != AMP_ELEM_FLOAT) ||
+          (c->double_only && e->type.kind != AMP_ELEM_DOUBLE))
         continue;
+      if (c->min_cc && props.compute_capability < c->min_cc) {
+        printf("%-22s %-6s needs NVIDIA compute capability %u.%u: skipped on %s\n", c->label,
+               e->name, c->min_cc / 10, c->min_cc % 10, props.device_path);
+        continue;
+      }
       char opts[256];
       snprintf(opts, sizeof opts, "-DT=%s %s", e->cl, c->options);
       const char *file = c->kind == NAIVE   ? "matmul_naive"
@@ -347,8 +364,9 @@ int main(void) {
       REQUIRE_OK(amp_kernel_create(prog, file, &k));
       /* More tile_static memory than the device reports: NVIDIA's driver (the devices with a
        * compute capability) still runs a kernel that declares it, up to the GPU's opt-in limit
-       * (99 KB or more from compute capability 8.0; these shapes need at most 67.6 KB), so there
-       * it runs and is checked like any other; below 8.0 it is not tried. */
+       * (99 KB or more from compute capability 8.0, 227 KB on 9.x; the ring in 4 stages needs 135
+       * KB and runs on 9.x only, the other shapes at most 76 KB), so there it runs and is checked
+       * like any other; below 8.0 it is not tried. */
       const int over = c->kind == FAST && fast_local_bytes(c, e) > props.local_memory;
       if (over && props.compute_capability > 0 && props.compute_capability < 80) {
         printf("%-22s %-6s needs %zu bytes of tile_static memory: not tried on %s\n", c->label,
@@ -370,6 +388,12 @@ int main(void) {
           if (test_small() && s != 1 && s != 5)
             continue;
           int bad = run_one(av, c, e, k, fill, sizes[s][0], sizes[s][1], sizes[s][2], 0);
+          CHECK_EQ_INT(bad, 0);
+          total_bad += bad != 0;
+        }
+        if (c->min_cc) { /* the ring goes round: 9 full K tiles of 32 (18 of 16) and a partial one
+                          */
+          int bad = run_one(av, c, e, k, fill, 256, 300, 260, 0);
           CHECK_EQ_INT(bad, 0);
           total_bad += bad != 0;
         }
