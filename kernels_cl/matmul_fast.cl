@@ -597,7 +597,9 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
      * requests tile t + S - 1 into the buffer of tile t - 1, while it multiplies. After the one
      * barrier per step, tile t has landed (every thread waited for its own copies first) and
      * every thread has finished multiplying tile t - 1. Past the last full K tile the copies
-     * move nothing, so the count of groups in flight stays the same in every step. */
+     * move nothing (so the count of groups in flight stays the same in every step), and their
+     * source stays the last full K tile, so that no copy is ever given an address outside A or B:
+     * the pointers advance only to a K tile that will be copied. */
     const int wq = tid >> 5, rr = (tid >> 3) & 3, kl = tid & 7;
     const int bk = tid / (TS_N / BW), bq = tid % (TS_N / BW);
     mf_ring ring;
@@ -614,11 +616,13 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       ring.on = s < kfull;
       ring.la_t = (__local T *)&la[s][kl][wq] + rr;
       ring.lb_t = &lb[s][bk][bq];
+      if (ring.on) { /* (tiles of threads on C's edges copy nothing: kfull is 0) */
 #pragma unroll
-      for (int q = 0; q < NCOPY; q++)
-        mf_copy(&ring, q);
+        for (int q = 0; q < NCOPY; q++)
+          mf_copy(&ring, q);
+      }
       asm volatile("cp.async.commit_group;" ::: "memory");
-      if (ring.on) {
+      if (s + 1 < kfull) {
         ring.ga += TS_K;
         ring.gb += TS_K * ldb;
       }
@@ -632,7 +636,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       ring.lb_t = &lb[ns][bk][bq];
       mf_multiply(la[t % ASYNC_STAGES], lb[t % ASYNC_STAGES], ty, tx, acc, &ring);
       asm volatile("cp.async.commit_group;" ::: "memory");
-      if (ring.on) {
+      if (t + ASYNC_STAGES < kfull) {
         ring.ga += TS_K;
         ring.gb += TS_K * ldb;
       }
