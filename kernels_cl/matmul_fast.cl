@@ -81,8 +81,9 @@
  *      32 copies cover 4 rows x 8 columns of the K tile), B moves 16 bytes a copy. Where the copies
  *      are issued matters more than what they are: all of a K tile's copies at once, before the
  *      loop, were 8% slower than step 6 (Nsight Compute: the warps then waited on the copies, 0.19
- *      stalls per issued instruction against 0.02 with the copies spread); one or two copies
- *      between consecutive steps of k, as CUTLASS's multistage loop does, make it faster. On an
+ *      stalls per issued instruction against 0.02 with the copies spread); the copies spread
+ *      evenly over the steps of k (none or one per step with the shapes here), as CUTLASS's
+ *      multistage loop does, make it faster. On an
  *      H100, in the same runs: float with K tiles of 32 47.0-47.1 / 47.4 -> 49.4 / 49.7 TFLOP/s at
  *      4096 / 8192 with 3 stages, 49.7 / 50.2 with 4 (what amp_blas_gemm runs on 9.x); the double
  *      shape with K tiles of 16 and 3 stages 23.4 / 23.0-23.3 -> 25.5-25.6 / 24.3-24.7 (runs 77-85
@@ -105,7 +106,8 @@
  *   -DTILE_SHAPE=1         declare the tile's shape (0: any tile accepted, unchecked)
  *   -DASYNC_STAGES=0       step 13: 2 to 5, a ring of that many K tiles fed by cp.async (NVIDIA
  *                          8.0+: #error elsewhere); needs TS_K % 8 == 0, BW * sizeof(T) == 16
- *                          and whole warps that divide TS_M / 4 and TS_N / BW
+ *                          whole warps, their count dividing TS_M / 4, and TS_N / BW dividing
+ *                          the thread count
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
  * within 2%; docs/PERFORMANCE.md, `bench/run_suite.sh tune`). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
@@ -241,7 +243,7 @@
 #if TS_K % 8 != 0 || NT % 32 != 0 || (TS_M / 4) % (NT / 32) != 0 || (TS_M * TS_K) % NT != 0 ||     \
     NT % (TS_N / BW) != 0
 #error                                                                                             \
-    "matmul_fast: ASYNC_STAGES needs TS_K % 8 == 0 and whole warps that divide TS_M / 4 and TS_N / BW"
+    "matmul_fast: ASYNC_STAGES needs TS_K % 8 == 0, whole warps whose count divides TS_M / 4, and TS_N / BW dividing the thread count"
 #endif
 #define LPT_AS   (TS_M * TS_K / NT)       /* elements of A each thread copies per K tile */
 #define AS_STEPS ((TS_M / 4) / (NT / 32)) /* a thread's groups of 4 rows of A per 8 columns */
@@ -365,7 +367,8 @@ static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], 
  * registers between (cp.async), in NCOPY copies per thread that mf_multiply issues a few at a time
  * between its steps of k. A is transposed on the way: each element is a copy of its own (4 or 8
  * bytes), and a warp's 32 copies cover 4 rows x 8 columns, so its global reads are 4 runs of 32
- * bytes. B goes 16 bytes a copy. */
+ * bytes (64 in double). B goes 16 bytes a copy, which needs B's rows 16-byte aligned: interior
+ * tiles need b_vec, and ampcl's buffers are aligned far beyond that. */
 typedef struct mf_ring {
   __local T *la_t;      /* this thread's first A element in the buffer being filled */
   __local TB *lb_t;     /* and its first B vector there */
@@ -571,10 +574,11 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
   TB rb[LPT_B];
 
   /* Interior tiles of threads (the whole TS_M x TS_N block inside C, B's rows BW-aligned) fetch
-   * their full K tiles through mf_fetch_inner; the last, partial K tile and the tiles on C's
-   * bottom and right edges go through the checked mf_fetch. Uniform across the tile. */
+   * their full K tiles through mf_fetch_inner (with ASYNC_STAGES, through step 13's copies
+   * instead, and pa / pb below go unused); the last, partial K tile and the tiles on C's bottom
+   * and right edges go through the checked mf_fetch. Uniform across the tile. */
   const int interior = INNER_FAST && b_vec && row0 + TS_M <= m && col0 + TS_N <= n;
-  const int kfull = interior ? w / TS_K : 0; /* K tiles that mf_fetch_inner may fetch */
+  const int kfull = interior ? w / TS_K : 0; /* K tiles fetched without checks */
   const int lda = a_shape.s4, ldb = b_shape.s4;
   /* For edge tiles these point past A's last row and are never used (int arithmetic, as in
    * amp_at: A and B must hold fewer than 2^31 elements, counting TS_M rows past A's end). Setting

@@ -208,15 +208,17 @@ int main(int argc, char **argv) {
      * matmul_fast's cp.async ring as its fallbacks); this device cannot build them (their #error
      * below compute capability 9.0, or 8.0 for the ring), so the portable kernel does the work,
      * now and from then on. */
-    const int can_build = props.compute_capability >= 90; /* on an H100 it really runs */
+    const int can_build = props.compute_capability >= 90;   /* on an H100 it really runs */
+    const int ring_builds = props.compute_capability >= 80; /* 76 KB: fits every such GPU */
     CHECK(!amp__gemm_dmma_fell_back(acc));
     const unsigned refused0 = amp__gemm_refused_plans(acc);
     amp__gemm_test_compute_capability(90);
     c0 = amp__gemm_counts_get();
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
-    /* refused here: matmul_dmma_bulk's 128 x 128 plan, matmul_dmma and the ring, one each */
-    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 3 * !can_build);
+    /* refused here: matmul_dmma_bulk's 128 x 128 plan and matmul_dmma, and the ring where it
+     * cannot build either */
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 2 * !can_build + !ring_builds);
     CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") == 0);
     gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
     /* Too few 128 x 128 blocks for 1000 compute units: the bulk kernel with 128 x 64 blocks (its
@@ -227,7 +229,7 @@ int main(int argc, char **argv) {
     CHECK((strstr(amp__gemm_last_fast_options(), "BN=64") != NULL) == can_build);
     CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
     /* the 128 x 64 plan was tried on its own (and refused where the others were) */
-    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 4 * !can_build);
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 3 * !can_build + !ring_builds);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 3);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
@@ -235,13 +237,13 @@ int main(int argc, char **argv) {
   } else {
     /* As on an H100: the 128 x 128 float shape takes K tiles of 32 in matmul_fast's cp.async ring
      * (135 KB of tile_static memory, which a GPU of compute capability 9.x lets the kernel
-     * declare). A device that cannot build the ring (inline PTX: NVIDIA 8.0 and up) refuses it
-     * and falls back to K tiles of 32 through registers (67.6 KB: POCL has 1 MiB); a device with
-     * less memory refuses that too, at the build or at the launch's check, and the GEMM falls
-     * back to K tiles of 16 on that accelerator. */
+     * declare). A device that cannot build or launch the ring (inline PTX from NVIDIA 8.0; 135 KB,
+     * which 8.6, 8.9 and 12.x do not have) refuses it and falls back to K tiles of 32 through
+     * registers (67.6 KB: POCL has 1 MiB, NVIDIA GPUs from 8.0 at least 99 KB); a device with less
+     * memory refuses that too, at the build or at the launch's check, and the GEMM falls back to
+     * K tiles of 16 on that accelerator. */
     const int real_9x = props.compute_capability >= 90 && props.compute_capability < 100;
-    const int ring_builds = props.compute_capability >= 80;
-    const int k32_fits = real_9x || props.local_memory >= 67600;
+    const int k32_fits = real_9x || props.compute_capability >= 80 || props.local_memory >= 67600;
     amp__gemm_test_gpu_kernel(1, 2);
     gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
     CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == real_9x);
@@ -253,11 +255,14 @@ int main(int argc, char **argv) {
     gemm_case(av, 257, 257, 33, 0, 0, 1.0, 0.0, 0, NULL);
     c1 = amp__gemm_counts_get();
     CHECK_EQ_INT(c1.fast - c0.fast, 2);
-    CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == (ring_builds || k32_fits));
-    CHECK((strstr(amp__gemm_last_fast_options(), "ASYNC_STAGES=4") != NULL) == ring_builds);
-    /* refused here: the ring where it does not build, and K tiles of 32 where they do not fit */
-    CHECK_EQ_INT(amp__gemm_refused_plans(acc),
-                 refused0 + !ring_builds + (!ring_builds && !k32_fits));
+    /* the ring runs on 9.x (where it was measured) and never below 8.0; in between, on GPUs this
+     * test has not met, either way, as long as the counts agree with what ran */
+    const int ring_ran = strstr(amp__gemm_last_fast_options(), "ASYNC_STAGES=4") != NULL;
+    CHECK(!real_9x || ring_ran);
+    CHECK(props.compute_capability >= 80 || !ring_ran);
+    CHECK((strstr(amp__gemm_last_fast_options(), "TS_K=32") != NULL) == (ring_ran || k32_fits));
+    /* refused here: the ring where it did not run, and K tiles of 32 where they do not fit */
+    CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + !ring_ran + (!ring_ran && !k32_fits));
     amp__gemm_test_compute_capability(0);
   }
 
