@@ -83,11 +83,11 @@
  *      loop, were 8% slower than step 6 (Nsight Compute: the warps then waited on the copies, 0.19
  *      stalls per issued instruction against 0.02 with the copies spread); the copies spread
  *      evenly over the steps of k (none or one per step with the shapes here), as CUTLASS's
- *      multistage loop does, make it faster. On an
- *      H100, in the same runs: float with K tiles of 32 47.0-47.1 / 47.4 -> 49.4 / 49.7 TFLOP/s at
- *      4096 / 8192 with 3 stages, 49.7 / 50.2 with 4 (what amp_blas_gemm runs on 9.x); the double
- *      shape with K tiles of 16 and 3 stages 23.4 / 23.0-23.3 -> 25.5-25.6 / 24.3-24.7 (runs 77-85
- *      of docs/perf/h100/2026-11-26). Two stages, or K tiles of 8 or 16 in float, were slower than
+ *      multistage loop does, make it faster. On an H100, in the same runs: float with K tiles of
+ *      32 47.0-47.1 / 47.4 -> 49.4 / 49.7 TFLOP/s at 4096 / 8192 with 3 stages, 49.7 / 50.2 with 4
+ *      (what amp_blas_gemm runs on 9.x; 0.97x cuBLAS in run 90); the double shape with K tiles of
+ *      16 and 3 stages 23.4 / 23.0-23.3 -> 25.5-25.6 / 24.3-24.7 (runs 77-90 of
+ *      docs/perf/h100/2026-11-26). Two stages, or K tiles of 8 or 16 in float, were slower than
  *      step 6. The last, partial K tile and the tiles on C's edges keep the checked fetch through
  *      registers, one buffer, a barrier on each side.
  *
@@ -105,7 +105,7 @@
  *                          serpentine (double), 0 the plain vector statements
  *   -DTILE_SHAPE=1         declare the tile's shape (0: any tile accepted, unchecked)
  *   -DASYNC_STAGES=0       step 13: 2 to 5, a ring of that many K tiles fed by cp.async (NVIDIA
- *                          8.0+: #error elsewhere); needs TS_K % 8 == 0, BW * sizeof(T) == 16
+ *                          8.0+: #error elsewhere); needs TS_K % 8 == 0, BW * sizeof(T) == 16,
  *                          whole warps, their count dividing TS_M / 4, and TS_N / BW dividing
  *                          the thread count
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
@@ -240,8 +240,7 @@
 #if ASYNC_STAGES < 2 || ASYNC_STAGES > 5
 #error "matmul_fast: ASYNC_STAGES must be 0 or 2 to 5"
 #endif
-#if TS_K % 8 != 0 || NT % 32 != 0 || (TS_M / 4) % (NT / 32) != 0 || (TS_M * TS_K) % NT != 0 ||     \
-    NT % (TS_N / BW) != 0
+#if TS_K % 8 != 0 || NT % 32 != 0 || (TS_M / 4) % (NT / 32) != 0 || NT % (TS_N / BW) != 0
 #error                                                                                             \
     "matmul_fast: ASYNC_STAGES needs TS_K % 8 == 0, whole warps whose count divides TS_M / 4, and TS_N / BW dividing the thread count"
 #endif
@@ -575,11 +574,12 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
 
   /* Interior tiles of threads (the whole TS_M x TS_N block inside C, B's rows BW-aligned) fetch
    * their full K tiles through mf_fetch_inner (with ASYNC_STAGES, through step 13's copies
-   * instead, and pa / pb below go unused); the last, partial K tile and the tiles on C's bottom
-   * and right edges go through the checked mf_fetch. Uniform across the tile. */
+   * instead); the last, partial K tile and the tiles on C's bottom and right edges go through the
+   * checked mf_fetch. Uniform across the tile. */
   const int interior = INNER_FAST && b_vec && row0 + TS_M <= m && col0 + TS_N <= n;
   const int kfull = interior ? w / TS_K : 0; /* K tiles fetched without checks */
   const int lda = a_shape.s4, ldb = b_shape.s4;
+#if !ASYNC_STAGES
   /* For edge tiles these point past A's last row and are never used (int arithmetic, as in
    * amp_at: A and B must hold fewer than 2^31 elements, counting TS_M rows past A's end). Setting
    * them only for interior tiles cost 7% in float on an H200 at 8192. */
@@ -594,6 +594,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
     const int l = tid + p * NT;
     pb[p] = b_data + b_shape.s3 + MF_B_K(l) * ldb + col0 + BW * MF_B_Q(l);
   }
+#endif
 
 #if ASYNC_STAGES
   {

@@ -83,8 +83,7 @@ typedef struct plan {
  * 13: 135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare there; 5-6% faster
  * than K tiles of 32 through registers on an H100, which are its fallback, then K tiles of 16);
  * double falls back from the tensor-core kernels to the same ring in the double shape, then to the
- * plain double shape. matmul_cpu.cl's: 8 rows x 32
- * columns per work-item (8 x 16 for double). */
+ * plain double shape. matmul_cpu.cl's: 8 rows x 32 columns per work-item (8 x 16 for double). */
 enum {
   P_F128,
   P_F64,

@@ -64,9 +64,9 @@ void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units);
 /* Test hook: pick the kernels as if the device's compute capability were `cc` (0: the real one).
  * With 90: double takes matmul_dmma_bulk (128 x 64 blocks when C has few 128 x 128 ones; on a
  * device that cannot build it, the fallbacks, matmul_dmma, matmul_fast's cp.async ring and then
- * matmul_fast, run), float's 128 x
- * 128 shape takes the cp.async ring with K tiles of 32 (falling back to K tiles of 32 through
- * registers, then 16), and TF32-allowed GEMMs try matmul_tf32 (80 and up). */
+ * matmul_fast, run), float's 128 x 128 shape takes the cp.async ring with K tiles of 32 (falling
+ * back to K tiles of 32 through registers, then 16), and TF32-allowed GEMMs try matmul_tf32 (80
+ * and up). */
 void amp__gemm_test_compute_capability(unsigned cc);
 
 /* Whether a tensor-core DGEMM kernel (matmul_dmma_bulk or matmul_dmma) failed to build on acc, so
