@@ -7,7 +7,12 @@
  *      compared with a host product;
  *   3. how fast each f64 mma shape runs with its operands in registers, beside plain FP64 fma:
  *      the ceiling a DGEMM kernel can aim at; also at the occupancy matmul_dmma runs with
- *      (8 warps per SM), and m16n8k16 (sm_90, built on its own);
+ *      (8 warps per SM), and m16n8k16 (sm_90, built on its own); at the occupancy of
+ *      matmul_fast's double shape (two tiles of 128 threads per SM), plain FP64 fma with 64
+ *      accumulators (pfma64), that shape's 64 multiply-adds per k from registers (pouter,
+ *      pouter_a) and its inner loop from tile_static memory with four placements of threads
+ *      (pinner*): the ceilings of that kernel (docs/PERFORMANCE.md, "The double shape's own
+ *      ceiling");
  *   4. the TF32 m16n8k8 layout and rate (kernels_cl/matmul_tf32.cl).
  * Prints the compute capability (cl_nv_device_attribute_query) and every result; exits 77 when
  * there is no NVIDIA GPU, 1 when a check fails. Not installed.
@@ -92,6 +97,66 @@ static const char *source =
     "PEAK(p1688, 4, MMA1688)\n"
     "PEAKN(p1688x16, 16, 4, MMA1688)\n"
     "PEAK(pfma, 2, (c[i][0] = fma(a, c[i][0], b), c[i][1] = fma(a, c[i][1], b)))\n";
+
+/* Plain FP64 fma at a DGEMM kernel's occupancy, and matmul_fast's inner loop for double (64 x 128
+ * tile, 8 x 16 threads with 8 x 8 of C each, K tiles of 16, rows padded by one vector) on
+ * tile_static data that never changes: its multiply-adds and tile_static reads alone, no copies,
+ * no barriers. The rows start one row further every other iteration, so the compiler cannot keep
+ * the reads out of the loop. TY and TX place thread t (lane, warp w) in the 8 x 16 grid: a
+ * 16-byte tile_static read takes one wavefront per distinct quarter-warp pattern, and the
+ * placement decides how many quarters of a warp read alike. Built with `source` (PEAKN) as
+ * further strings of the same program. */
+static const char *source_fma =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "PEAKN(pfma64, 32, 2, (c[i][0] = fma(a, c[i][0], b), c[i][1] = fma(a, c[i][1], b)))\n"
+    /* the inner loop's multiply-adds with its operands in registers: 8 values of A and 8 of B
+     * per thread, each of the 64 products into its own accumulator, B's value kept for 8 in a
+     * row (pouter) or A's (pouter_a) */
+    "#define POUTER(name, I, J) __kernel void name(__global double *out, int iters) {\\\n"
+    "  uint lane = get_local_id(0) & 31; double a[8], b[8], c[8][8];\\\n"
+    "  for (int i = 0; i < 8; i++) { a[i] = lane * 1e-3 + i; b[i] = 1.0 - lane * 1e-4 * i; }\\\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) c[i][j] = i - j;\\\n"
+    "  for (int it = 0; it < iters; it++) {\\\n"
+    "    _Pragma(\"unroll\") for (int x = 0; x < 8; x++) _Pragma(\"unroll\") for (int y = 0; y < "
+    "8; y++)\\\n"
+    "      c[I][J] = fma(a[I], b[J], c[I][J]); }\\\n"
+    "  double s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) s += c[i][j];\\\n"
+    "  out[get_global_id(0)] = s; }\n"
+    "POUTER(pouter, y, x)\n"
+    "POUTER(pouter_a, x, y)\n"
+    "#define PINNER(name, TY, TX) __kernel void name(__global double *out, int iters) {\\\n"
+    "  __local double4 la[17][17]; __local double2 lb[17][65];\\\n"
+    "  uint t = get_local_id(0), lane = t & 31, w = t >> 5, ty = TY, tx = TX;\\\n"
+    "  for (uint i = t; i < 17 * 17; i += 128)\\\n"
+    "    la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, 0.25);\\\n"
+    "  for (uint i = t; i < 17 * 65; i += 128) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+    "  double2 acc[8][4];\\\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) acc[i][j] = (double2)(0);\\\n"
+    "  for (int it = 0; it < iters; it++) {\\\n"
+    "    __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + (it & 1);\\\n"
+    "    _Pragma(\"unroll\") for (int k = 0; k < 16; k++) {\\\n"
+    "      double4 a0 = pa[k][ty], a1 = pa[k][ty + 8];\\\n"
+    "      double a[8] = {a0.s0, a0.s1, a0.s2, a0.s3, a1.s0, a1.s1, a1.s2, a1.s3};\\\n"
+    "      double2 b[4] = {pb[k][tx], pb[k][tx + 16], pb[k][tx + 32], pb[k][tx + 48]};\\\n"
+    "      _Pragma(\"unroll\") for (int j = 0; j < 4; j++)\\\n"
+    "        _Pragma(\"unroll\") for (int i = 0; i < 8; i++)\\\n"
+    "          acc[i][j] = fma((double2)(a[i]), b[j], acc[i][j]); } }\\\n"
+    "  double s = 0;\\\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) s += acc[i][j].s0 + "
+    "acc[i][j].s1;\\\n"
+    "  out[get_global_id(0)] = s; }\n";
+static const char *source_inner =
+    /* matmul_fast's placement: half a warp per row of threads */
+    "PINNER(pinner, t / 16, t % 16)\n"
+    /* a warp as 4 x 8 threads, a quarter-warp per row of 8 */
+    "PINNER(pinner_w48, 4 * (w >> 1) + (lane >> 3), 8 * (w & 1) + (lane & 7))\n"
+    /* a quarter-warp as 2 x 4 threads; quarters 0 and 1 read the same A, 0 and 2 the same B */
+    "PINNER(pinner_q24, 4 * (w >> 1) + 2 * (lane >> 4) + ((lane >> 2) & 1),\n"
+    "       8 * (w & 1) + 4 * ((lane >> 3) & 1) + (lane & 3))\n"
+    /* the same with quarters 0 and 1 reading the same B, 0 and 2 the same A */
+    "PINNER(pinner_q24b, 4 * (w >> 1) + 2 * ((lane >> 3) & 1) + ((lane >> 2) & 1),\n"
+    "       8 * (w & 1) + 4 * (lane >> 4) + (lane & 3))\n";
 
 /* TF32 (kernels_cl/matmul_tf32.cl): the same places as f64 m16n8k8, float data. Built with
  * `source` as a second string of the same program. */
@@ -342,8 +407,8 @@ int main(void) {
   printf("%s, compute capability %u.%u, %u compute units\n", name, major, minor, units);
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
   queue = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
-  const char *sources[] = {source, source_tf32};
-  prog = clCreateProgramWithSource(ctx, 2, sources, NULL, NULL);
+  const char *sources[] = {source, source_tf32, source_fma, source_inner};
+  prog = clCreateProgramWithSource(ctx, 4, sources, NULL, NULL);
   if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
     static char log[65536];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -360,6 +425,16 @@ int main(void) {
   rate("p1688", 8 * 2.0 * 16 * 8 * 8, units); /* 16 x 8 x 8 */
   rate("pfma", 32 * 16 * 2.0, units);         /* 16 fma per thread per iteration, 32 threads */
   rate("ptf32", 8 * 2.0 * 16 * 8 * 8, units); /* TF32 m16n8k8 */
+  /* The FP64 fma at the occupancy of matmul_fast's double shape (8 warps per SM, 64
+   * accumulators per thread), then its inner loop from tile_static memory at that occupancy. */
+  rate_at(prog, "pfma", 32 * 16 * 2.0, units, 2, 128);
+  rate_at(prog, "pfma64", 32 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pouter", 32 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pouter_a", 32 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_w48", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_q24", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_q24b", 32 * 16 * 64 * 2.0, units, 2, 128);
   /* At the occupancy of matmul_dmma (two tiles of 4 warps, or one of 8, per SM: 8 warps), with
    * 8 and with 16 accumulators per warp (its 64 x 32 warp tile holds 16). */
   rate_at(prog, "p1688", 8 * 2.0 * 16 * 8 * 8, units, 2, 128);
