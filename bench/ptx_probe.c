@@ -112,18 +112,23 @@ static const char *source_fma =
     /* the inner loop's multiply-adds with its operands in registers: 8 values of A and 8 of B
      * per thread, each of the 64 products into its own accumulator, B's value kept for 8 in a
      * row (pouter) or A's (pouter_a) */
-    "#define POUTER(name, I, J) __kernel void name(__global double *out, int iters) {\\\n"
-    "  uint lane = get_local_id(0) & 31; double a[8], b[8], c[8][8];\\\n"
-    "  for (int i = 0; i < 8; i++) { a[i] = lane * 1e-3 + i; b[i] = 1.0 - lane * 1e-4 * i; }\\\n"
-    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) c[i][j] = i - j;\\\n"
+    "#define POUTER(name, M, N, AOUT) __kernel void name(__global double *out, int iters) {\\\n"
+    "  uint lane = get_local_id(0) & 31; double a[M], b[N], c[M][N];\\\n"
+    "  for (int i = 0; i < M; i++) a[i] = lane * 1e-3 + i;\\\n"
+    "  for (int j = 0; j < N; j++) b[j] = 1.0 - lane * 1e-4 * j;\\\n"
+    "  for (int i = 0; i < M; i++) for (int j = 0; j < N; j++) c[i][j] = i - j;\\\n"
     "  for (int it = 0; it < iters; it++) {\\\n"
-    "    _Pragma(\"unroll\") for (int x = 0; x < 8; x++) _Pragma(\"unroll\") for (int y = 0; y < "
-    "8; y++)\\\n"
-    "      c[I][J] = fma(a[I], b[J], c[I][J]); }\\\n"
-    "  double s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) s += c[i][j];\\\n"
+    "    if (AOUT) { _Pragma(\"unroll\") for (int i = 0; i < M; i++)\\\n"
+    "      _Pragma(\"unroll\") for (int j = 0; j < N; j++) c[i][j] = fma(a[i], b[j], c[i][j]); "
+    "}\\\n"
+    "    else { _Pragma(\"unroll\") for (int j = 0; j < N; j++)\\\n"
+    "      _Pragma(\"unroll\") for (int i = 0; i < M; i++) c[i][j] = fma(a[i], b[j], c[i][j]); } "
+    "}\\\n"
+    "  double s = 0; for (int i = 0; i < M; i++) for (int j = 0; j < N; j++) s += c[i][j];\\\n"
     "  out[get_global_id(0)] = s; }\n"
-    "POUTER(pouter, y, x)\n"
-    "POUTER(pouter_a, x, y)\n"
+    "POUTER(pouter, 8, 8, 0)\n"
+    "POUTER(pouter_a, 8, 8, 1)\n"
+    "POUTER(pouter48, 4, 8, 0)\n"
     "#define PINNER(name, TY, TX) __kernel void name(__global double *out, int iters) {\\\n"
     "  __local double4 la[17][17]; __local double2 lb[17][65];\\\n"
     "  uint t = get_local_id(0), lane = t & 31, w = t >> 5, ty = TY, tx = TX;\\\n"
@@ -145,6 +150,29 @@ static const char *source_fma =
     "  double s = 0;\\\n"
     "  for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) s += acc[i][j].s0 + "
     "acc[i][j].s1;\\\n"
+    "  out[get_global_id(0)] = s; }\n";
+/* A smaller register tile with twice the warps: 4 x 8 doubles per thread, 16 x 16 threads over
+ * the same 64 x 128 tile (two tiles of 256 threads per SM). */
+static const char *source_inner48 =
+    "__kernel void pinner48(__global double *out, int iters) {\n"
+    "  __local double4 la[17][17]; __local double2 lb[17][65];\n"
+    "  uint t = get_local_id(0), ty = t / 16, tx = t % 16;\n"
+    "  for (uint i = t; i < 17 * 17; i += 256) la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, "
+    "0.25);\n"
+    "  for (uint i = t; i < 17 * 65; i += 256) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  double2 acc[4][4];\n"
+    "  for (int i = 0; i < 4; i++) for (int j = 0; j < 4; j++) acc[i][j] = (double2)(0);\n"
+    "  for (int it = 0; it < iters; it++) {\n"
+    "    __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + (it & 1);\n"
+    "    _Pragma(\"unroll\") for (int k = 0; k < 16; k++) {\n"
+    "      double4 a0 = pa[k][ty]; double a[4] = {a0.s0, a0.s1, a0.s2, a0.s3};\n"
+    "      double2 b[4] = {pb[k][tx], pb[k][tx + 16], pb[k][tx + 32], pb[k][tx + 48]};\n"
+    "      _Pragma(\"unroll\") for (int j = 0; j < 4; j++) _Pragma(\"unroll\") for (int i = 0; i < "
+    "4; i++)\n"
+    "        acc[i][j] = fma((double2)(a[i]), b[j], acc[i][j]); } }\n"
+    "  double s = 0; for (int i = 0; i < 4; i++) for (int j = 0; j < 4; j++) s += acc[i][j].s0 + "
+    "acc[i][j].s1;\n"
     "  out[get_global_id(0)] = s; }\n";
 static const char *source_inner =
     /* matmul_fast's placement: half a warp per row of threads */
@@ -407,8 +435,8 @@ int main(void) {
   printf("%s, compute capability %u.%u, %u compute units\n", name, major, minor, units);
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
   queue = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
-  const char *sources[] = {source, source_tf32, source_fma, source_inner};
-  prog = clCreateProgramWithSource(ctx, 4, sources, NULL, NULL);
+  const char *sources[] = {source, source_tf32, source_fma, source_inner, source_inner48};
+  prog = clCreateProgramWithSource(ctx, 5, sources, NULL, NULL);
   if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
     static char log[65536];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -431,10 +459,12 @@ int main(void) {
   rate_at(prog, "pfma64", 32 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pouter", 32 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pouter_a", 32 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pouter48", 32 * 32 * 2.0, units, 4, 128);
   rate_at(prog, "pinner", 32 * 16 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pinner_w48", 32 * 16 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pinner_q24", 32 * 16 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pinner_q24b", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner48", 32 * 16 * 32 * 2.0, units, 2, 256);
   /* At the occupancy of matmul_dmma (two tiles of 4 warps, or one of 8, per SM: 8 warps), with
    * 8 and with 16 accumulators per warp (its 64 x 32 warp tile holds 16). */
   rate_at(prog, "p1688", 8 * 2.0 * 16 * 8 * 8, units, 2, 128);
