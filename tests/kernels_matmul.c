@@ -25,7 +25,8 @@ typedef struct {
                                                          memory; dbuf: buffers - 1); CPU: ts_m,
                                                          ts_n = rows, columns per item */
   unsigned min_cc; /* NVIDIA compute capability the options need (inline PTX); 0: any device */
-  int double_only; /* options that build for double only (16-byte B vectors of two elements) */
+  int elem_bytes; /* options that build for one element size only (step 13's 16-byte B vectors:
+                     BW elements of 4 bytes, int and float, or of 8, double); 0: any */
 } config;
 
 static const config configs[] = {
@@ -61,12 +62,12 @@ static const config configs[] = {
      16, 4, 4, 0, 1, 4, 0, 0},
     /* step 13, GPU only: the cp.async ring (what amp_blas_gemm runs in float on 9.x: 135 KB of
      * tile_static memory, which 8.x GPUs may not have), two stages, and the double shape */
-    {"fast ring K32 4 stages", FAST, "-DTS_K=32 -DASYNC_STAGES=4", 1, 0, 128, 128, 32, 8, 8, 1, 3,
-     4, 90, 0},
-    {"fast ring K16 2 stages", FAST, "-DASYNC_STAGES=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 80, 0},
+    {"fast ring K32 4 stages", FAST, "-DTS_K=32 -DASYNC_STAGES=4", 0, 0, 128, 128, 32, 8, 8, 1, 3,
+     4, 90, 4},
+    {"fast ring K16 2 stages", FAST, "-DASYNC_STAGES=2", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4, 80, 4},
     {"fast ring double shape", FAST,
      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3", 0, 0, 64, 128,
-     16, 8, 8, 1, 2, 2, 80, 1},
+     16, 8, 8, 1, 2, 2, 80, 8},
 };
 
 typedef struct {
@@ -343,7 +344,7 @@ int main(void) {
     for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ci++) {
       const config *c = &configs[ci];
       if ((c->float_only && e->type.kind != AMP_ELEM_FLOAT) ||
-          (c->double_only && e->type.kind != AMP_ELEM_DOUBLE))
+          (c->elem_bytes && c->elem_bytes != (int)e->type.size))
         continue;
       if (c->min_cc && props.compute_capability < c->min_cc) {
         printf("%-22s %-6s needs NVIDIA compute capability %u.%u: skipped on %s\n", c->label,
