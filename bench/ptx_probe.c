@@ -174,6 +174,38 @@ static const char *source_inner48 =
     "  double s = 0; for (int i = 0; i < 4; i++) for (int j = 0; j < 4; j++) s += acc[i][j].s0 + "
     "acc[i][j].s1;\n"
     "  out[get_global_id(0)] = s; }\n";
+/* pinner's loop with scalar accumulators in four orders of the 64 multiply-adds per k: B's value
+ * kept over 8 (ORDER 0) or A's (1), and each with every other row or column reversed (2, 3; 2
+ * is matmul_fast's FMA_ORDER=2 for double); BAR 1: a barrier after each K tile of 16, as the
+ * kernel has. */
+static const char *source_order =
+    "#define PINNERO(name, ORDER, BAR) __kernel void name(__global double *out, int iters) {\\\n"
+    "  __local double4 la[17][17]; __local double2 lb[17][65];\\\n"
+    "  uint t = get_local_id(0), ty = t / 16, tx = t % 16;\\\n"
+    "  for (uint i = t; i < 17 * 17; i += 128) la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, "
+    "0.25);\\\n"
+    "  for (uint i = t; i < 17 * 65; i += 128) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+    "  double acc[8][8];\\\n"
+    "  for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) acc[i][j] = 0;\\\n"
+    "  for (int it = 0; it < iters; it++) {\\\n"
+    "    __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + (it & 1);\\\n"
+    "    _Pragma(\"unroll\") for (int k = 0; k < 16; k++) {\\\n"
+    "      double4 a0 = pa[k][ty], a1 = pa[k][ty + 8];\\\n"
+    "      double2 b0 = pb[k][tx], b1 = pb[k][tx + 16], b2 = pb[k][tx + 32], b3 = pb[k][tx + "
+    "48];\\\n"
+    "      double a[8] = {a0.s0, a0.s1, a0.s2, a0.s3, a1.s0, a1.s1, a1.s2, a1.s3};\\\n"
+    "      double b[8] = {b0.s0, b0.s1, b1.s0, b1.s1, b2.s0, b2.s1, b3.s0, b3.s1};\\\n"
+    "      _Pragma(\"unroll\") for (int x = 0; x < 8; x++) _Pragma(\"unroll\") for (int y = 0; y < "
+    "8; y++) {\\\n"
+    "        int yy = (ORDER >= 2 && (x & 1)) ? 7 - y : y;\\\n"
+    "        int i = (ORDER & 1) ? x : yy, j = (ORDER & 1) ? yy : x;\\\n"
+    "        acc[i][j] = fma(a[i], b[j], acc[i][j]); } }\\\n"
+    "    if (BAR) barrier(CLK_LOCAL_MEM_FENCE); }\\\n"
+    "  double s = 0; for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) s += acc[i][j];\\\n"
+    "  out[get_global_id(0)] = s; }\n"
+    "PINNERO(pinner_o0, 0, 0)\nPINNERO(pinner_o1, 1, 0)\nPINNERO(pinner_o2, 2, 0)\n"
+    "PINNERO(pinner_o3, 3, 0)\nPINNERO(pinner_o2bar, 2, 1)\n";
 static const char *source_inner =
     /* matmul_fast's placement: half a warp per row of threads */
     "PINNER(pinner, t / 16, t % 16)\n"
@@ -435,8 +467,9 @@ int main(void) {
   printf("%s, compute capability %u.%u, %u compute units\n", name, major, minor, units);
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
   queue = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, NULL);
-  const char *sources[] = {source, source_tf32, source_fma, source_inner, source_inner48};
-  prog = clCreateProgramWithSource(ctx, 5, sources, NULL, NULL);
+  const char *sources[] = {source,       source_tf32,    source_fma,
+                           source_inner, source_inner48, source_order};
+  prog = clCreateProgramWithSource(ctx, 6, sources, NULL, NULL);
   if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
     static char log[65536];
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
@@ -465,6 +498,11 @@ int main(void) {
   rate_at(prog, "pinner_q24", 32 * 16 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pinner_q24b", 32 * 16 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pinner48", 32 * 16 * 32 * 2.0, units, 2, 256);
+  rate_at(prog, "pinner_o0", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_o1", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_o2", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_o3", 32 * 16 * 64 * 2.0, units, 2, 128);
+  rate_at(prog, "pinner_o2bar", 32 * 16 * 64 * 2.0, units, 2, 128);
   /* At the occupancy of matmul_dmma (two tiles of 4 warps, or one of 8, per SM: 8 warps), with
    * 8 and with 16 accumulators per warp (its 64 x 32 warp tile holds 16). */
   rate_at(prog, "p1688", 8 * 2.0 * 16 * 8 * 8, units, 2, 128);
