@@ -25,8 +25,8 @@ typedef struct {
                                                          memory; dbuf: buffers - 1); CPU: ts_m,
                                                          ts_n = rows, columns per item */
   unsigned min_cc; /* NVIDIA compute capability the options need (inline PTX); 0: any device */
-  int elem_bytes; /* options that build for one element size only (step 13's 16-byte B vectors:
-                     BW elements of 4 bytes, int and float, or of 8, double); 0: any */
+  int elem_bytes;  /* options that build for one element size only (step 13's 16-byte B vectors:
+                      BW elements of 4 bytes, int and float, or of 8, double); 0: any */
 } config;
 
 static const config configs[] = {
