@@ -10,9 +10,10 @@
  *      (8 warps per SM), and m16n8k16 (sm_90, built on its own); at the occupancy of
  *      matmul_fast's double shape (two tiles of 128 threads per SM), plain FP64 fma with 64
  *      accumulators (pfma64), that shape's 64 multiply-adds per k from registers (pouter,
- *      pouter_a) and its inner loop from tile_static memory with four placements of threads
- *      (pinner*): the ceilings of that kernel (docs/PERFORMANCE.md, "The double shape's own
- *      ceiling");
+ *      pouter_a), and its inner loop from tile_static memory (pinner*: four placements of
+ *      threads, four orders of the multiply-adds, with a barrier per K tile), beside 4 x 8
+ *      doubles per thread at twice the warps (pouter48, pinner48): the ceilings of that kernel
+ *      (docs/PERFORMANCE.md, "The double shape's own ceiling");
  *   4. the TF32 m16n8k8 layout and rate (kernels_cl/matmul_tf32.cl).
  * Prints the compute capability (cl_nv_device_attribute_query) and every result; exits 77 when
  * there is no NVIDIA GPU, 1 when a check fails. Not installed.
@@ -109,9 +110,9 @@ static const char *source =
 static const char *source_fma =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "PEAKN(pfma64, 32, 2, (c[i][0] = fma(a, c[i][0], b), c[i][1] = fma(a, c[i][1], b)))\n"
-    /* the inner loop's multiply-adds with its operands in registers: 8 values of A and 8 of B
-     * per thread, each of the 64 products into its own accumulator, B's value kept for 8 in a
-     * row (pouter) or A's (pouter_a) */
+    /* the inner loop's multiply-adds with its operands in registers: M values of A and N of B
+     * per thread, each of the M x N products into its own accumulator, B's value kept for M in
+     * a row (pouter, pouter48) or A's for N (pouter_a) */
     "#define POUTER(name, M, N, AOUT) __kernel void name(__global double *out, int iters) {\\\n"
     "  uint lane = get_local_id(0) & 31; double a[M], b[N], c[M][N];\\\n"
     "  for (int i = 0; i < M; i++) a[i] = lane * 1e-3 + i;\\\n"
@@ -487,7 +488,8 @@ int main(void) {
   rate("pfma", 32 * 16 * 2.0, units);         /* 16 fma per thread per iteration, 32 threads */
   rate("ptf32", 8 * 2.0 * 16 * 8 * 8, units); /* TF32 m16n8k8 */
   /* The FP64 fma at the occupancy of matmul_fast's double shape (8 warps per SM, 64
-   * accumulators per thread), then its inner loop from tile_static memory at that occupancy. */
+   * accumulators per thread), then its inner loop from tile_static memory at that occupancy;
+   * the 4 x 8 tile at 16 warps per SM (pouter48, pinner48). */
   rate_at(prog, "pfma", 32 * 16 * 2.0, units, 2, 128);
   rate_at(prog, "pfma64", 32 * 64 * 2.0, units, 2, 128);
   rate_at(prog, "pouter", 32 * 64 * 2.0, units, 2, 128);
