@@ -130,17 +130,24 @@ static const char *source_fma =
     "POUTER(pouter, 8, 8, 0)\n"
     "POUTER(pouter_a, 8, 8, 1)\n"
     "POUTER(pouter48, 4, 8, 0)\n"
+    /* what every pinner kernel shares: its tile_static tiles (A transposed and B, rows padded by
+     * one vector), filled by NTH threads, and the rows of the current iteration */
+    "#define PIN_LOCAL __local double4 la[17][17]; __local double2 lb[17][65]\n"
+    "#define PIN_FILL(NTH)\\\n"
+    "  for (uint i = t; i < 17 * 17; i += NTH) la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, "
+    "0.25);\\\n"
+    "  for (uint i = t; i < 17 * 65; i += NTH) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE)\n"
+    "#define PIN_ROWS __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + "
+    "(it & 1)\n"
     "#define PINNER(name, TY, TX) __kernel void name(__global double *out, int iters) {\\\n"
-    "  __local double4 la[17][17]; __local double2 lb[17][65];\\\n"
+    "  PIN_LOCAL;\\\n"
     "  uint t = get_local_id(0), lane = t & 31, w = t >> 5, ty = TY, tx = TX;\\\n"
-    "  for (uint i = t; i < 17 * 17; i += 128)\\\n"
-    "    la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, 0.25);\\\n"
-    "  for (uint i = t; i < 17 * 65; i += 128) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\\\n"
-    "  barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+    "  PIN_FILL(128);\\\n"
     "  double2 acc[8][4];\\\n"
     "  for (int i = 0; i < 8; i++) for (int j = 0; j < 4; j++) acc[i][j] = (double2)(0);\\\n"
     "  for (int it = 0; it < iters; it++) {\\\n"
-    "    __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + (it & 1);\\\n"
+    "    PIN_ROWS;\\\n"
     "    _Pragma(\"unroll\") for (int k = 0; k < 16; k++) {\\\n"
     "      double4 a0 = pa[k][ty], a1 = pa[k][ty + 8];\\\n"
     "      double a[8] = {a0.s0, a0.s1, a0.s2, a0.s3, a1.s0, a1.s1, a1.s2, a1.s3};\\\n"
@@ -156,16 +163,13 @@ static const char *source_fma =
  * the same 64 x 128 tile (two tiles of 256 threads per SM). */
 static const char *source_inner48 =
     "__kernel void pinner48(__global double *out, int iters) {\n"
-    "  __local double4 la[17][17]; __local double2 lb[17][65];\n"
+    "  PIN_LOCAL;\n"
     "  uint t = get_local_id(0), ty = t / 16, tx = t % 16;\n"
-    "  for (uint i = t; i < 17 * 17; i += 256) la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, "
-    "0.25);\n"
-    "  for (uint i = t; i < 17 * 65; i += 256) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\n"
-    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  PIN_FILL(256);\n"
     "  double2 acc[4][4];\n"
     "  for (int i = 0; i < 4; i++) for (int j = 0; j < 4; j++) acc[i][j] = (double2)(0);\n"
     "  for (int it = 0; it < iters; it++) {\n"
-    "    __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + (it & 1);\n"
+    "    PIN_ROWS;\n"
     "    _Pragma(\"unroll\") for (int k = 0; k < 16; k++) {\n"
     "      double4 a0 = pa[k][ty]; double a[4] = {a0.s0, a0.s1, a0.s2, a0.s3};\n"
     "      double2 b[4] = {pb[k][tx], pb[k][tx + 16], pb[k][tx + 32], pb[k][tx + 48]};\n"
@@ -181,16 +185,13 @@ static const char *source_inner48 =
  * kernel has. */
 static const char *source_order =
     "#define PINNERO(name, ORDER, BAR) __kernel void name(__global double *out, int iters) {\\\n"
-    "  __local double4 la[17][17]; __local double2 lb[17][65];\\\n"
+    "  PIN_LOCAL;\\\n"
     "  uint t = get_local_id(0), ty = t / 16, tx = t % 16;\\\n"
-    "  for (uint i = t; i < 17 * 17; i += 128) la[i / 17][i % 17] = (double4)(i * 1e-3, 1, 0.5, "
-    "0.25);\\\n"
-    "  for (uint i = t; i < 17 * 65; i += 128) lb[i / 65][i % 65] = (double2)(i * 1e-3, 1);\\\n"
-    "  barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+    "  PIN_FILL(128);\\\n"
     "  double acc[8][8];\\\n"
     "  for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) acc[i][j] = 0;\\\n"
     "  for (int it = 0; it < iters; it++) {\\\n"
-    "    __local double4 (*pa)[17] = la + (it & 1); __local double2 (*pb)[65] = lb + (it & 1);\\\n"
+    "    PIN_ROWS;\\\n"
     "    _Pragma(\"unroll\") for (int k = 0; k < 16; k++) {\\\n"
     "      double4 a0 = pa[k][ty], a1 = pa[k][ty + 8];\\\n"
     "      double2 b0 = pb[k][tx], b1 = pb[k][tx + 16], b2 = pb[k][tx + 32], b3 = pb[k][tx + "
@@ -489,22 +490,31 @@ int main(void) {
   rate("ptf32", 8 * 2.0 * 16 * 8 * 8, units); /* TF32 m16n8k8 */
   /* The FP64 fma at the occupancy of matmul_fast's double shape (8 warps per SM, 64
    * accumulators per thread), then its inner loop from tile_static memory at that occupancy;
-   * the 4 x 8 tile at 16 warps per SM (pouter48, pinner48). */
-  rate_at(prog, "pfma", 32 * 16 * 2.0, units, 2, 128);
-  rate_at(prog, "pfma64", 32 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pouter", 32 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pouter_a", 32 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pouter48", 32 * 32 * 2.0, units, 4, 128);
-  rate_at(prog, "pinner", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_w48", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_q24", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_q24b", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner48", 32 * 16 * 32 * 2.0, units, 2, 256);
-  rate_at(prog, "pinner_o0", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_o1", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_o2", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_o3", 32 * 16 * 64 * 2.0, units, 2, 128);
-  rate_at(prog, "pinner_o2bar", 32 * 16 * 64 * 2.0, units, 2, 128);
+   * the 4 x 8 tile at 16 warps per SM (pouter48, pinner48). Flops per warp and iteration. */
+  static const struct {
+    const char *name;
+    double flop;
+    size_t blocks, local;
+  } dgemm_rates[] = {
+      {"pfma", 32 * 16 * 2.0, 2, 128},
+      {"pfma64", 32 * 64 * 2.0, 2, 128},
+      {"pouter", 32 * 64 * 2.0, 2, 128},
+      {"pouter_a", 32 * 64 * 2.0, 2, 128},
+      {"pouter48", 32 * 32 * 2.0, 4, 128},
+      {"pinner", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_w48", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_q24", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_q24b", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner48", 32 * 16 * 32 * 2.0, 2, 256},
+      {"pinner_o0", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_o1", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_o2", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_o3", 32 * 16 * 64 * 2.0, 2, 128},
+      {"pinner_o2bar", 32 * 16 * 64 * 2.0, 2, 128},
+  };
+  for (size_t i = 0; i < sizeof dgemm_rates / sizeof dgemm_rates[0]; i++)
+    rate_at(prog, dgemm_rates[i].name, dgemm_rates[i].flop, units, dgemm_rates[i].blocks,
+            dgemm_rates[i].local);
   /* At the occupancy of matmul_dmma (two tiles of 4 warps, or one of 8, per SM: 8 warps), with
    * 8 and with 16 accumulators per warp (its 64 x 32 warp tile holds 16). */
   rate_at(prog, "p1688", 8 * 2.0 * 16 * 8 * 8, units, 2, 128);
