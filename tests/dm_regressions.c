@@ -10,8 +10,8 @@
  *    memory to bring the data to), and so the algorithms' temporaries cost no copies: a sort of
  *    keys already on the device moves no bytes either way (it once copied its key-sized temporary
  *    back to a host buffer at every call, most of amp_sort's time on a GPU). */
+#include "data/source.h"
 #include "dm_common.h"
-#include "source.h"
 
 static const char *src = "__kernel void fill(AMP_VIEW(int, v), int x) {\n"
                          "  AMP_INDEX1(i);\n"

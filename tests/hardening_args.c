@@ -5,7 +5,7 @@
  * naming the argument's index (from 0) and both types, before anything is enqueued: nothing moves,
  * host data stay. */
 #include "check.h"
-#include "error.h" /* runtime internal: amp__debug_enabled */
+#include "core/error.h" /* runtime internal: amp__debug_enabled */
 
 enum { N = 32 };
 

@@ -11,9 +11,9 @@
  * newer results that sit on the device. The internal record of whether a launch reached the queue
  * (amp__launch_enqueued, which amp_blas_gemm's fallback between kernels relies on) says 0 after a
  * refused launch and 1 after one that ran. */
-#include "accelerator.h" /* runtime internal: to simulate a device without fp64 */
 #include "check.h"
-#include "program.h" /* runtime internal: amp__launch_enqueued */
+#include "core/accelerator_impl.h" /* runtime internal: to simulate a device without fp64 */
+#include "exec/program.h"          /* runtime internal: amp__launch_enqueued */
 
 static amp_accelerator_view *av;
 static amp_accelerator *acc;

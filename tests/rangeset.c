@@ -5,7 +5,7 @@
  * overlapping and touching ranges (on either side, and across several); remove trims, splits and
  * deletes; missing and covered give the exact gaps and overlaps of a window; append merges with
  * the last range; empty ranges are no-ops; clear and free leave an empty set. */
-#include "rangeset.h"
+#include "data/rangeset.h"
 #include "check.h"
 
 /* The set equals the n ranges given as lo0, hi0, lo1, hi1, ...; prints both on mismatch. */

@@ -1,0 +1,194 @@
+/* runtime/algo.c: the parts the algorithm files share (see algo.h). Their kernels are files of
+ * kernels_cl/ embedded at build time; they are built through amp_program_create_builtin (or, with
+ * a caller's operator in front, amp_program_create) and launched with amp_parallel_for_each_ex,
+ * so copies in, waits, and what counts as written afterwards are the launch path's. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/algo.h"
+#include "exec/program.h"
+
+const char *amp__algo_type_name(amp_elem_kind kind, int vec4) {
+  switch (kind) {
+  case AMP_ELEM_INT32:
+    return vec4 ? "int4" : "int";
+  case AMP_ELEM_UINT32:
+    return vec4 ? "uint4" : "uint";
+  case AMP_ELEM_FLOAT:
+    return vec4 ? "float4" : "float";
+  case AMP_ELEM_DOUBLE:
+    return vec4 ? "double4" : "double";
+  default:
+    return NULL;
+  }
+}
+
+amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
+                                int integers_only, int write, const char *name, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(view, AMP__MAGIC_VIEW, "accelerator view", fn));
+  AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  if (v->extent.rank != rank)
+    AMP__FAIL(AMP_ERROR_RANK_MISMATCH, "%s: %s has rank %d; it must have rank %d", fn, name,
+              v->extent.rank, rank);
+  amp_elem_kind k = v->type.kind;
+  if (integers_only ? k != AMP_ELEM_INT32 && k != AMP_ELEM_UINT32 : !amp__algo_type_name(k, 0))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds elements of kind %d; it takes %s", fn, name,
+              (int)k,
+              integers_only ? "AMP_INT32 or AMP_UINT32"
+                            : "AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE");
+  if (write && v->read_only)
+    AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: %s is a read-only view, and it is written", fn, name);
+  if (k == AMP_ELEM_DOUBLE && !view->acc->props.supports_double_precision)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "%s: %s holds doubles, but %s does not support double "
+              "precision",
+              fn, name, view->acc->props.device_path);
+fail:
+  return status;
+}
+
+/* The algorithms' own kernels (no caller text in them) are kept for the life of the process, so
+ * each is built once per device: the program cache frees a build with its last program
+ * (program.c), and an algorithm call would otherwise build its kernels again every time. The
+ * caller gets its own reference (amp_kernel_release it as before). */
+typedef struct memo {
+  char *key;
+  amp_kernel *k;
+  struct memo *next;
+} memo;
+static memo *memos;
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static amp_kernel *memo_get(const char *key) {
+  amp_kernel *k = NULL;
+  pthread_mutex_lock(&memo_lock);
+  for (memo *m = memos; m && !k; m = m->next)
+    if (strcmp(m->key, key) == 0 && amp_kernel_retain(m->k) == AMP_SUCCESS)
+      k = m->k;
+  pthread_mutex_unlock(&memo_lock);
+  return k;
+}
+
+static void memo_put(const char *key, amp_kernel *k) {
+  memo *m = calloc(1, sizeof *m);
+  if (!m || !(m->key = strdup(key)) || amp_kernel_retain(k) != AMP_SUCCESS) {
+    if (m)
+      free(m->key);
+    free(m);
+    return; /* not kept: built again next time */
+  }
+  m->k = k;
+  pthread_mutex_lock(&memo_lock);
+  m->next = memos;
+  memos = m;
+  pthread_mutex_unlock(&memo_lock);
+}
+
+/* "file|options|kname|prefix", malloc'd (NULL when out of memory: then nothing is remembered). */
+static char *memo_key(const char *file, const char *options, const char *kname,
+                      const char *prefix) {
+  size_t n = strlen(file) + strlen(options ? options : "") + strlen(kname) +
+             strlen(prefix ? prefix : "") + 4;
+  char *key = malloc(n);
+  if (key)
+    snprintf(key, n, "%s|%s|%s|%s", file, options ? options : "", kname, prefix ? prefix : "");
+  return key;
+}
+
+/* amp_program_create_builtin + amp_kernel_create, remembered. */
+static amp_status builtin_kernel(const char *file, const char *options, const char *kname,
+                                 amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_program *p = NULL;
+  char *key = memo_key(file, options, kname, NULL);
+  if (key && (*out = memo_get(key))) {
+    free(key);
+    return AMP_SUCCESS;
+  }
+  AMP__TRY(amp_program_create_builtin(file, options, &p));
+  AMP__TRY(amp_kernel_create(p, kname, out));
+  if (key)
+    memo_put(key, *out);
+fail:
+  amp_program_release(p); /* the kernel keeps it */
+  free(key);
+  return status;
+}
+
+/* A kernel of builtin file `file` with the caller's text in front of it. */
+static amp_status prefixed_kernel(const char *file, const char *prefix, const char *options,
+                                  const char *kname, amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_program *p = NULL;
+  char *text = NULL;
+  {
+    const char *body = NULL;
+    for (size_t i = 0; i < amp__embedded_count; i++)
+      if (strcmp(amp__embedded_kernels[i].name, file) == 0)
+        body = amp__embedded_kernels[i].text;
+    if (!body)
+      AMP__FAIL(AMP_ERROR_NOT_FOUND, "no builtin kernel file \"%s\"", file);
+    size_t a = strlen(prefix), b = strlen(body);
+    if (a > SIZE_MAX - b - 2 || !(text = malloc(a + b + 2)))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for the program text", kname);
+    memcpy(text, prefix, a);
+    text[a] = '\n';
+    memcpy(text + a + 1, body, b + 1);
+    AMP__TRY(amp_program_create(text, options, &p));
+  }
+  AMP__TRY(amp_kernel_create(p, kname, out));
+fail:
+  amp_program_release(p); /* the kernel keeps it */
+  free(text);
+  return status;
+}
+
+amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
+                            const char *kname, amp_kernel **out) {
+  char options[64];
+  snprintf(options, sizeof options, "-DT=%s -DT4=%s", amp__algo_type_name(kind, 0),
+           amp__algo_type_name(kind, 1));
+  if (!prefix)
+    return builtin_kernel(file, options, kname, out);
+  /* an operator's kernel is remembered too (reduce's built-in operators come this way; a
+   * program's own operators are few) */
+  char *key = memo_key(file, options, kname, prefix);
+  if (key && (*out = memo_get(key))) {
+    free(key);
+    return AMP_SUCCESS;
+  }
+  amp_status status = prefixed_kernel(file, prefix, options, kname, out);
+  if (status == AMP_SUCCESS && key)
+    memo_put(key, *out);
+  free(key);
+  return status;
+}
+
+amp_status amp__algo_kernel_opts(const char *file, const char *options, const char *kname,
+                                 amp_kernel **out) {
+  return builtin_kernel(file, options, kname, out);
+}
+
+amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
+                             const amp_arg *args, size_t nargs) {
+  amp_status status = AMP_SUCCESS;
+  if (tiles == 0 || tiles > (size_t)INT32_MAX / (size_t)tile)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%zu tiles of %d threads do not fit a launch", tiles, tile);
+  amp_launch l = {amp_extent1((int)(tiles * (size_t)tile)), 1, {tile, 1, 1}, k, args, nargs};
+  AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
+fail:
+  return status;
+}
+
+size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_tile, size_t cap) {
+  size_t want = n / per_tile + (n % per_tile != 0);
+  size_t fill = (size_t)(view->acc->props.compute_units ? view->acc->props.compute_units : 1) * 8;
+  if (want > fill)
+    want = fill;
+  if (want > cap)
+    want = cap;
+  return want ? want : 1;
+}

@@ -1,0 +1,40 @@
+/* runtime/algo.h: what the algorithm files (algo_*.c) share: checking their views, building their
+ * builtin kernels per element type, and launching them through parallel_for_each, so they join
+ * the data model exactly as the caller's own kernels do. */
+#ifndef AMPCL_RUNTIME_ALGO_H
+#define AMPCL_RUNTIME_ALGO_H
+
+#include "ampcl/algorithms.h"
+#include "ampcl/array.h"
+#include "ampcl/kernel.h"
+#include "data/source.h"
+
+/* The OpenCL C name of a view's element type and of its 4-vector ("float", "float4"), or NULL
+ * for a struct type. */
+const char *amp__algo_type_name(amp_elem_kind kind, int vec4);
+
+/* Checks that v is a live view of rank `rank` whose element type is one of int, uint, float or
+ * double (or only int and uint when `integers_only`); `name` names it in messages. With `write`,
+ * the view must be read-write. Also checks fp64 support on the view's device for double. */
+amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
+                                int integers_only, int write, const char *name, const char *fn);
+
+/* The kernel `kname` of the builtin kernel file `file` (kernels_cl/<file>.cl) built for element
+ * type `kind` (-DT=... -DT4=...). With `prefix` != NULL, the program is prefix + the file's text
+ * instead (the user's operator of amp_reduce_custom), built from source. The caller releases it. */
+amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
+                            const char *kname, amp_kernel **out);
+
+/* The same with the build options given whole (e.g. "-DK=uint -DHAS_VALUES=0"). */
+amp_status amp__algo_kernel_opts(const char *file, const char *options, const char *kname,
+                                 amp_kernel **out);
+
+/* A 1-D tiled launch of `tiles` tiles of `tile` threads. */
+amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
+                             const amp_arg *args, size_t nargs);
+
+/* How many tiles of 256 threads a grid-stride kernel over n elements should use on the view's
+ * device: enough to fill it several times over, never more than needed, at most `cap`. */
+size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_tile, size_t cap);
+
+#endif /* AMPCL_RUNTIME_ALGO_H */

@@ -1,0 +1,39 @@
+/* runtime/algo_histogram.c: amp_histogram (kernels_cl/histogram.cl): zero the bins, then count
+ * with a tile_static copy of the bins per tile when they fit there, with global atomics when not.
+ */
+#include <stdio.h>
+
+#include "algorithms/algo.h"
+
+#define HIST_TILE 256
+
+amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src, amp_array_view *bins) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_histogram";
+  amp_kernel *kz = NULL, *kc = NULL;
+  AMP__TRY(amp__algo_check_view(view, src, 1, 1, 0, "src", fn));
+  AMP__TRY(amp__algo_check_view(view, bins, 1, 1, 1, "bins", fn));
+  if (bins->type.kind != AMP_ELEM_UINT32)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: bins must be a view of AMP_UINT32", fn);
+  size_t nb = (size_t)bins->extent.dim[0], n = (size_t)src->extent.dim[0];
+  /* Half the tile_static memory at most, so that a tile's copy leaves room for occupancy. */
+  int local = nb * sizeof(cl_uint) <= view->acc->props.local_memory / 2;
+  AMP__TRY(amp__algo_kernel("histogram", NULL, src->type.kind, "amp_histogram_zero", &kz));
+  AMP__TRY(amp__algo_kernel("histogram", NULL, src->type.kind,
+                            local ? "amp_histogram_local" : "amp_histogram_global", &kc));
+  amp_arg z[] = {amp_arg_view(bins)};
+  AMP__TRY(amp_parallel_for_each(view, amp_extent1((int)nb), kz, z, 1));
+  size_t tiles = amp__algo_tiles(view, n, (size_t)HIST_TILE * 4, 4096);
+  if (local) {
+    amp_arg a[] = {amp_arg_view(src), amp_arg_view(bins), amp_arg_local(nb * sizeof(cl_uint))};
+    AMP__TRY(amp__algo_launch1(view, kc, tiles, HIST_TILE, a, AMP_NARGS(a)));
+  } else {
+    amp_arg a[] = {amp_arg_view(src), amp_arg_view(bins)};
+    AMP__TRY(amp__algo_launch1(view, kc, tiles, HIST_TILE, a, AMP_NARGS(a)));
+  }
+  AMP__TRY(amp_array_view_wait(bins));
+fail:
+  amp_kernel_release(kz);
+  amp_kernel_release(kc);
+  return status;
+}

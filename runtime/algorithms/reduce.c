@@ -1,0 +1,95 @@
+/* runtime/algo_reduce.c: amp_reduce and amp_reduce_custom (kernels_cl/reduce.cl).
+ *
+ * Two launches of amp_reduce_tiles: G tiles fold the view into G partials (a temporary view
+ * that lives on the device only), then one tile folds those into a one-element view, which is
+ * copied back into *result. The builtin operators are texts like a caller's, so both take the
+ * same path. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/algo.h"
+
+#define RED_TILE 256
+
+/* The operator text and identity of a builtin reduction for element kind k. */
+static void builtin_op(amp_reduce_op op, amp_elem_kind k, const char **src, const char **id) {
+  int fp = k == AMP_ELEM_FLOAT || k == AMP_ELEM_DOUBLE;
+  switch (op) {
+  case AMP_REDUCE_SUM:
+    *src = "inline T amp_reduce_op(T a, T b) { return a + b; }";
+    *id = "0";
+    break;
+  case AMP_REDUCE_MIN:
+    *src = fp ? "inline T amp_reduce_op(T a, T b) { return fmin(a, b); }"
+              : "inline T amp_reduce_op(T a, T b) { return min(a, b); }";
+    *id = fp ? "INFINITY" : k == AMP_ELEM_INT32 ? "INT_MAX" : "UINT_MAX";
+    break;
+  default:
+    *src = fp ? "inline T amp_reduce_op(T a, T b) { return fmax(a, b); }"
+              : "inline T amp_reduce_op(T a, T b) { return max(a, b); }";
+    *id = fp ? "-INFINITY" : k == AMP_ELEM_INT32 ? "INT_MIN" : "0u";
+    break;
+  }
+}
+
+static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const char *op_src,
+                         const char *identity, void *result, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *k = NULL;
+  amp_array_view *partial = NULL, *one = NULL;
+  char *prefix = NULL;
+  AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
+  if (!result)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: result is NULL", fn);
+  size_t a = strlen(op_src), b = strlen(identity);
+  static const char mid[] = "\n#define AMP_REDUCE_IDENTITY (";
+  if (a > SIZE_MAX / 2 || b > SIZE_MAX / 2 - sizeof mid - 4 - a ||
+      !(prefix = malloc(a + b + sizeof mid + 4)))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for the operator text", fn);
+  snprintf(prefix, a + b + sizeof mid + 4, "%s%s%s)\n", op_src, mid, identity);
+  AMP__TRY(amp__algo_kernel("reduce", prefix, src->type.kind, "amp_reduce_tiles", &k));
+
+  size_t n = amp_extent_size(src->extent);
+  size_t tiles = amp__algo_tiles(view, n, (size_t)RED_TILE * 4, 4096);
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles), src->type, fn, &partial));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1(1), src->type, fn, &one));
+  amp_arg first[] = {amp_arg_view(src), amp_arg_view(partial)};
+  AMP__TRY(amp__algo_launch1(view, k, tiles, RED_TILE, first, AMP_NARGS(first)));
+  amp_arg second[] = {amp_arg_view(partial), amp_arg_view(one)};
+  AMP__TRY(amp__algo_launch1(view, k, 1, RED_TILE, second, AMP_NARGS(second)));
+  AMP__TRY(amp_copy_from_view(one, result, src->type.size));
+fail:
+  amp_array_view_release(partial);
+  amp_array_view_release(one);
+  amp_kernel_release(k);
+  free(prefix);
+  return status;
+}
+
+amp_status amp_reduce(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
+                      void *result) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_reduce", *op_src, *id;
+  if (op != AMP_REDUCE_SUM && op != AMP_REDUCE_MIN && op != AMP_REDUCE_MAX)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: op is %d, which is not AMP_REDUCE_SUM, AMP_REDUCE_MIN or AMP_REDUCE_MAX", fn,
+              (int)op);
+  AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
+  builtin_op(op, src->type.kind, &op_src, &id);
+  AMP__TRY(reduce(view, src, op_src, id, result, fn));
+fail:
+  return status;
+}
+
+amp_status amp_reduce_custom(amp_accelerator_view *view, amp_array_view *src, const char *op_source,
+                             const char *identity, void *result) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_reduce_custom";
+  if (!op_source || !identity)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+              op_source ? "identity" : "op_source");
+  AMP__TRY(reduce(view, src, op_source, identity, result, fn));
+fail:
+  return status;
+}

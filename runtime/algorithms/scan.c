@@ -1,0 +1,117 @@
+/* runtime/algo_scan.c: amp_scan, prefix sums (kernels_cl/scan.cl).
+ *
+ * One pass for int, uint and float where the device has cl_khr_int64_base_atomics:
+ * amp_scan_init zeroes the look-back state, then amp_scan_onepass scans tiles of 4096 elements in
+ * the order they start, each taking the sum before it from the tiles before it (decoupled
+ * look-back). It moves what a copy moves: n elements in, n out.
+ *
+ * Otherwise (double, or no 64-bit atomics) three passes, reduce-then-scan: G tiles each own a
+ * chunk of the view (a multiple of 4096 elements): amp_scan_sums writes each chunk's sum to a
+ * temporary view of G elements, amp_scan_carry turns those into each chunk's starting value (one
+ * tile), and amp_scan_apply scans every chunk from its start. AMP_SCAN_PASSES=3 in the
+ * environment forces this path (for measuring it; 1 or unset: the default choice; another value
+ * is an error naming it). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/algo.h"
+
+#define SCAN_TILE      256
+#define SCAN_ITEMS     (16 * SCAN_TILE) /* elements per step of amp_scan_sums (scan.cl: SCAN_ITEMS) */
+#define SCAN_ONE_PER   32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
+#define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
+#define SCAN_STEP      (SCAN_ONE_PER * SCAN_ONE_TILE) /* elements per tile of the single pass */
+#define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
+
+/* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
+static amp_status passes_wanted(int *out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  const char *env = getenv("AMP_SCAN_PASSES");
+  if (!env || !*env || strcmp(env, "1") == 0)
+    *out = 1;
+  else if (strcmp(env, "3") == 0)
+    *out = 3;
+  else
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SCAN_PASSES=%s: expected 1 or 3", fn, env);
+fail:
+  return status;
+}
+
+static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                          amp_scan_kind kind, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *ki = NULL, *k1 = NULL;
+  amp_array_view *state = NULL;
+  char opts[96];
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d",
+           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
+           SCAN_ONE_PER, SCAN_ONE_TILE);
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
+  size_t n = (size_t)src->extent.dim[0]; /* < 2^31, so 2 * (tiles + 1) fits an int */
+  size_t tiles = n / SCAN_STEP + (n % SCAN_STEP != 0), words = 2 * (tiles + 1);
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
+  amp_arg a0[] = {amp_arg_view(state)};
+  AMP__TRY(amp__algo_launch1(view, ki, words / SCAN_TILE + 1, SCAN_TILE, a0, AMP_NARGS(a0)));
+  amp_arg a1[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(state),
+                  amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
+  AMP__TRY(amp__algo_launch1(view, k1, tiles, SCAN_ONE_TILE, a1, AMP_NARGS(a1)));
+fail:
+  amp_array_view_release(state);
+  amp_kernel_release(ki);
+  amp_kernel_release(k1);
+  return status;
+}
+
+amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                    amp_scan_kind kind) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_scan";
+  amp_kernel *ks = NULL, *kc = NULL, *ka = NULL;
+  amp_array_view *sums = NULL;
+  AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
+  AMP__TRY(amp__algo_check_view(view, dst, 1, 0, 1, "dst", fn));
+  if (kind != AMP_SCAN_EXCLUSIVE && kind != AMP_SCAN_INCLUSIVE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: kind is %d, which is not AMP_SCAN_EXCLUSIVE or AMP_SCAN_INCLUSIVE", fn,
+              (int)kind);
+  if (dst->type.kind != src->type.kind)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: dst holds another element type than src", fn);
+  if (dst->extent.dim[0] != src->extent.dim[0])
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: src has %d elements and dst %d; they must be equal",
+              fn, src->extent.dim[0], dst->extent.dim[0]);
+  amp_elem_kind t = src->type.kind;
+  int passes = 1;
+  AMP__TRY(passes_wanted(&passes, fn));
+  if (t == AMP_ELEM_DOUBLE || !view->acc->has_int64_atomics)
+    passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */
+  if (passes == 1)
+    return onepass(view, src, dst, kind, fn);
+  AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_sums", &ks));
+  AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_carry", &kc));
+  AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_apply", &ka));
+
+  size_t n = (size_t)src->extent.dim[0];
+  size_t tiles = amp__algo_tiles(view, n, SCAN_ITEMS, SCAN_MAX_TILES);
+  size_t steps = n / SCAN_ITEMS + (n % SCAN_ITEMS != 0); /* tile steps in all */
+  size_t per = steps / tiles + (steps % tiles != 0);
+  size_t chunk = per * SCAN_ITEMS;
+  if (chunk > INT32_MAX) /* only with one tile per 2^31 elements: not on a real device */
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: chunks of %zu elements do not fit an int", fn, chunk);
+  tiles = n / chunk + (n % chunk != 0);
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles), src->type, fn, &sums));
+  amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
+  AMP__TRY(amp__algo_launch1(view, ks, tiles, SCAN_TILE, a1, AMP_NARGS(a1)));
+  amp_arg a2[] = {amp_arg_view(sums)};
+  AMP__TRY(amp__algo_launch1(view, kc, 1, SCAN_TILE, a2, AMP_NARGS(a2)));
+  amp_arg a3[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(sums), amp_arg_int((int)chunk),
+                  amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
+  AMP__TRY(amp__algo_launch1(view, ka, tiles, SCAN_TILE, a3, AMP_NARGS(a3)));
+fail:
+  amp_array_view_release(sums); /* waits for the scan */
+  amp_kernel_release(ks);
+  amp_kernel_release(kc);
+  amp_kernel_release(ka);
+  return status;
+}

@@ -1,0 +1,102 @@
+/* runtime/algo_sort.c: amp_sort and amp_sort_by_key, a least-significant-digit radix sort
+ * (kernels_cl/sort.cl): 8 passes of 4-bit digits, each a count per (digit, tile), an exclusive
+ * amp_scan of the counts (the output slot of every digit of every tile), and a stable scatter.
+ * Passes alternate between the caller's views and temporaries of the same size, so after the
+ * eighth pass the result is back in the caller's views. */
+#include <stdio.h>
+
+#include "algorithms/algo.h"
+
+#define SORT_TILE   256
+#define SORT_KEYS   (4 * SORT_TILE)
+#define SORT_BITS   4
+#define SORT_DIGITS 16
+
+static int key_kind(amp_elem_kind k) {
+  return k == AMP_ELEM_UINT32 ? 0 : k == AMP_ELEM_INT32 ? 1 : k == AMP_ELEM_FLOAT ? 2 : -1;
+}
+
+static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_array_view *values,
+                       const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *kc = NULL, *ks = NULL;
+  amp_array_view *tk = NULL, *tv = NULL, *counts = NULL;
+  AMP__TRY(amp__algo_check_view(view, keys, 1, 0, 1, "keys", fn));
+  int kk = key_kind(keys->type.kind);
+  if (kk < 0)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: keys must be AMP_UINT32, AMP_INT32 or AMP_FLOAT",
+              fn);
+  if (values) {
+    AMP__TRY(amp__algo_check_view(view, values, 1, 0, 1, "values", fn));
+    if (key_kind(values->type.kind) < 0)
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: values must be AMP_UINT32, AMP_INT32 or AMP_FLOAT",
+                fn);
+    if (values->extent.dim[0] != keys->extent.dim[0])
+      AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+                "%s: keys has %d elements and values %d; they must be "
+                "equal",
+                fn, keys->extent.dim[0], values->extent.dim[0]);
+    if (values->src == keys->src)
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: keys and values are views of the same data", fn);
+  }
+  char opts[160];
+  const char *K = amp__algo_type_name(keys->type.kind, 0),
+             *K4 = amp__algo_type_name(keys->type.kind, 1);
+  snprintf(opts, sizeof opts, "-DK=%s -DK4=%s -DKEY_KIND=%d -DHAS_VALUES=%d -DV=%s", K, K4, kk,
+           values != NULL, values ? amp__algo_type_name(values->type.kind, 0) : "uint");
+  AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_count", &kc));
+  AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_scatter", &ks));
+
+  size_t n = (size_t)keys->extent.dim[0];
+  size_t tiles = n / SORT_KEYS + (n % SORT_KEYS != 0);
+  if (tiles * SORT_DIGITS > (size_t)INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu keys are too many", fn, n);
+  if (n == 1)
+    goto fail; /* sorted */
+  AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
+  if (values)
+    AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &tv));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)(tiles * SORT_DIGITS)), AMP_UINT32, fn,
+                                        &counts));
+  amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
+  for (int shift = 0; shift < 32; shift += SORT_BITS) {
+    amp_arg c[] = {amp_arg_view(from), amp_arg_view(counts), amp_arg_int(shift)};
+    AMP__TRY(amp__algo_launch1(view, kc, tiles, SORT_TILE, c, AMP_NARGS(c)));
+    AMP__TRY(amp_scan(view, counts, counts, AMP_SCAN_EXCLUSIVE));
+    if (values) {
+      amp_arg s[] = {amp_arg_view(from), amp_arg_view(to),     amp_arg_view(vfrom),
+                     amp_arg_view(vto),  amp_arg_view(counts), amp_arg_int(shift)};
+      AMP__TRY(amp__algo_launch1(view, ks, tiles, SORT_TILE, s, AMP_NARGS(s)));
+    } else {
+      amp_arg s[] = {amp_arg_view(from), amp_arg_view(to), amp_arg_view(counts),
+                     amp_arg_int(shift)};
+      AMP__TRY(amp__algo_launch1(view, ks, tiles, SORT_TILE, s, AMP_NARGS(s)));
+    }
+    amp_array_view *x = from;
+    from = to;
+    to = x;
+    x = vfrom;
+    vfrom = vto;
+    vto = x;
+  }
+fail:
+  amp_array_view_release(tk); /* waits for the passes */
+  amp_array_view_release(tv);
+  amp_array_view_release(counts);
+  amp_kernel_release(kc);
+  amp_kernel_release(ks);
+  return status;
+}
+
+amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys) {
+  return sort(view, keys, NULL, "amp_sort");
+}
+
+amp_status amp_sort_by_key(amp_accelerator_view *view, amp_array_view *keys,
+                           amp_array_view *values) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(values, AMP__MAGIC_ARRAY_VIEW, "array view", "amp_sort_by_key"));
+  AMP__TRY(sort(view, keys, values, "amp_sort_by_key"));
+fail:
+  return status;
+}

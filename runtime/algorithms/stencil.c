@@ -1,0 +1,72 @@
+/* runtime/algo_stencil.c: amp_stencil_2d and amp_gaussian_blur (kernels_cl/stencil.cl): one
+ * tiled launch of 16 x 16 threads per 16 x 16 block of output, the input window with its halo and
+ * the weights in tile_static memory. */
+#include <math.h>
+#include <stdio.h>
+
+#include "algorithms/algo.h"
+
+#define ST_TILE 16
+
+amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                          amp_array_view *weights) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_stencil_2d";
+  amp_kernel *k = NULL;
+  AMP__TRY(amp__algo_check_view(view, src, 2, 0, 0, "src", fn));
+  AMP__TRY(amp__algo_check_view(view, dst, 2, 0, 1, "dst", fn));
+  AMP__TRY(amp__algo_check_view(view, weights, 2, 0, 0, "weights", fn));
+  if (src->type.kind != AMP_ELEM_FLOAT || dst->type.kind != AMP_ELEM_FLOAT ||
+      weights->type.kind != AMP_ELEM_FLOAT)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src, dst and weights must be views of AMP_FLOAT",
+              fn);
+  int H = src->extent.dim[0], W = src->extent.dim[1];
+  if (dst->extent.dim[0] != H || dst->extent.dim[1] != W)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: src is %d x %d and dst %d x %d; they must be equal",
+              fn, H, W, dst->extent.dim[0], dst->extent.dim[1]);
+  int kh = weights->extent.dim[0], kw = weights->extent.dim[1];
+  if (kh != kw || kh % 2 == 0)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: weights is %d x %d; it must be square with an odd side (2r + 1)", fn, kh, kw);
+  int r = kh / 2;
+  if (r > AMP_STENCIL_MAX_RADIUS)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: weights of %d x %d mean radius %d; the limit is %d",
+              fn, kh, kw, r, AMP_STENCIL_MAX_RADIUS);
+  if (dst->src == src->src)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
+  AMP__TRY(amp__algo_kernel_opts("stencil", "", "amp_stencil_tiles", &k));
+  long rows = ((long)H + ST_TILE - 1) / ST_TILE * ST_TILE;
+  long cols = ((long)W + ST_TILE - 1) / ST_TILE * ST_TILE;
+  if (rows > INT32_MAX || cols > INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
+  amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights), amp_arg_int(r)};
+  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ST_TILE, ST_TILE, 1}, k, args, 4};
+  AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
+fail:
+  amp_kernel_release(k);
+  return status;
+}
+
+amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                             float sigma) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_gaussian_blur";
+  amp_array_view *w = NULL;
+  float weights[(2 * AMP_STENCIL_MAX_RADIUS + 1) * (2 * AMP_STENCIL_MAX_RADIUS + 1)];
+  if (!(sigma > 0.0f) || sigma > AMP_STENCIL_MAX_RADIUS / 3.0f)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: sigma is %g; it must be in (0, %g]", fn,
+              (double)sigma, AMP_STENCIL_MAX_RADIUS / 3.0);
+  int r = (int)ceilf(3.0f * sigma), k = 2 * r + 1;
+  double total = 0;
+  for (int a = -r; a <= r; a++)
+    for (int b = -r; b <= r; b++)
+      total += weights[(a + r) * k + (b + r)] =
+          (float)exp(-(double)(a * a + b * b) / (2.0 * (double)sigma * (double)sigma));
+  for (int i = 0; i < k * k; i++)
+    weights[i] = (float)(weights[i] / total);
+  AMP__TRY(amp_array_view_create_const(amp_extent2(k, k), AMP_FLOAT, weights, &w));
+  AMP__TRY(amp_stencil_2d(view, src, dst, w));
+fail:
+  amp_array_view_release(w); /* waits for the launch: the weights live on this stack */
+  return status;
+}

@@ -1,0 +1,107 @@
+/* runtime/accelerator.h: what the runtime knows about accelerators, views and futures. */
+#ifndef AMPCL_RUNTIME_ACCELERATOR_H
+#define AMPCL_RUNTIME_ACCELERATOR_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "ampcl/accelerator.h"
+#include "ampcl/opencl.h"
+#include "ampcl/stats.h"
+#include "core/error.h"
+#include "core/handle.h"
+
+struct amp_accelerator {
+  uint32_t magic;
+  size_t index; /* position in the list; also the slot of per-accelerator data in sources */
+  cl_platform_id platform;
+  cl_device_id device; /* NULL for the host "cpu" */
+  amp_accelerator_properties props;
+  char *strings; /* one allocation holding every string of props */
+  /* The driver's CL_KERNEL_WORK_GROUP_SIZE is a floor, not the kernel's limit: NVIDIA's OpenCL
+   * reports 256 for every kernel, a 12-register one included, and runs such a kernel in tiles of
+   * 1024 (measured on an H100, docs/KERNELS.md "Tiles of 1024 threads on NVIDIA"). There a tile
+   * above that number is tried, and the driver's refusal at enqueue is the kernel's limit. */
+  int kernel_limit_is_floor;
+  /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
+   * pass publishes a tile's state and value in one 64-bit word). */
+  int has_int64_atomics;
+  /* amp_blas_gemm's device-specific kernels that failed to build here, one bit per plan
+   * (runtime/blas_choice.c): their portable fallbacks from then on, on this accelerator only. */
+  _Atomic unsigned gemm_broken_plans;
+
+  pthread_mutex_t lock; /* guards context and default_view creation */
+  cl_context context;   /* created at first use */
+  amp_accelerator_view *default_view;
+  struct amp__stager *stager; /* pinned staging buffers (staging.c), made at first use */
+
+  /* transfer counters (ampcl/stats.h) */
+  _Atomic uint64_t to_device_count, to_device_bytes;
+  _Atomic uint64_t to_host_count, to_host_bytes;
+  _Atomic uint64_t device_copy_count, device_copy_bytes;
+};
+
+struct amp_accelerator_view {
+  uint32_t magic;
+  _Atomic int refs;
+  int is_default; /* owned by its accelerator: release is a no-op */
+  amp_accelerator *acc;
+  amp_queuing_mode mode;
+  bool profiling; /* the queue records device times (profiling.c) */
+  cl_command_queue queue;
+};
+
+/* What an asynchronous host-side operation (a copy on a worker thread) reports: its status and
+ * reason, shared by the future and the worker; freed by whichever lets go last. */
+typedef struct amp__async {
+  _Atomic int refs;
+  amp_status status;
+  char *reason;
+} amp__async;
+
+struct amp_future {
+  uint32_t magic;
+  _Atomic int refs;
+  amp__async *async; /* for host-side work: its outcome (the event says only done or failed) */
+  cl_event event;
+  cl_event start;   /* when not NULL, device time counts from the end of this command (work made of
+                       several commands, such as a CLBlast call) */
+  int is_kernel;    /* a kernel's event: profiling information is available */
+  uint64_t host_ns; /* work done on the host before the future was made (a GEMM through OpenBLAS
+                       on a CPU device): its elapsed time, when not 0 */
+};
+
+/* Why the list holds only "cpu" (no OpenCL platform or device, with what to install), or "". */
+const char *amp__no_device_reason(void);
+
+/* Number of accelerators and the list (fails with the reason if enumeration failed). */
+amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
+
+/* The accelerator's OpenCL context, created at first call. Fails for "cpu". */
+amp_status amp__context(amp_accelerator *acc, cl_context *out);
+
+/* A context for a user event: one that exists already (never creating the default accelerator's
+ * as such: host-side work must not fix the default), else the first device's. */
+amp_status amp__any_context(cl_context *out);
+
+/* Runs work(arg) on a new thread and gives back a future that is ready when it returns; the
+ * future's wait returns work's status and reason. `cleanup(arg)` runs on the thread afterwards;
+ * its failure becomes the future's status when the work itself succeeded. */
+amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void *), void *arg,
+                          amp_future **out);
+void amp__async_release(amp__async *a);
+
+/* After an enqueue on the view: submit now in immediate mode. */
+void amp__view_enqueued(amp_accelerator_view *view);
+
+/* A future that owns `event` (the caller's reference passes to it); submits the event's queue. */
+/* Calls fn(e, status, data) once e has completed or failed: at once, here, when it already has
+ * (oclgrind never calls a callback set on a completed event), else from the driver's callback.
+ * Returns clSetEventCallback's error, having called nothing. */
+cl_int amp__on_complete(cl_event e, void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *data);
+amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
+/* The same for work of several commands: its device time runs from the end of the command
+ * `start` (enqueued just before the work; its reference passes too) to the end of `event`. */
+amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **out);
+
+#endif /* AMPCL_RUNTIME_ACCELERATOR_H */

@@ -1,0 +1,497 @@
+/* runtime/queue.c: accelerator views (in-order OpenCL queues) and completion futures (AMP §3.3).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/accelerator_impl.h"
+#include "core/clobjects.h"
+#include "core/profiling.h"
+#include "core/trace_impl.h"
+
+static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, bool profiling,
+                           int is_default, amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_context ctx;
+  amp_accelerator_view *v = NULL;
+  AMP__TRY(amp__context(acc, &ctx));
+  v = amp__handle_alloc(sizeof *v);
+  if (!v)
+    AMP__TRY(amp__handle_alloc_status());
+  cl_int err = CL_SUCCESS;
+  const cl_command_queue_properties props = amp__queue_properties(profiling);
+  v->queue = clCreateCommandQueue(ctx, acc->device, props, &err);
+  AMP__CL(err, "clCreateCommandQueue");
+  v->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+  is_default ? amp__clobj_process(AMP_CL_QUEUE, 1) : amp__clobj(AMP_CL_QUEUE, 1);
+  v->magic = AMP__MAGIC_VIEW;
+  v->refs = 1;
+  v->is_default = is_default;
+  v->acc = acc;
+  v->mode = mode;
+  *out = v;
+  return AMP_SUCCESS;
+fail:
+  amp__handle_retire(v);
+  return status;
+}
+
+amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: out is NULL");
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue and "
+              "runs no kernels%s%s",
+              *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
+  pthread_mutex_lock(&acc->lock);
+  amp_accelerator_view *v = acc->default_view;
+  pthread_mutex_unlock(&acc->lock);
+  if (!v) {
+    bool profiling;
+    AMP__TRY(amp__profiling_default(&profiling, "amp_accelerator_default_view"));
+    AMP__TRY(new_view(acc, AMP_QUEUING_MODE_AUTOMATIC, profiling, 1, &v));
+    pthread_mutex_lock(&acc->lock);
+    if (acc->default_view) { /* another thread won the race */
+      clReleaseCommandQueue(v->queue);
+      amp__clobj_process(AMP_CL_QUEUE, -1);
+      free(v);
+      v = acc->default_view;
+    } else {
+      acc->default_view = v;
+    }
+    pthread_mutex_unlock(&acc->lock);
+  }
+  *out = v;
+fail:
+  return status;
+}
+
+static amp_status create_view(amp_accelerator *acc, amp_queuing_mode mode, int profiling,
+                              amp_accelerator_view **out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__check_handle(acc, AMP__MAGIC_ACCELERATOR, "accelerator", fn));
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  if (mode != AMP_QUEUING_MODE_AUTOMATIC && mode != AMP_QUEUING_MODE_IMMEDIATE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: queuing mode %d is neither AMP_QUEUING_MODE_AUTOMATIC nor "
+              "AMP_QUEUING_MODE_IMMEDIATE",
+              fn, (int)mode);
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "%s: \"cpu\" is the host location: it has no queue and runs no kernels%s%s", fn,
+              *amp__no_device_reason() ? "; " : "", amp__no_device_reason());
+  bool on = profiling != 0;
+  if (profiling < 0) /* as the process says */
+    AMP__TRY(amp__profiling_default(&on, fn));
+  AMP__TRY(new_view(acc, mode, on, 0, out));
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
+                                       amp_accelerator_view **out) {
+  return create_view(acc, mode, -1, out, "amp_accelerator_create_view");
+}
+
+amp_status amp_accelerator_create_view_profiling(amp_accelerator *acc, amp_queuing_mode mode,
+                                                 bool profiling, amp_accelerator_view **out) {
+  return create_view(acc, mode, profiling, out, "amp_accelerator_create_view_profiling");
+}
+
+amp_status amp_accelerator_view_get_profiling(const amp_accelerator_view *view, bool *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_profiling: out is NULL");
+  *out = view->profiling;
+fail:
+  return status;
+}
+
+amp_status amp_default_view(amp_accelerator_view **out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator *acc;
+  AMP__TRY(amp_accelerator_get_default(&acc));
+  if (acc->props.is_host)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_default_view: the default accelerator is \"cpu\" (host memory), which runs no "
+              "kernels: %s",
+              *amp__no_device_reason()
+                  ? amp__no_device_reason()
+                  : "set AMP_DEFAULT_ACCELERATOR or call amp_accelerator_set_default with a device "
+                    "path from amp-info");
+  AMP__TRY(amp_accelerator_default_view(acc, out));
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_get_accelerator(const amp_accelerator_view *view,
+                                                amp_accelerator **out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_accelerator: out is NULL");
+  *out = view->acc;
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view,
+                                                 amp_queuing_mode *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_queuing_mode: out is NULL");
+  *out = view->mode;
+fail:
+  return status;
+}
+
+void amp__view_enqueued(amp_accelerator_view *view) {
+  if (view->mode == AMP_QUEUING_MODE_IMMEDIATE)
+    clFlush(view->queue);
+}
+
+amp_status amp_accelerator_view_flush(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  AMP__CL(clFlush(view->queue), "clFlush");
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_wait(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRACE_BEGIN;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  AMP__CL(clFinish(view->queue), "clFinish");
+fail:
+  AMP__TRACE_END("amp_accelerator_view_wait");
+  return status;
+}
+
+amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_event ev = NULL;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_create_marker: out is NULL");
+  const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+  AMP__CL(clEnqueueMarkerWithWaitList(view->queue, 0, NULL, &ev), "clEnqueueMarkerWithWaitList");
+  if (t)
+    amp__trace_command(view->acc, view->queue, ev, "marker", 0,
+                       "amp_accelerator_view_create_marker", NULL, t);
+  AMP__TRY(amp__future_create(ev, 0, out));
+  return AMP_SUCCESS;
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  return status;
+}
+
+amp_status amp_accelerator_view_retain(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!view->is_default)
+    atomic_fetch_add(&view->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_accelerator_view_release(amp_accelerator_view *view) {
+  amp_status status = AMP_SUCCESS;
+  if (!view)
+    return AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (view->is_default)
+    return AMP_SUCCESS;
+  if (atomic_fetch_sub(&view->refs, 1) == 1) {
+    cl_int err = clFinish(view->queue);
+    clReleaseCommandQueue(view->queue);
+    amp__clobj(AMP_CL_QUEUE, -1);
+    amp__handle_retire(view);
+    AMP__CL(err, "clFinish (releasing an accelerator view)");
+  }
+fail:
+  return status;
+}
+
+/* ---- futures ------------------------------------------------------------------------------ */
+
+amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out) {
+  /* A future stands for submitted work: in automatic mode the command may still sit in its
+   * queue, and polling (is_ready, then) does not submit it, so submit it here. User events (the
+   * futures of host-side work) belong to no queue. */
+  cl_command_queue q = NULL;
+  if (clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
+    clFlush(q);
+  amp_future *f = amp__handle_alloc(sizeof *f);
+  if (!f)
+    return amp__handle_alloc_status();
+  f->magic = AMP__MAGIC_FUTURE;
+  f->refs = 1;
+  f->event = event;
+  f->is_kernel = is_kernel;
+  *out = f;
+  return AMP_SUCCESS;
+}
+
+amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **out) {
+  amp_status status = amp__future_create(event, 1, out);
+  if (status == AMP_SUCCESS)
+    (*out)->start = start;
+  return status;
+}
+
+/* A negative execution status is the error the command failed with. */
+static amp_status event_outcome(cl_event ev, const char *fn) {
+  cl_int st = CL_COMPLETE;
+  cl_int err = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  if (err != CL_SUCCESS)
+    return amp__set_error(amp__cl_status(err), "%s: clGetEventInfo failed (%d)", fn, (int)err);
+  if (st < 0)
+    return amp__set_error(amp__cl_status(st), "%s: the work failed on the device: %s (%d)", fn,
+                          amp_status_name(amp__cl_status(st)), (int)st);
+  return AMP_SUCCESS;
+}
+
+amp_status amp_future_wait(amp_future *future) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  AMP__TRACE_BEGIN;
+  cl_int err = clWaitForEvents(1, &future->event);
+  AMP__TRACE_END("amp_future_wait");
+  if (future->async && future->async->status != AMP_SUCCESS) /* host-side work: its own reason */
+    return amp__set_error(future->async->status, "%s",
+                          future->async->reason ? future->async->reason
+                                                : "asynchronous work failed");
+  if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    AMP__CL(err, "clWaitForEvents");
+  AMP__TRY(event_outcome(future->event, "amp_future_wait"));
+fail:
+  return status;
+}
+
+amp_status amp_future_is_ready(amp_future *future, bool *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_is_ready: out is NULL");
+  cl_int st = CL_QUEUED;
+  AMP__CL(clGetEventInfo(future->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
+          "clGetEventInfo");
+  *out = st == CL_COMPLETE || st < 0;
+fail:
+  return status;
+}
+
+typedef struct then_ctx {
+  amp_future_callback cb;
+  void *user;
+} then_ctx;
+
+cl_int amp__on_complete(cl_event e, void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *data) {
+  cl_int st = CL_QUEUED;
+  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) == CL_SUCCESS &&
+      (st == CL_COMPLETE || st < 0)) {
+    fn(e, st, data);
+    return CL_SUCCESS;
+  }
+  return clSetEventCallback(e, CL_COMPLETE, fn, data);
+}
+
+static void CL_CALLBACK then_trampoline(cl_event ev, cl_int st, void *p) {
+  (void)ev;
+  then_ctx *c = p;
+  c->cb(st < 0 ? amp__cl_status(st) : AMP_SUCCESS, c->user);
+  free(c);
+}
+
+amp_status amp_future_then(amp_future *future, amp_future_callback callback, void *user_data) {
+  amp_status status = AMP_SUCCESS;
+  then_ctx *c = NULL;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (!callback)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_then: callback is NULL");
+  c = malloc(sizeof *c);
+  if (!c)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_future_then: out of memory");
+  c->cb = callback;
+  c->user = user_data;
+  AMP__CL(amp__on_complete(future->event, then_trampoline, c), "clSetEventCallback");
+  return AMP_SUCCESS;
+fail:
+  free(c);
+  return status;
+}
+
+amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_elapsed_ns: out is NULL");
+  if (future->host_ns) {
+    *out = future->host_ns;
+    return AMP_SUCCESS;
+  }
+  if (!future->is_kernel)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_future_elapsed_ns: only futures of kernel launches carry a device time");
+  AMP__TRY(amp_future_wait(future));
+  cl_ulong t0 = 0, t1 = 0;
+  cl_int end =
+      clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+  if (end == CL_PROFILING_INFO_NOT_AVAILABLE)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_future_elapsed_ns: the work ran on a view without profiling (AMP_PROFILE=0, or "
+              "amp_accelerator_create_view_profiling(..., false, ...)): no device time was "
+              "recorded");
+  AMP__CL(end, "clGetEventProfilingInfo(END)");
+  if (future->start)
+    AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
+            "clGetEventProfilingInfo(END of the starting command)");
+  else
+    AMP__CL(
+        clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
+        "clGetEventProfilingInfo(START)");
+  *out = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
+fail:
+  return status;
+}
+
+amp_status amp_future_retain(amp_future *future) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  atomic_fetch_add(&future->refs, 1);
+fail:
+  return status;
+}
+
+amp_status amp_future_release(amp_future *future) {
+  amp_status status = AMP_SUCCESS;
+  if (!future)
+    return AMP_SUCCESS;
+  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
+  if (atomic_fetch_sub(&future->refs, 1) == 1) {
+    amp__async_release(future->async);
+    clReleaseEvent(future->event);
+    if (future->start)
+      clReleaseEvent(future->start);
+    amp__handle_retire(future);
+  }
+fail:
+  return status;
+}
+
+/* ---- interop (ampcl/opencl.h) ------------------------------------------------------------- */
+
+amp_status amp_accelerator_view_get_cl_queue(const amp_accelerator_view *view,
+                                             cl_command_queue *out) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_cl_queue: out is NULL");
+  *out = view->queue;
+fail:
+  return status;
+}
+
+/* ---- host-side asynchronous work ----------------------------------------------------------- */
+
+void amp__async_release(amp__async *a) {
+  if (a && atomic_fetch_sub(&a->refs, 1) == 1) {
+    free(a->reason);
+    free(a);
+  }
+}
+
+typedef struct async_job {
+  amp_status (*work)(void *);
+  amp_status (*cleanup)(void *);
+  void *arg;
+  amp__async *outcome;
+  cl_event done; /* a user event: complete, or the (negative) status on failure */
+} async_job;
+
+static void *async_main(void *p) {
+  async_job *j = p;
+  amp_status st = j->work(j->arg);
+  char *reason = st != AMP_SUCCESS ? strdup(amp_last_error()) : NULL; /* this thread's reason */
+  amp_status done = j->cleanup ? j->cleanup(j->arg) : AMP_SUCCESS;
+  if (st == AMP_SUCCESS && done != AMP_SUCCESS) { /* e.g. the last release's copy home failed */
+    st = done;
+    reason = strdup(amp_last_error());
+  }
+  j->outcome->status = st;
+  j->outcome->reason = reason;
+  clSetUserEventStatus(j->done, st == AMP_SUCCESS ? CL_COMPLETE : (cl_int)st);
+  clReleaseEvent(j->done);
+  amp__async_release(j->outcome);
+  free(j);
+  return NULL;
+}
+
+/* See accelerator.h. */
+amp_status amp__any_context(cl_context *out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  AMP__TRY(amp__accelerators(&list, &n));
+  for (size_t i = 0; i < n; i++) {
+    pthread_mutex_lock(&list[i]->lock);
+    cl_context c = list[i]->context;
+    pthread_mutex_unlock(&list[i]->lock);
+    if (c) {
+      *out = c;
+      return AMP_SUCCESS;
+    }
+  }
+  AMP__TRY(amp__context(list[0], out)); /* the host "cpu" is always last, never first */
+fail:
+  return status;
+}
+
+amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void *), void *arg,
+                          amp_future **out) {
+  amp_status status = AMP_SUCCESS;
+  cl_context ctx;
+  cl_event ev = NULL;
+  async_job *j = calloc(1, sizeof *j);
+  amp__async *a = calloc(1, sizeof *a);
+  if (!j || !a)
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory starting an asynchronous copy");
+  /* The future's event is a user event, which needs some context. */
+  AMP__TRY(amp__any_context(&ctx));
+  cl_int err = CL_SUCCESS;
+  ev = clCreateUserEvent(ctx, &err);
+  AMP__CL(err, "clCreateUserEvent");
+  AMP__TRY(amp__future_create(ev, 0, out));
+  atomic_init(&a->refs, 2); /* the future and the worker */
+  (*out)->async = a;
+  clRetainEvent(ev); /* the worker's reference */
+  j->work = work;
+  j->cleanup = cleanup;
+  j->arg = arg;
+  j->outcome = a;
+  j->done = ev;
+  pthread_t t;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int rc = pthread_create(&t, &attr, async_main, j);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) /* no thread: do the work here, the future is ready at once */
+    async_main(j);
+  return AMP_SUCCESS;
+fail:
+  free(j);
+  free(a);
+  if (ev)
+    clReleaseEvent(ev);
+  if (cleanup)
+    cleanup(arg);
+  return status;
+}

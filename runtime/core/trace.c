@@ -1,0 +1,360 @@
+/* runtime/trace.c: the timeline of ampcl/trace.h, written as Chrome trace-event JSON.
+ *
+ * Recording: each command's record keeps its event (retained), the host time just before it was
+ * enqueued, its accelerator and queue, and copies of its strings. Host spans keep their times and
+ * thread. Records go into one array under one lock, at most AMP_TRACE_MAX of them.
+ *
+ * Writing (amp_trace_flush, and at exit): each pending event is waited for and its profiling
+ * times (QUEUED, START, END) read, then released. Device times are moved onto the host clock per
+ * accelerator: QUEUED is stamped on the device's clock when the driver takes the command, at or
+ * after the host's clock read just before the enqueue, so each command's host time - QUEUED is
+ * the clocks' offset minus that lag. The largest difference (the command stamped soonest) is the
+ * offset used; the spread of the differences is reported as the drift. One offset per accelerator
+ * keeps each queue's order; a device time can come out early by at most the smallest lag. The file
+ * is rewritten whole at each flush: a complete JSON document always, also if the program dies
+ * later. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/trace_impl.h"
+
+typedef struct record {
+  int is_host;
+  const char *kind; /* static */
+  char *name, *shape, *reason;
+  uint64_t bytes;
+  const amp_accelerator *acc;
+  cl_command_queue queue;
+  cl_event ev;                   /* until resolved */
+  uint64_t t_host;               /* host: start; command: host time before the enqueue */
+  uint64_t t_host1;              /* host: end */
+  cl_ulong queued, start, end;   /* device clock, once resolved */
+  int resolved, failed, untimed; /* untimed: the driver gave zeros (placed at host time) */
+  unsigned long thread;          /* host: a small number per thread */
+} record;
+
+static struct {
+  pthread_once_t once;
+  int on;
+  char *path;
+  size_t max;
+  pthread_mutex_t lock;
+  record *r;
+  size_t n, cap;
+  uint64_t dropped;
+  uint64_t t_start;
+} T = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+static _Atomic unsigned long next_thread = 1;
+static _Thread_local unsigned long my_thread;
+static _Thread_local const char *my_reason;
+
+uint64_t amp__trace_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void at_exit(void) {
+  if (amp_trace_flush() != AMP_SUCCESS)
+    fprintf(stderr, "[ampcl] AMP_TRACE: writing %s at exit failed: %s\n", T.path, amp_last_error());
+}
+
+static void init(void) {
+  const char *p = getenv("AMP_TRACE");
+  if (!p || !*p)
+    return;
+  T.path = strdup(p);
+  const char *m = getenv("AMP_TRACE_MAX");
+  T.max = m && strtoull(m, NULL, 10) > 0 ? (size_t)strtoull(m, NULL, 10) : 1000000;
+  T.t_start = amp__trace_now();
+  T.on = T.path != NULL;
+  if (T.on)
+    atexit(at_exit);
+}
+
+int amp__trace_on(void) {
+  pthread_once(&T.once, init);
+  return T.on;
+}
+
+void amp__trace_end(amp__traced *r, const amp_accelerator *acc, cl_command_queue q,
+                    const char *kind, uint64_t bytes, const char *name) {
+  if (!r->ev)
+    return;
+  amp__trace_command(acc, q, r->ev, kind, bytes, name, NULL, r->t);
+  clReleaseEvent(r->ev);
+  r->ev = NULL;
+}
+
+bool amp_trace_enabled(void) {
+  return amp__trace_on() != 0;
+}
+
+const char *amp__trace_reason(const char *reason) {
+  const char *old = my_reason;
+  my_reason = reason;
+  return old;
+}
+
+static char *dup_or_null(const char *s) {
+  return s ? strdup(s) : NULL;
+}
+
+/* A slot for one record (lock held), or NULL when full or out of memory (counted as dropped). */
+static record *slot(void) {
+  if (T.n == T.max) {
+    T.dropped++;
+    return NULL;
+  }
+  if (T.n == T.cap) {
+    size_t cap = T.cap ? 2 * T.cap : 1024;
+    if (cap > T.max)
+      cap = T.max;
+    record *g = realloc(T.r, cap * sizeof *g);
+    if (!g) {
+      T.dropped++;
+      return NULL;
+    }
+    T.r = g;
+    T.cap = cap;
+  }
+  record *r = &T.r[T.n++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static unsigned long thread_no(void) {
+  if (!my_thread)
+    my_thread = atomic_fetch_add(&next_thread, 1);
+  return my_thread;
+}
+
+void amp__trace_command(const amp_accelerator *acc, cl_command_queue q, cl_event ev,
+                        const char *kind, uint64_t bytes, const char *name, const char *shape,
+                        uint64_t enqueued) {
+  if (!amp__trace_on() || !ev)
+    return;
+  pthread_mutex_lock(&T.lock);
+  record *r = slot();
+  if (r) {
+    clRetainEvent(ev);
+    r->kind = kind;
+    r->name = dup_or_null(name);
+    r->shape = dup_or_null(shape);
+    r->reason = dup_or_null(my_reason);
+    r->bytes = bytes;
+    r->acc = acc;
+    r->queue = q;
+    r->ev = ev;
+    r->t_host = enqueued;
+  }
+  pthread_mutex_unlock(&T.lock);
+}
+
+void amp__trace_host(const char *name, uint64_t t0, uint64_t t1) {
+  if (!amp__trace_on())
+    return;
+  unsigned long th = thread_no();
+  pthread_mutex_lock(&T.lock);
+  record *r = slot();
+  if (r) {
+    r->is_host = 1;
+    r->kind = "host";
+    r->name = dup_or_null(name);
+    r->t_host = t0;
+    r->t_host1 = t1;
+    r->thread = th;
+    r->resolved = 1;
+  }
+  pthread_mutex_unlock(&T.lock);
+}
+
+/* ---- writing -------------------------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* The tracks: one per (accelerator, queue), numbered from 1000, in order of first appearance. */
+typedef struct track {
+  const amp_accelerator *acc;
+  cl_command_queue q;
+} track;
+
+static int track_of(track *t, size_t *nt, const record *r) {
+  for (size_t i = 0; i < *nt; i++)
+    if (t[i].acc == r->acc && t[i].q == r->queue)
+      return 1000 + (int)i;
+  t[*nt].acc = r->acc;
+  t[*nt].q = r->queue;
+  return 1000 + (int)(*nt)++;
+}
+
+static void resolve(record *r) {
+  cl_int e = clWaitForEvents(1, &r->ev);
+  if (e == CL_SUCCESS)
+    e = clGetEventProfilingInfo(r->ev, CL_PROFILING_COMMAND_QUEUED, sizeof r->queued, &r->queued,
+                                NULL);
+  if (e == CL_SUCCESS)
+    e = clGetEventProfilingInfo(r->ev, CL_PROFILING_COMMAND_START, sizeof r->start, &r->start,
+                                NULL);
+  if (e == CL_SUCCESS)
+    e = clGetEventProfilingInfo(r->ev, CL_PROFILING_COMMAND_END, sizeof r->end, &r->end, NULL);
+  r->failed = e != CL_SUCCESS;
+  /* NVIDIA's driver (580) answers zeros for a marker enqueued with a wait list: such a record is
+   * placed at its host enqueue time, and kept out of the host-device alignment, which its QUEUED
+   * of 0 would throw off by the whole clock (seen: device events 57 years after the host's). */
+  r->untimed = r->start == 0 || r->queued == 0;
+  clReleaseEvent(r->ev);
+  r->ev = NULL;
+  r->resolved = 1;
+}
+
+amp_status amp_trace_flush(void) {
+  if (!amp__trace_on())
+    return AMP_SUCCESS;
+  amp_status status = AMP_SUCCESS;
+  pthread_mutex_lock(&T.lock);
+  size_t n = T.n;
+  track *tracks = calloc(n + 1, sizeof *tracks);
+  /* per accelerator: offset (host - device) from its first command, and the drift seen */
+  typedef struct align {
+    const amp_accelerator *acc;
+    int64_t offset, low, drift;
+  } align;
+  align *al = calloc(n + 1, sizeof *al);
+  size_t nal = 0, nt = 0;
+  FILE *f = NULL;
+  if (!tracks || !al) {
+    status = amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "amp_trace_flush: out of memory");
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) {
+    record *r = &T.r[i];
+    if (r->is_host)
+      continue;
+    if (!r->resolved)
+      resolve(r);
+    if (r->failed || r->untimed)
+      continue;
+    /* host - QUEUED = the true offset minus how late the driver stamped QUEUED: the largest
+     * difference is the best estimate, and the spread of the differences is the drift */
+    int64_t d = (int64_t)r->t_host - (int64_t)r->queued;
+    size_t a = 0;
+    while (a < nal && al[a].acc != r->acc)
+      a++;
+    if (a == nal) {
+      al[nal].acc = r->acc;
+      al[nal].offset = al[nal].low = d;
+      nal++;
+    } else {
+      if (d > al[a].offset)
+        al[a].offset = d;
+      if (d < al[a].low)
+        al[a].low = d;
+      al[a].drift = al[a].offset - al[a].low;
+    }
+  }
+  f = fopen(T.path, "w");
+  if (!f) {
+    status =
+        amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                       "amp_trace_flush: cannot write the trace file \"%s\" (AMP_TRACE)", T.path);
+    goto done;
+  }
+  fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"ampcl\"}}");
+  for (size_t i = 0; i < n; i++) {
+    const record *r = &T.r[i];
+    if (!r->is_host && r->failed)
+      continue;
+    double ts, dur;
+    int tid;
+    if (r->is_host) {
+      tid = (int)r->thread;
+      ts = (double)(r->t_host - T.t_start) / 1e3;
+      dur = (double)(r->t_host1 - r->t_host) / 1e3;
+    } else if (r->untimed) {
+      tid = track_of(tracks, &nt, r);
+      ts = (double)(r->t_host - T.t_start) / 1e3;
+      dur = 0;
+    } else {
+      size_t a = 0;
+      while (al[a].acc != r->acc)
+        a++;
+      int64_t start = (int64_t)r->start + al[a].offset - (int64_t)T.t_start;
+      tid = track_of(tracks, &nt, r);
+      ts = (double)start / 1e3;
+      dur = (double)(r->end > r->start ? r->end - r->start : 0) / 1e3;
+    }
+    fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"cat\":", tid, ts,
+            dur);
+    json_string(f, r->kind);
+    fprintf(f, ",\"name\":");
+    json_string(f, r->name ? r->name : r->kind);
+    fprintf(f, ",\"args\":{");
+    if (r->is_host) {
+      fprintf(f, "\"thread\":%lu", r->thread);
+    } else {
+      fprintf(f, "\"accelerator\":");
+      json_string(f, r->acc->props.device_path);
+      fprintf(f, ",\"bytes\":%llu", (unsigned long long)r->bytes);
+      if (r->shape) {
+        fprintf(f, ",\"shape\":");
+        json_string(f, r->shape);
+      }
+      if (r->reason) {
+        fprintf(f, ",\"reason\":");
+        json_string(f, r->reason);
+      }
+      fprintf(f, ",\"queued_to_start_us\":%.3f", (double)(r->start - r->queued) / 1e3);
+    }
+    fprintf(f, "}}");
+  }
+  for (size_t t = 0; t < nt; t++) {
+    fprintf(f, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
+            1000 + (int)t);
+    char label[256];
+    snprintf(label, sizeof label, "%s queue %zu", tracks[t].acc->props.device_path, t);
+    json_string(f, label);
+    fprintf(f, "}}");
+  }
+  for (unsigned long th = 1; th < atomic_load(&next_thread); th++)
+    fprintf(f,
+            ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%lu,\"name\":\"thread_name\",\"args\":{\"name\":"
+            "\"host thread %lu\"}}",
+            th, th);
+  fprintf(f, "\n],\"metadata\":{\"events\":%zu,\"dropped\":%llu,\"max_events\":%zu", n,
+          (unsigned long long)T.dropped, T.max);
+  for (size_t a = 0; a < nal; a++) {
+    fprintf(f, ",");
+    json_string(f, al[a].acc->props.device_path);
+    fprintf(f, ":{\"clock_offset_ns\":%lld,\"clock_drift_ns\":%lld}", (long long)al[a].offset,
+            (long long)al[a].drift);
+  }
+  fprintf(f, "}}\n");
+  if (fclose(f) != 0)
+    status = amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                            "amp_trace_flush: writing the trace file \"%s\" failed", T.path);
+  f = NULL;
+done:
+  pthread_mutex_unlock(&T.lock);
+  free(tracks);
+  free(al);
+  return status;
+}

@@ -1,0 +1,362 @@
+/* runtime/staging.c: host <-> accelerator copies at the speed of the link, from ordinary memory.
+ *
+ * A GPU's DMA engines read and write only pinned (page-locked) host memory. Given ordinary
+ * malloc'd memory, a driver copies it through a pinned buffer of its own, one piece at a time,
+ * on one thread: on an H100, 8.1 GB/s host to device and 10.4 GB/s back, where the PCIe link
+ * moves 54.8 GB/s from pinned memory (bench/staging_probe.c, docs/PERFORMANCE.md). ampcl does that
+ * staging itself, faster, in two ways at once:
+ *
+ *   - the copy goes in chunks through a ring of RING pinned buffers, so the host fills chunk c+1
+ *     while chunk c crosses the link (and, reading, empties chunk c while c+1..c+RING-1 cross);
+ *   - the host side of each chunk is copied by several threads (a small pool per accelerator, so
+ *     that several GPUs staging at once do not take turns): one core's memcpy moves about 10
+ *     GB/s, less than the link.
+ *
+ * Measured on the H100 (16 cores), 16 MiB chunks and 8 threads gave 48 GB/s to the device and
+ * 41 GB/s back, 88% and 74% of the link; add-exp over 2^28 floats end to end went from 466 ms
+ * (the driver's path) to 70-85 ms with 10 to 14 threads (docs/PERFORMANCE.md). The chunk lands in a
+ * buffer that stays in the host's caches, which is why this beats a plain multi-threaded memcpy of
+ * the whole array (28 GB/s). The default is 7/8 of the cores, at most 14, per accelerator that
+ * stages (each GPU's pool starts with its first staged copy), so GPUs staging at the same time
+ * run more copying threads than there are cores; on two H100s with 32 cores, 14 each beat 8 each
+ * (add-exp over 2^30 floats split over both: 174 against 244 ms, docs/PERFORMANCE.md).
+ *
+ * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
+ * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
+ * "pinned" memory is ordinary memory and the extra copy only costs), and, for reads, a blocking
+ * copy. Settings, read once: AMP_STAGING=0 turns it off, AMP_STAGING=force uses it for every
+ * size on every device (the tests do, on POCL), AMP_STAGING_CHUNK (bytes) and
+ * AMP_STAGING_THREADS. If the pinned buffers cannot be had, copies go straight to the driver.
+ *
+ * Transfer counters and the copies' events are as without staging: the callers count one command
+ * per block, and the event returned is the last chunk's (the queue is in order). A chunk that
+ * fails to enqueue fails the copy: the chunks before it finish first, host memory is left as it
+ * was (write) or holds the newer device contents of the chunks done (read), and the caller marks
+ * nothing valid. AMP_STAGING_FAIL_AFTER=N makes the chunk after the N-th fail (a test hook). */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/trace_impl.h"
+#include "data/staging.h"
+
+enum { RING = 4, MAX_THREADS = 32 };
+#define AMP_STAGING_MIN ((size_t)8 << 20)
+#define DEFAULT_CHUNK   ((size_t)16 << 20)
+
+/* ---- settings ----------------------------------------------------------------------------- */
+static struct {
+  int mode; /* 0 off, 1 on (large copies, GPUs), 2 forced */
+  size_t chunk;
+  int threads;
+} cfg;
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+
+static void read_settings(void) {
+  const char *m = getenv("AMP_STAGING"), *c = getenv("AMP_STAGING_CHUNK"),
+             *t = getenv("AMP_STAGING_THREADS");
+  cfg.mode = !m ? 1 : strcmp(m, "0") == 0 ? 0 : strcmp(m, "force") == 0 ? 2 : 1;
+  cfg.chunk = c && strtoull(c, NULL, 10) > 0 ? (size_t)strtoull(c, NULL, 10) : DEFAULT_CHUNK;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long dflt = cores * 7 / 8 > 14 ? 14 : cores * 7 / 8; /* 14 of an H100 host's 16 were best */
+  int n = t ? atoi(t) : (int)dflt;
+  cfg.threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+/* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- *
+ * Each accelerator's stager has a pool of its own, used only under the stager's lock: staged
+ * copies to two GPUs at once (a split over several GPUs, driven from a thread each) then copy their
+ * chunks at the same time instead of taking turns with one pool. Measured on two H100s: with one
+ * pool for the process, two GPUs moved their data no faster together than one alone (about 50
+ * GB/s: the pool was the limit); docs/PERFORMANCE.md, "Several GPUs end to end". */
+typedef struct memcpy_pool memcpy_pool;
+typedef struct pool_slot { /* what worker i is given */
+  memcpy_pool *pool;
+  int i;
+} pool_slot;
+
+struct memcpy_pool {
+  int n; /* threads, the caller included; 0: not started yet; 1: no pool */
+  pthread_barrier_t start, done;
+  unsigned char *dst;
+  const unsigned char *src;
+  size_t len;
+  pool_slot slot[MAX_THREADS];
+};
+
+static void copy_slice(memcpy_pool *p, int i) {
+  /* ceil(len / n) rounded up to whole cache lines: the slices cover every byte (rounding len / n
+   * down first lost the last len % n bytes whenever len / n was already a multiple of 64) */
+  size_t per = ((p->len + (size_t)p->n - 1) / (size_t)p->n + 63) & ~(size_t)63;
+  size_t lo = per * (size_t)i, hi = lo + per > p->len ? p->len : lo + per;
+  if (lo < hi)
+    memcpy(p->dst + lo, p->src + lo, hi - lo);
+}
+
+static void *pool_worker(void *arg) {
+  const pool_slot *slot = arg;
+  for (;;) { /* the workers live as long as the process, as the stager does */
+    pthread_barrier_wait(&slot->pool->start);
+    copy_slice(slot->pool, slot->i);
+    pthread_barrier_wait(&slot->pool->done);
+  }
+  return NULL;
+}
+
+/* Starts the pool's threads; on any failure the pool stays single-threaded for good. */
+static void pool_start(memcpy_pool *p) {
+  int n = cfg.threads;
+  p->n = 1;
+  if (n < 2 || pthread_barrier_init(&p->start, NULL, (unsigned)n) != 0)
+    return;
+  if (pthread_barrier_init(&p->done, NULL, (unsigned)n) != 0) {
+    pthread_barrier_destroy(&p->start);
+    return;
+  }
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (int i = 1; i < n; i++) {
+    pthread_t t;
+    p->slot[i] = (pool_slot){p, i};
+    if (pthread_create(&t, &attr, pool_worker, &p->slot[i]) != 0) {
+      /* the barriers count n threads; with fewer started, stay single-threaded for good (the
+       * ones started wait at the barrier forever, harmlessly) */
+      pthread_attr_destroy(&attr);
+      return;
+    }
+  }
+  pthread_attr_destroy(&attr);
+  p->n = n;
+}
+
+/* Called with the stager's lock held: one chunk at a time per pool. */
+static void pool_copy(memcpy_pool *p, void *dst, const void *src, size_t len) {
+  if (p->n < 2 || len < ((size_t)256 << 10)) {
+    memcpy(dst, src, len);
+    return;
+  }
+  p->dst = dst;
+  p->src = src;
+  p->len = len;
+  pthread_barrier_wait(&p->start);
+  copy_slice(p, 0);
+  pthread_barrier_wait(&p->done);
+}
+
+struct amp__stager {
+  pthread_mutex_t lock; /* one staged copy at a time per accelerator: they share the link */
+  size_t chunk;
+  memcpy_pool pool; /* its threads start with the first staged copy */
+  cl_mem buf[RING];
+  unsigned char *ptr[RING];
+  cl_event busy[RING]; /* the last copy that used each buffer */
+};
+
+/* ---- the ring of pinned buffers ------------------------------------------------------------- */
+/* acc->stager of an accelerator whose buffers could not be had: not tried again. */
+static amp__stager no_stager;
+
+static amp__stager *stager_of(amp_accelerator *acc) {
+  amp_accelerator_view *dv = NULL; /* maps the buffers; made here if the program never used it */
+  if (!acc->stager && amp_accelerator_default_view(acc, &dv) != AMP_SUCCESS)
+    dv = NULL;
+  pthread_mutex_lock(&acc->lock);
+  amp__stager *st = acc->stager;
+  if (st) {
+    pthread_mutex_unlock(&acc->lock);
+    return st == &no_stager ? NULL : st;
+  }
+  st = calloc(1, sizeof *st);
+  cl_context ctx = acc->context;
+  int ok = st && ctx && dv;
+  if (ok) {
+    pthread_mutex_init(&st->lock, NULL);
+    st->chunk = cfg.chunk;
+  }
+  for (int r = 0; ok && r < RING; r++) {
+    cl_int err;
+    st->buf[r] =
+        clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, st->chunk, NULL, &err);
+    if (err == CL_SUCCESS) {
+      amp__traced tr = amp__trace_start();
+      st->ptr[r] = clEnqueueMapBuffer(dv->queue, st->buf[r], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                      st->chunk, 0, NULL, amp__trace_ev(&tr), &err);
+      amp__trace_end(&tr, acc, dv->queue, "map", st->chunk, "staging ring (pinned buffer)");
+    }
+    ok = err == CL_SUCCESS;
+  }
+  if (!ok) { /* no staging on this accelerator: copies go straight to the driver */
+    if (st)
+      for (int r = 0; r < RING; r++)
+        if (st->buf[r]) {
+          if (st->ptr[r])
+            clEnqueueUnmapMemObject(dv->queue, st->buf[r], st->ptr[r], 0, NULL, NULL);
+          clReleaseMemObject(st->buf[r]);
+        }
+    if (dv)
+      clFinish(dv->queue);
+    free(st);
+    st = NULL;
+    if (amp__debug_enabled())
+      fprintf(stderr, "[ampcl] %s: no pinned staging buffers; host copies go to the driver\n",
+              acc->props.device_path);
+  }
+  acc->stager = st ? st : &no_stager;
+  pthread_mutex_unlock(&acc->lock);
+  return st;
+}
+
+/* Waits until ring buffer r is free. */
+static cl_int wait_free(amp__stager *st, int r) {
+  cl_int err = CL_SUCCESS;
+  if (st->busy[r]) {
+    err = clWaitForEvents(1, &st->busy[r]);
+    clReleaseEvent(st->busy[r]);
+    st->busy[r] = NULL;
+  }
+  return err;
+}
+
+/* Takes the stager for one staged copy, starting its memcpy pool at the first. */
+static void lock_stager(amp__stager *st) {
+  pthread_mutex_lock(&st->lock);
+  if (st->pool.n == 0) /* the stager is calloc'd: 0 until started */
+    pool_start(&st->pool);
+}
+
+static int fail_after(void) {
+  const char *f = getenv("AMP_STAGING_FAIL_AFTER");
+  return f ? atoi(f) : -1;
+}
+
+static amp__stager *wanted(amp_accelerator *acc, const void *host, size_t len) {
+  pthread_once(&cfg_once, read_settings);
+  if (cfg.mode == 0 || !acc->device)
+    return NULL;
+  if (cfg.mode == 1 && (len < AMP_STAGING_MIN || acc->props.is_emulated))
+    return NULL;
+  if (amp__host_pinned(host, len))
+    return NULL;
+  return stager_of(acc);
+}
+
+/* After a failed chunk: the chunks before it finish (they read or write the ring), then the
+ * error goes back. */
+static cl_int settle(amp__stager *st, cl_int err) {
+  for (int r = 0; r < RING; r++)
+    wait_free(st, r);
+  return err;
+}
+
+/* The direct path, traced: when tracing, an event is asked for even if the caller wants none. */
+static cl_int direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                     size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                     cl_event *ev, int write) {
+  cl_event own = NULL, *use = ev ? ev : amp__trace_on() ? &own : NULL;
+  uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+  cl_int err = write ? clEnqueueWriteBuffer(q, buf, blocking, offset, len, host, nw, wait, use)
+                     : clEnqueueReadBuffer(q, buf, blocking, offset, len, host, nw, wait, use);
+  if (err == CL_SUCCESS && use)
+    amp__trace_command(acc, q, *use, write ? "write" : "read", len, NULL, NULL, t);
+  if (own)
+    clReleaseEvent(own);
+  return err;
+}
+
+cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                       size_t offset, size_t len, const void *host, cl_uint nw,
+                       const cl_event *wait, cl_event *ev) {
+  amp__stager *st = wanted(acc, host, len);
+  if (!st)
+    return direct(acc, q, buf, blocking, offset, len, (void *)(uintptr_t)host, nw, wait, ev, 1);
+  const unsigned char *src = host;
+  int fail = fail_after();
+  cl_int err = CL_SUCCESS;
+  lock_stager(st);
+  for (size_t done = 0, c = 0; done < len; done += st->chunk, c++) {
+    int r = (int)(c % RING);
+    size_t n = len - done < st->chunk ? len - done : st->chunk;
+    if ((err = wait_free(st, r)) != CL_SUCCESS)
+      break;
+    pool_copy(&st->pool, st->ptr[r], src + done, n);
+    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+    err = fail >= 0 && (int)c >= fail
+              ? CL_OUT_OF_RESOURCES
+              : clEnqueueWriteBuffer(q, buf, CL_FALSE, offset + done, n, st->ptr[r],
+                                     c == 0 ? nw : 0, c == 0 ? wait : NULL, &st->busy[r]);
+    if (err != CL_SUCCESS) {
+      st->busy[r] = NULL;
+      break;
+    }
+    amp__trace_command(acc, q, st->busy[r], "write (staged chunk)", n, NULL, NULL, t);
+    clFlush(q);
+    if (done + n == len && ev) {
+      clRetainEvent(st->busy[r]);
+      *ev = st->busy[r];
+    }
+  }
+  if (err != CL_SUCCESS)
+    err = settle(st, err);
+  else if (blocking)
+    err = clFinish(q);
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}
+
+cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                      size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                      cl_event *ev) {
+  amp__stager *st = blocking ? wanted(acc, host, len) : NULL;
+  if (!st)
+    return direct(acc, q, buf, blocking, offset, len, host, nw, wait, ev, 0);
+  unsigned char *dst = host;
+  const size_t chunk = st->chunk, nchunks = (len + chunk - 1) / chunk;
+  int fail = fail_after();
+  cl_int err = CL_SUCCESS;
+  lock_stager(st);
+  /* chunks 0..RING-1 start crossing; then each chunk emptied frees its buffer for chunk+RING */
+  for (size_t c = 0; c < nchunks && err == CL_SUCCESS; c++) {
+    int r = (int)(c % RING);
+    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
+    if (c >= RING) { /* empty the chunk that used this buffer before */
+      size_t poff = (c - RING) * chunk;
+      if ((err = wait_free(st, r)) != CL_SUCCESS)
+        break;
+      pool_copy(&st->pool, dst + poff, st->ptr[r], chunk);
+    } else if ((err = wait_free(st, r)) != CL_SUCCESS) {
+      break;
+    }
+    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+    err = fail >= 0 && (int)c >= fail
+              ? CL_OUT_OF_RESOURCES
+              : clEnqueueReadBuffer(q, buf, CL_FALSE, offset + off, n, st->ptr[r], c == 0 ? nw : 0,
+                                    c == 0 ? wait : NULL, &st->busy[r]);
+    if (err != CL_SUCCESS) {
+      st->busy[r] = NULL;
+    } else {
+      amp__trace_command(acc, q, st->busy[r], "read (staged chunk)", n, NULL, NULL, t);
+      clFlush(q);
+    }
+  }
+  /* the last RING chunks (or fewer) */
+  size_t first_left = nchunks > RING ? nchunks - RING : 0;
+  for (size_t c = first_left; c < nchunks && err == CL_SUCCESS; c++) {
+    int r = (int)(c % RING);
+    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
+    if (ev && c + 1 == nchunks && st->busy[r]) {
+      clRetainEvent(st->busy[r]);
+      *ev = st->busy[r];
+    }
+    if ((err = wait_free(st, r)) != CL_SUCCESS)
+      break;
+    pool_copy(&st->pool, dst + off, st->ptr[r], n);
+  }
+  if (err != CL_SUCCESS)
+    err = settle(st, err);
+  pthread_mutex_unlock(&st->lock);
+  return err;
+}

@@ -1,0 +1,98 @@
+/* runtime/program.h: programs built per device, and the kernels handed out for launches. */
+#ifndef AMPCL_RUNTIME_PROGRAM_H
+#define AMPCL_RUNTIME_PROGRAM_H
+
+#include "ampcl/kernel.h"
+#include "core/accelerator_impl.h"
+
+struct amp_program {
+  uint32_t magic;
+  _Atomic int refs;
+  char *label;   /* for messages: "<source>", a file path, or "builtin:<name>" */
+  char *source;  /* the user's source, without the prelude */
+  char *options; /* never NULL */
+};
+
+struct amp__kernel_pool;
+
+struct amp_kernel {
+  uint32_t magic;
+  _Atomic int refs;
+  amp_program *program;
+  char *name;
+  /* per accelerator index: its pool, once looked up; the kernel keeps the pool's build in the
+   * cache until it is released */
+  struct amp__kernel_pool *_Atomic *pools;
+  size_t npools;
+};
+
+/* What the compiler says about one kernel parameter (clGetKernelArgInfo). */
+typedef struct amp__param {
+  cl_kernel_arg_address_qualifier address;
+  cl_kernel_arg_type_qualifier qualifier;
+  char *type;  /* type name without spaces, e.g. "float*", "int8"; any length (malloc'd) */
+  char *name;  /* the parameter's name, or "#<index>" when the driver gives none (malloc'd) */
+  size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
+} amp__param;
+
+/* Size in bytes of an OpenCL C built-in scalar or vector type named without spaces ("uint",
+ * "float4"), or 0 (param_size.c). */
+size_t amp__builtin_type_size(const char *type);
+
+/* Fills params[i].size for kernel k's parameters: from the name for built-in types, and for struct
+ * types by building `text` (the program's full source) once more with a probe kernel that reports
+ * sizeof (param_size.c). Sizes that cannot be found stay 0. */
+void amp__param_sizes(cl_kernel k, const char *text, const char *options, amp_accelerator *acc,
+                      amp__param *params, cl_uint n);
+
+/* Frees the strings of n parameters and the array. NULL does nothing. */
+void amp__params_free(amp__param *params, cl_uint n);
+
+/* A pool of cl_kernel objects for one (program, device, kernel name), with the parameter info.
+ * clSetKernelArg is not thread-safe on a shared cl_kernel, so each launch takes its own object
+ * from the pool and gives it back after enqueueing. */
+typedef struct amp__kernel_pool amp__kernel_pool;
+
+struct amp__kernel_pool {
+  pthread_mutex_t lock;
+  cl_program program;
+  char *name;
+  cl_kernel *free;
+  size_t nfree, cap;
+  cl_uint nparams;
+  amp__param *params;             /* NULL when the driver gives no argument info */
+  size_t work_group_size;         /* CL_KERNEL_WORK_GROUP_SIZE on this device */
+  size_t required_tile[3];        /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size, OpenCL
+                                     order x, y, z); all 0 when the kernel states none */
+  _Atomic size_t refused_tile;    /* where that is a floor (amp_accelerator.kernel_limit_is_floor):
+                                     the smallest tile the driver refused for lack of resources, so
+                                     later launches are refused before data moves; 0 = none yet */
+  cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
+                                     kernel declares itself (tile_static variables) */
+  int checked;                    /* built in debug mode: views have a third parameter, v_debug, and
+                                     launches go through runtime/launch_debug.c */
+  struct amp__cache_entry *entry; /* the build it belongs to */
+  amp__kernel_pool *next;
+};
+
+/* The pool of `kernel` on `acc`, building the program there first if needed; in debug mode
+ * (AMP_DEBUG set when called) the checked build's pool. */
+amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out);
+amp_status amp__kernel_take(amp__kernel_pool *pool, cl_kernel *out);
+void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k);
+
+/* Embedded files of kernels_cl/ (generated at build time). */
+typedef struct amp__embedded {
+  const char *name;
+  const char *text;
+} amp__embedded;
+extern const amp__embedded amp__embedded_kernels[];
+extern const size_t amp__embedded_count;
+
+/* Whether the calling thread's last amp_parallel_for_each_ex got its kernel onto the queue: 0
+ * when it failed before (the build, a check, the driver's refusal), 1 when it failed after (a
+ * future that could not be made, debug mode's report) or succeeded. blas_choice.c tries another
+ * GEMM plan only when nothing was enqueued. */
+int amp__launch_enqueued(void);
+
+#endif /* AMPCL_RUNTIME_PROGRAM_H */
