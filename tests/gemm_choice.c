@@ -16,7 +16,8 @@
  *     90 faked): no tensor-core DGEMM, no K tiles of 32, no TF32 even when allowed;
  *   - a bad AMP_BLAS_GEMM value fails naming the value, with C untouched.
  * Skips (77) when ampcl was built without CLBlast. */
-#include "blas/blas_choice.h"
+#include "blas/gemm_choice.h"
+#include "blas/gemm_kernels.h"
 #include "check.h"
 
 enum { PAD = 3 }; /* sections start at (PAD, PAD) of a parent PAD * 2 larger each way */

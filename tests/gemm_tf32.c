@@ -17,7 +17,8 @@
  * Sizes no tile divides (67 x 129 x 45) and a section of C whose surroundings must stay as
  * they were. Cases that need CLBlast (AMP_BLAS_GEMM=clblast, the transposed A and beta != 0 on
  * OpenCL) are skipped when ampcl was built without it. */
-#include "blas/blas_choice.h"
+#include "blas/gemm_choice.h"
+#include "blas/gemm_kernels.h"
 #include "check.h"
 
 #include <float.h>

@@ -9,11 +9,11 @@
  * view of the wrong element type, too few and too many arguments, an unknown kernel name, double
  * on a device without fp64 (simulated), released and NULL handles. A failed launch also keeps
  * newer results that sit on the device. The internal record of whether a launch reached the queue
- * (amp__launch_enqueued, which amp_blas_gemm's fallback between kernels relies on) says 0 after a
- * refused launch and 1 after one that ran. */
+ * (amp__launch's `enqueued`, which amp_blas_gemm's fallback between kernels relies on) says 0 after
+ * a refused launch and 1 after one that ran. */
 #include "check.h"
 #include "core/accelerator_impl.h" /* runtime internal: to simulate a device without fp64 */
-#include "exec/program.h"          /* runtime internal: amp__launch_enqueued */
+#include "exec/launch.h"           /* runtime internal: amp__launch */
 
 static amp_accelerator_view *av;
 static amp_accelerator *acc;
@@ -135,7 +135,10 @@ static void test_domains(amp_kernel *inc, amp_kernel *inc2) {
   int big = (int)props.max_tile_size * 2; /* e.g. 64 x 128 = 8192 */
   amp_tiled_extent te = amp_tile2(amp_extent2(64, big / 64), 64, big / 64);
   CHECK_STATUS(amp_parallel_for_each_tiled(av, te, inc2, a2, 1), AMP_ERROR_LIMIT_EXCEEDED);
-  CHECK_EQ_INT(amp__launch_enqueued(), 0); /* what amp_blas_gemm's plan fallback relies on */
+  int enqueued = -1;
+  amp_launch big_launch = {te.extent, 1, {te.tile[0], te.tile[1], te.tile[2]}, inc2, a2, 1};
+  CHECK_STATUS(amp__launch(av, &big_launch, NULL, &enqueued), AMP_ERROR_LIMIT_EXCEEDED);
+  CHECK_EQ_INT(enqueued, 0); /* what amp_blas_gemm's plan fallback relies on */
   snprintf(limit, sizeof limit, "%zu", props.max_tile_size);
   CHECK_MSG(limit);
   CHECK_MSG("threads per tile");
@@ -187,8 +190,10 @@ static void test_padded(amp_kernel *fill_padded) {
   amp_tiled_extent te = amp_tiled_extent_pad(amp_tile2(amp_extent2(R, C), 4, 4));
   CHECK(amp_extent_equal(te.extent, amp_extent2(12, 8)));
   amp_arg a[] = {amp_arg_view(v)};
-  CHECK_OK(amp_parallel_for_each_tiled(av, te, fill_padded, a, 1));
-  CHECK_EQ_INT(amp__launch_enqueued(), 1);
+  int enqueued = -1;
+  amp_launch l = {te.extent, 1, {te.tile[0], te.tile[1], te.tile[2]}, fill_padded, a, 1};
+  CHECK_OK(amp__launch(av, &l, NULL, &enqueued));
+  CHECK_EQ_INT(enqueued, 1);
   CHECK_OK(amp_array_view_release(v));
   int bad = 0;
   for (int i = 0; i < R; i++)

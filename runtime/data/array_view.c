@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/alloc_limit.h"
 #include "core/trace_impl.h"
 #include "data/source.h"
 

@@ -1,4 +1,4 @@
-/* runtime/source.c: the coherence protocol of data sources (docs/MODEL.md, docs/COHERENCE.md).
+/* runtime/data/source.c: the coherence protocol of data sources (docs/MODEL.md, docs/COHERENCE.md).
  *
  * Every data source has one *location* for the host and one per accelerator. Each location keeps
  * the set of byte ranges it holds the latest contents of ("valid"). Coherence is tracked per byte
@@ -26,80 +26,17 @@
  * memory, or hands it to the caller, waits for them first.
  *
  * All state of a source is guarded by its mutex; commands hold it from copy-in to enqueue. */
-#include "data/source.h"
+#include "core/alloc_limit.h"
 #include "core/clobjects.h"
 #include "core/trace_impl.h"
+#include "data/host_spans.h"
 #include "data/scratch.h"
+#include "data/source_steps.h"
 #include "data/staging.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- event lists -------------------------------------------------------------------------- */
-
-int amp__evlist_push(amp__evlist *l, cl_event e) {
-  if (!e)
-    return 0;
-  for (size_t i = 0; i < l->n; i++)
-    if (l->ev[i] == e)
-      return 0;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 8;
-    cl_event *p = realloc(l->ev, cap * sizeof *p);
-    if (!p)
-      return -1;
-    l->ev = p;
-    l->cap = cap;
-  }
-  clRetainEvent(e);
-  l->ev[l->n++] = e;
-  return 0;
-}
-
-void amp__evlist_drop_queue(amp__evlist *l, cl_command_queue q) {
-  size_t o = 0;
-  for (size_t i = 0; i < l->n; i++) {
-    cl_command_queue eq = NULL;
-    if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, NULL) == CL_SUCCESS &&
-        eq == q)
-      clReleaseEvent(l->ev[i]);
-    else
-      l->ev[o++] = l->ev[i];
-  }
-  l->n = o;
-}
-
-void amp__evlist_clear(amp__evlist *l) {
-  for (size_t i = 0; i < l->n; i++)
-    clReleaseEvent(l->ev[i]);
-  l->n = 0;
-}
-
-void amp__evlist_free(amp__evlist *l) {
-  amp__evlist_clear(l);
-  free(l->ev);
-  memset(l, 0, sizeof *l);
-}
-
-void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine) {
-  /* OpenCL 1.2 §5.13: before a command waits for events of another queue, that queue must have
-   * been flushed, or the wait may never end. In automatic mode ampcl does not flush on enqueue. */
-  for (size_t i = 0; i < n; i++) {
-    cl_command_queue q = NULL;
-    cl_int st = CL_COMPLETE;
-    /* Our own queue's commands (the usual case) and user events need nothing; comparing the
-     * handle touches no queue, which may be gone (a released view). */
-    if (!ev[i] || clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) != CL_SUCCESS ||
-        !q || q == mine)
-      continue;
-    /* A finished command needs nothing either, and then its queue may be gone. */
-    if (clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
-            CL_SUCCESS &&
-        st != CL_COMPLETE && st >= 0)
-      clFlush(q);
-  }
-}
 
 static void set_event(cl_event *slot, cl_event e) {
   if (e)
@@ -111,7 +48,7 @@ static void set_event(cl_event *slot, cl_event e) {
 
 /* Appends to *deps what a command using location L must wait for: the last write, and, when the
  * command writes, the reads since (the ordering rule at the top of this file). 0 or -1. */
-static int push_deps(amp__evlist *deps, const amp__location *L, int writes) {
+int amp__location_deps(amp__evlist *deps, const amp__location *L, int writes) {
   if (amp__evlist_push(deps, L->last_write))
     return -1;
   for (size_t k = 0; writes && k < L->reads.n; k++)
@@ -122,14 +59,14 @@ static int push_deps(amp__evlist *deps, const amp__location *L, int writes) {
 
 /* Records that the command `ev` wrote location L: it is the new last write, and it came after
  * every read so far. */
-static void record_write(amp__location *L, cl_event ev) {
+void amp__location_record_write(amp__location *L, cl_event ev) {
   set_event(&L->last_write, ev);
   amp__evlist_clear(&L->reads);
 }
 
 /* After a command wrote the whole of an array at its home: valid there and nowhere else. Returns
  * nonzero when out of memory. */
-static int valid_only_at_home(amp__source *s) {
+int amp__source_valid_only_at_home(amp__source *s) {
   amp__rangeset_clear(&s->host_valid);
   for (size_t a = 0; a < s->nloc; a++)
     if ((long)a != s->home)
@@ -176,24 +113,6 @@ int amp__view_ranges(const amp_array_view *v, amp__rangeset *out) {
 
 /* ---- locations, buffers and copies -------------------------------------------------------- */
 
-uint64_t amp__max_alloc(const amp_accelerator *acc) {
-  cl_ulong max_alloc = 0;
-  if (acc->props.is_host || clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
-                                            sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS)
-    return 0;
-  return max_alloc;
-}
-
-amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn) {
-  uint64_t max_alloc = amp__max_alloc(acc);
-  if (max_alloc && bytes > max_alloc)
-    return amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
-                          "%s: %zu bytes exceed the largest buffer %s can allocate "
-                          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE, %llu bytes)",
-                          fn, bytes, acc->props.device_path, (unsigned long long)max_alloc);
-  return AMP_SUCCESS;
-}
-
 /* The source is over memory of the caller's (not ampcl's own host storage, not none): only such
  * data is copied home at the last release, and only the buffers of other data are kept for reuse
  * (scratch.c). */
@@ -201,7 +120,7 @@ static int caller_memory(const amp__source *s) {
   return s->host && !s->owns_host;
 }
 
-static amp_status ensure_buffer(amp__source *s, amp_accelerator *acc) {
+amp_status amp__source_ensure_buffer(amp__source *s, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   amp__location *L = &s->loc[acc->index];
   if (L->buf)
@@ -225,7 +144,7 @@ fail:
 }
 
 /* The default view of the accelerator at `index` (for copies that need some queue there). */
-static amp_status queue_of(size_t index, amp_accelerator_view **out) {
+amp_status amp__queue_of(size_t index, amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
   size_t n = 0;
@@ -237,7 +156,7 @@ fail:
 
 /* With the lock held: AMP_ERROR_ACCESS_DENIED while the data is mapped for reading, for an
  * operation that would write it (`what`). */
-static amp_status refuse_mapped(const amp__source *s, const char *what) {
+amp_status amp__source_refuse_mapped(const amp__source *s, const char *what) {
   if (!s->mapped)
     return AMP_SUCCESS;
   return amp__set_error(AMP_ERROR_ACCESS_DENIED,
@@ -258,32 +177,9 @@ static amp_status ensure_host(amp__source *s) {
   return AMP_SUCCESS;
 }
 
-/* Waits for one event; returns the OpenCL error the command failed with, or CL_SUCCESS. */
-static cl_int wait_event(cl_event e) {
-  cl_int st = CL_COMPLETE;
-  clWaitForEvents(1, &e);
-  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS)
-    return CL_SUCCESS;
-  return st < 0 ? st : CL_SUCCESS;
-}
-
-/* Waits for every event of the list, one at a time (the events of a source come from the contexts
- * of several accelerators, and one clWaitForEvents call may not mix contexts), and empties it.
- * Returns the first failure of a command waited for, or CL_SUCCESS. */
-static cl_int wait_list(amp__evlist *l) {
-  cl_int first = CL_SUCCESS;
-  for (size_t i = 0; i < l->n; i++) {
-    cl_int st = wait_event(l->ev[i]);
-    if (first == CL_SUCCESS)
-      first = st;
-  }
-  amp__evlist_clear(l);
-  return first;
-}
-
 /* Before host memory is overwritten or handed to the caller: no copy may still use it. */
 static cl_int wait_host_idle(amp__source *s) {
-  cl_int a = wait_list(&s->host_readers), b = wait_list(&s->host_writers);
+  cl_int a = amp__evlist_wait(&s->host_readers), b = amp__evlist_wait(&s->host_writers);
   return a != CL_SUCCESS ? a : b;
 }
 
@@ -291,7 +187,7 @@ static cl_int wait_host_idle(amp__source *s) {
  * the latest after all: the host stops counting as valid wherever an accelerator holds the data,
  * so the next fetch reads them again (with a blocking read, whose failure is then reported). */
 static void settle_host_writers(amp__source *s) {
-  if (wait_list(&s->host_writers) == CL_SUCCESS)
+  if (amp__evlist_wait(&s->host_writers) == CL_SUCCESS)
     return;
   for (size_t a = 0; a < s->nloc; a++)
     amp__rangeset_remove_all(&s->host_valid, &s->loc[a].valid);
@@ -369,7 +265,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
   AMP__TRY(amp_accelerator_default_view(acc, &dv));
   AMP__TRY(ensure_host(s));
   if (async)
-    wait_list(&s->host_readers); /* no copy may still read the bytes we overwrite */
+    amp__evlist_wait(&s->host_readers); /* no copy may still read the bytes we overwrite */
   else
     wait_host_idle(s);
   cl_uint nw = L->last_write ? 1 : 0;
@@ -427,7 +323,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
   amp_accelerator *acc = q->acc;
   amp__location *L = &s->loc[acc->index];
   amp__rangeset miss = {0}, from_host = {0};
-  AMP__TRY(ensure_buffer(s, acc));
+  AMP__TRY(amp__source_ensure_buffer(s, acc));
   if (amp__rangeset_missing_all(&L->valid, want, &miss))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!miss.n)
@@ -442,7 +338,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     amp__block b;
     i = next_block(&from_host, i, &b);
     amp__evlist deps = {0};
-    if (push_deps(&deps, L, 1)) {
+    if (amp__location_deps(&deps, L, 1)) {
       amp__evlist_free(&deps);
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -454,7 +350,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     AMP__CL(err, "clEnqueueWriteBuffer (host to device)");
     atomic_fetch_add(&acc->to_device_count, 1);
     atomic_fetch_add(&acc->to_device_bytes, b.len * b.count);
-    record_write(L, ev);
+    amp__location_record_write(L, ev);
     int oom = amp__evlist_push(&s->host_readers, ev);
     clReleaseEvent(ev);
     if (oom) {
@@ -515,11 +411,11 @@ amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, 
     amp__source *s = v->src;
     amp__location *L = &s->loc[q->acc->index];
     if (uses[i].write)
-      AMP__TRY(refuse_mapped(s, "a kernel writing the view"));
+      AMP__TRY(amp__source_refuse_mapped(s, "a kernel writing the view"));
     if (amp__view_ranges(v, &uses[i].ranges))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
     AMP__TRY(copy_in(s, q, &uses[i].ranges));
-    if (push_deps(wait, L, uses[i].write))
+    if (amp__location_deps(wait, L, uses[i].write))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   if (srcs != stack_srcs)
@@ -543,10 +439,10 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
     amp__source *s = v->src;
     amp__location *L = &s->loc[a];
     if (uses[i].write) {
-      record_write(L, done);
+      amp__location_record_write(L, done);
       /* Rule 5: the written part is now valid only here. */
       if (amp__rangeset_add_all(&L->valid, &uses[i].ranges))
-        wait_event(done); /* out of memory: keep the old state; nothing is lost but tracking */
+        amp__event_wait(done); /* out of memory: keep the old state; nothing is lost but tracking */
       amp__rangeset_remove_all(&s->host_valid, &uses[i].ranges);
       for (size_t o = 0; o < s->nloc; o++)
         if (o != a)
@@ -588,60 +484,12 @@ static cl_int wait_all(amp__source *s) {
   cl_int first = wait_host_idle(s);
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
-    cl_int w = L->last_write ? wait_event(L->last_write) : CL_SUCCESS;
-    cl_int r = wait_list(&L->reads);
+    cl_int w = L->last_write ? amp__event_wait(L->last_write) : CL_SUCCESS;
+    cl_int r = amp__evlist_wait(&L->reads);
     if (first == CL_SUCCESS)
       first = w != CL_SUCCESS ? w : r;
   }
   return first;
-}
-
-/* Rule 10: two top-level views over the same host memory are not coherent with each other. With
- * AMP_DEBUG set, ampcl keeps a list of the host memory under live sources and warns when a new
- * top-level view overlaps one (a likely bug: take a section of the first view instead), unless
- * both are read-only: neither is ever written, so there is nothing for them to disagree on (a
- * split over several accelerators gives each its own read-only view of a shared input). */
-typedef struct host_span {
-  const unsigned char *lo, *hi;
-  int readonly;
-  struct host_span *next;
-} host_span;
-static pthread_mutex_t spans_lock = PTHREAD_MUTEX_INITIALIZER;
-static host_span *spans;
-
-/* Registers a source's host memory; returns its entry (NULL when out of memory: no warning then).
- */
-static host_span *spans_add(const unsigned char *host, size_t bytes, int readonly) {
-  host_span *n = malloc(sizeof *n);
-  if (!n)
-    return NULL;
-  n->lo = host;
-  n->hi = host + bytes;
-  n->readonly = readonly;
-  pthread_mutex_lock(&spans_lock);
-  for (host_span *h = spans; h; h = h->next)
-    if (n->lo < h->hi && h->lo < n->hi && !(n->readonly && h->readonly))
-      fprintf(stderr,
-              "[ampcl] warning: a new array view covers host memory [%p, %p) that another live "
-              "view's data source already covers; the two are not coherent with each other (AMP "
-              "rule 10): make one view and take sections of it\n",
-              (const void *)n->lo, (const void *)n->hi);
-  n->next = spans;
-  spans = n;
-  pthread_mutex_unlock(&spans_lock);
-  return n;
-}
-
-/* Removes exactly the source's own entry (two sources may start at the same address). */
-static void spans_remove(host_span *dead) {
-  pthread_mutex_lock(&spans_lock);
-  for (host_span **pp = &spans; *pp; pp = &(*pp)->next)
-    if (*pp == dead) {
-      *pp = dead->next;
-      free(dead);
-      break;
-    }
-  pthread_mutex_unlock(&spans_lock);
 }
 
 amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__source **out) {
@@ -666,7 +514,7 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->loc = loc;
   s->map_loc = -1;
   if (host && amp__debug_enabled())
-    s->debug_span = spans_add(host, bytes, readonly);
+    s->debug_span = amp__host_span_add(host, bytes, readonly);
   *out = s;
 fail:
   return status;
@@ -677,23 +525,19 @@ void amp__source_add_view(amp__source *s) {
 }
 
 /* Makes `want` valid at the home location: the host, or the accelerator of a device array. */
-static amp_status to_home(amp__source *s, const amp__rangeset *want, int async) {
+amp_status amp__source_fetch_home(amp__source *s, const amp__rangeset *want, int async) {
   amp_status status = AMP_SUCCESS;
   if (s->home < 0)
     return fetch_to_host(s, want, async);
   amp_accelerator_view *q;
-  AMP__TRY(queue_of((size_t)s->home, &q));
+  AMP__TRY(amp__queue_of((size_t)s->home, &q));
   AMP__TRY(copy_in(s, q, want));
 fail:
   return status;
 }
 
-static amp_status host_latest(amp__source *s, const amp__rangeset *want);
-
-/* ---- reading in place (amp_array_view_map_read) -------------------------------------------- */
-
-/* With the lock held: unmaps what s->map_ptr maps on q's accelerator; writers wait for it. */
-static cl_int unmap_locked(amp__source *s, amp_accelerator_view *q) {
+/* Unmaps what s->map_ptr maps on q's accelerator (source_map.c maps); writers wait for it. */
+cl_int amp__source_unmap_locked(amp__source *s, amp_accelerator_view *q) {
   amp__location *L = &s->loc[s->map_loc];
   cl_event ev = NULL;
   const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
@@ -703,91 +547,13 @@ static cl_int unmap_locked(amp__source *s, amp_accelerator_view *q) {
       amp__trace_command(q->acc, q->queue, ev, "unmap", 0, "amp_array_view_unmap", NULL, t);
     clFlush(q->queue);
     if (amp__evlist_push(&L->reads, ev))
-      wait_event(ev); /* out of memory: then it is over before anyone writes */
+      amp__event_wait(ev); /* out of memory: then it is over before anyone writes */
     clReleaseEvent(ev);
   }
   s->mapped = 0;
   s->map_loc = -1;
   s->map_ptr = NULL;
   return err;
-}
-
-amp_status amp__source_map_read(const amp_array_view *v, const void **out, const char *fn) {
-  amp_status status = AMP_SUCCESS;
-  amp__source *s = v->src;
-  amp__rangeset want = {0}, miss = {0};
-  cl_event ev = NULL;
-  pthread_mutex_lock(&s->lock);
-  if (s->mapped)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              "%s: the view's data is mapped already; amp_array_view_unmap it first", fn);
-  if (amp__view_ranges(v, &want))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  const size_t lo = want.n ? want.r[0].lo : 0, len = want.n ? want.r[want.n - 1].hi - lo : 0;
-  /* where the latest contents are whole: the host first (no command at all), then a device */
-  long where = -2;
-  if (amp__rangeset_missing_all(&s->host_valid, &want, &miss))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  if (s->host && miss.n == 0)
-    where = -1;
-  for (size_t a = 0; where == -2 && a < s->nloc; a++) {
-    if (!s->loc[a].buf)
-      continue;
-    if (amp__rangeset_missing_all(&s->loc[a].valid, &want, &miss))
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-    if (miss.n == 0)
-      where = (long)a;
-  }
-  if (where < 0) { /* on the host, or spread over several places: gathered on the host */
-    AMP__TRY(host_latest(s, &want));
-    *out = s->host + lo;
-  } else {
-    amp__location *L = &s->loc[where];
-    amp_accelerator_view *q;
-    AMP__TRY(queue_of((size_t)where, &q));
-    cl_uint nw = L->last_write ? 1 : 0;
-    amp__flush_producers(&L->last_write, nw, q->queue);
-    cl_int err = CL_SUCCESS;
-    const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
-    void *p = clEnqueueMapBuffer(q->queue, L->buf, CL_TRUE, CL_MAP_READ, lo, len, nw,
-                                 nw ? &L->last_write : NULL, &ev, &err);
-    AMP__CL(err, "clEnqueueMapBuffer (amp_array_view_map_read)");
-    if (t)
-      amp__trace_command(q->acc, q->queue, ev, "map", len, "amp_array_view_map_read", NULL, t);
-    if (!q->acc->props.supports_cpu_shared_memory) { /* the driver copied it for the host */
-      atomic_fetch_add(&q->acc->to_host_count, 1);
-      atomic_fetch_add(&q->acc->to_host_bytes, len);
-    }
-    s->map_loc = where;
-    s->map_ptr = p;
-    *out = p;
-  }
-  s->mapped = 1;
-fail:
-  if (ev)
-    clReleaseEvent(ev);
-  amp__rangeset_free(&want);
-  amp__rangeset_free(&miss);
-  pthread_mutex_unlock(&s->lock);
-  return status;
-}
-
-amp_status amp__source_unmap(const amp_array_view *v, const char *fn) {
-  amp_status status = AMP_SUCCESS;
-  amp__source *s = v->src;
-  pthread_mutex_lock(&s->lock);
-  if (!s->mapped)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: the view's data is not mapped", fn);
-  if (s->map_loc < 0) {
-    s->mapped = 0;
-  } else {
-    amp_accelerator_view *q;
-    AMP__TRY(queue_of((size_t)s->map_loc, &q));
-    AMP__CL(unmap_locked(s, q), "clEnqueueUnmapMemObject (amp_array_view_unmap)");
-  }
-fail:
-  pthread_mutex_unlock(&s->lock);
-  return status;
 }
 
 /* Rule 7: the last view of a source is going; newer data elsewhere come home. */
@@ -807,8 +573,8 @@ amp_status amp__source_release(amp__source *s) {
   }
   if (s->mapped && s->map_loc >= 0) { /* released while mapped: unmap, then free */
     amp_accelerator_view *q = NULL;
-    if (queue_of((size_t)s->map_loc, &q) == AMP_SUCCESS)
-      unmap_locked(s, q);
+    if (amp__queue_of((size_t)s->map_loc, &q) == AMP_SUCCESS)
+      amp__source_unmap_locked(s, q);
   }
   wait_all(s);
   const int scratch = !caller_memory(s); /* its buffers may serve the next such data */
@@ -828,7 +594,7 @@ amp_status amp__source_release(amp__source *s) {
   amp__evlist_free(&s->host_writers);
   amp__rangeset_free(&s->host_valid);
   if (s->debug_span)
-    spans_remove(s->debug_span);
+    amp__host_span_remove(s->debug_span);
   if (s->owns_host)
     free(s->host);
   pthread_mutex_unlock(&s->lock);
@@ -842,7 +608,7 @@ amp_status amp__source_release(amp__source *s) {
  * the accelerators' copies, since the caller may now write the memory. */
 /* With the lock held: host memory holds the latest contents of `want`, and no copy is still
  * reading or writing it. */
-static amp_status host_latest(amp__source *s, const amp__rangeset *want) {
+amp_status amp__source_host_latest(amp__source *s, const amp__rangeset *want) {
   amp_status status = AMP_SUCCESS;
   settle_host_writers(s);
   AMP__TRY(fetch_to_host(s, want, 0));
@@ -860,88 +626,16 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
   if (exclusive)
-    AMP__TRY(refuse_mapped(s, "write access to the view on the host"));
+    AMP__TRY(amp__source_refuse_mapped(s, "write access to the view on the host"));
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  AMP__TRY(host_latest(s, &want));
+  AMP__TRY(amp__source_host_latest(s, &want));
   if (exclusive)
     for (size_t a = 0; a < s->nloc; a++)
       amp__rangeset_remove_all(&s->loc[a].valid, &want);
 fail:
   pthread_mutex_unlock(&s->lock);
   amp__rangeset_free(&want);
-  return status;
-}
-
-/* Completes a user event once every event of a list has completed. */
-typedef struct join_ctx {
-  _Atomic int left;
-  _Atomic int failed;
-  cl_event user;
-} join_ctx;
-
-static void CL_CALLBACK join_one(cl_event e, cl_int st, void *p) {
-  (void)e;
-  join_ctx *j = p;
-  if (st < 0)
-    atomic_store(&j->failed, st);
-  if (atomic_fetch_sub(&j->left, 1) == 1) {
-    int f = atomic_load(&j->failed);
-    clSetUserEventStatus(j->user, f < 0 ? f : CL_COMPLETE);
-    clReleaseEvent(j->user);
-    free(j);
-  }
-}
-
-/* A future that is ready when every event in `l` is (and at once when l is empty). One event
- * is the future's own event. Several are joined by a user event that callbacks count down;
- * their commands' queues are flushed, since OpenCL runs a callback only once its command has
- * run, which it promises only for flushed commands (POCL runs commands as they are enqueued,
- * oclgrind only when their queue is flushed or waited on). */
-static amp_status join_future(const amp__evlist *l, amp_future **out) {
-  amp_status status = AMP_SUCCESS;
-  cl_context ctx;
-  join_ctx *j = NULL;
-  if (l->n == 1) {
-    clRetainEvent(l->ev[0]);
-    status = amp__future_create(l->ev[0], 0, out); /* flushes the event's queue */
-    if (status != AMP_SUCCESS)
-      clReleaseEvent(l->ev[0]);
-    return status;
-  }
-  AMP__TRY(amp__any_context(&ctx)); /* a user event may live in any context */
-  cl_int err = CL_SUCCESS;
-  cl_event user = clCreateUserEvent(ctx, &err);
-  AMP__CL(err, "clCreateUserEvent");
-  if (l->n == 0) {
-    clSetUserEventStatus(user, CL_COMPLETE);
-  } else {
-    j = malloc(sizeof *j);
-    if (!j) {
-      clSetUserEventStatus(user, CL_COMPLETE);
-      clReleaseEvent(user);
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    atomic_init(&j->left, (int)l->n);
-    atomic_init(&j->failed, 0);
-    clRetainEvent(user);
-    j->user = user;
-    /* An event that has already completed is counted down here (oclgrind never calls a
-     * callback set on a completed event); where a callback cannot be set, wait and count the
-     * event down at once: the future must become ready either way. */
-    for (size_t i = 0; i < l->n; i++)
-      if (amp__on_complete(l->ev[i], join_one, j) != CL_SUCCESS)
-        join_one(l->ev[i], wait_event(l->ev[i]), j);
-    for (size_t i = 0; i < l->n; i++) {
-      cl_command_queue q = NULL;
-      if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) == CL_SUCCESS && q)
-        clFlush(q);
-    }
-  }
-  status = amp__future_create(user, 0, out);
-  if (status != AMP_SUCCESS)
-    clReleaseEvent(user);
-fail:
   return status;
 }
 
@@ -954,12 +648,12 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!async_out && s->home < 0) { /* as amp__source_to_host */
-    AMP__TRY(host_latest(s, &want));
+    AMP__TRY(amp__source_host_latest(s, &want));
     goto fail;
   }
   if (!async_out)
     settle_host_writers(s);
-  AMP__TRY(to_home(s, &want, async_out != NULL));
+  AMP__TRY(amp__source_fetch_home(s, &want, async_out != NULL));
   if (s->home < 0) {
     AMP__TRY(ensure_host(s));
     if (amp__rangeset_add_all(&s->host_valid, &want))
@@ -976,7 +670,7 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     /* Whatever the future stands for must be submitted, or waiting for it may never end. */
     amp__flush_producers(pending.ev, pending.n, NULL);
-    AMP__TRY(join_future(&pending, async_out));
+    AMP__TRY(amp__evlist_join(&pending, async_out));
   }
 fail:
   pthread_mutex_unlock(&s->lock);
@@ -1005,7 +699,7 @@ amp_status amp__source_claim_host(const amp_array_view *v) {
   amp__source *s = v->src;
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
-  AMP__TRY(refuse_mapped(s, "write access to the view on the host"));
+  AMP__TRY(amp__source_refuse_mapped(s, "write access to the view on the host"));
   if (amp__view_ranges(v, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   AMP__TRY(ensure_host(s));
@@ -1027,7 +721,8 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
   amp__source *s = v->src;
   amp__rangeset want = {0};
   pthread_mutex_lock(&s->lock);
-  AMP__TRY(refuse_mapped(s, discard ? "amp_array_view_discard_data" : "amp_array_view_refresh"));
+  AMP__TRY(amp__source_refuse_mapped(s, discard ? "amp_array_view_discard_data"
+                                                : "amp_array_view_refresh"));
   if (!discard && (s->home >= 0 || !caller_memory(s)))
     goto fail; /* refresh: only caller-owned host memory can have been written directly (rule 9) */
   if (amp__view_ranges(v, &want))
@@ -1055,122 +750,4 @@ amp_status amp__source_wait(amp__source *s) {
                           "a kernel or copy using the view's data failed on the device: %s (%d)",
                           amp_status_name(amp__cl_status(err)), (int)err);
   return AMP_SUCCESS;
-}
-
-/* ---- device arrays ----------------------------------------------------------------------------
- */
-
-amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc) {
-  amp_status status = AMP_SUCCESS;
-  AMP__TRY(ensure_buffer(s, acc));
-  s->home = (long)acc->index;
-  if (amp__rangeset_add(&s->loc[acc->index].valid, 0, s->bytes))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-fail:
-  return status;
-}
-
-amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **async_out) {
-  amp_status status = AMP_SUCCESS;
-  amp_accelerator_view *q;
-  amp__evlist deps = {0};
-  cl_event ev = NULL;
-  pthread_mutex_lock(&s->lock);
-  AMP__TRY(refuse_mapped(s, "a copy into the array"));
-  AMP__TRY(queue_of((size_t)s->home, &q));
-  amp__location *L = &s->loc[s->home];
-  if (push_deps(&deps, L, 1))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  amp__flush_producers(deps.ev, deps.n, q->queue);
-  AMP__CL(amp__host_write(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes,
-                          src, (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
-          "clEnqueueWriteBuffer (host to array)");
-  atomic_fetch_add(&q->acc->to_device_count, 1);
-  atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
-  record_write(L, ev);
-  if (valid_only_at_home(s))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  if (async_out) {
-    AMP__TRY(amp__future_create(ev, 0, async_out));
-    ev = NULL;
-  }
-fail:
-  if (ev)
-    clReleaseEvent(ev);
-  amp__evlist_free(&deps);
-  pthread_mutex_unlock(&s->lock);
-  return status;
-}
-
-amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_out) {
-  amp_status status = AMP_SUCCESS;
-  amp_accelerator_view *q;
-  amp__rangeset all = {0};
-  cl_event ev = NULL;
-  pthread_mutex_lock(&s->lock);
-  AMP__TRY(queue_of((size_t)s->home, &q));
-  if (amp__rangeset_append(&all, 0, s->bytes))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(to_home(s, &all, 0)); /* newer data written elsewhere through views come first */
-  amp__location *L = &s->loc[s->home];
-  cl_uint nw = L->last_write ? 1 : 0;
-  amp__flush_producers(&L->last_write, nw, q->queue);
-  AMP__CL(amp__host_read(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
-                         nw, nw ? &L->last_write : NULL, &ev),
-          "clEnqueueReadBuffer (array to host)");
-  atomic_fetch_add(&q->acc->to_host_count, 1);
-  atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
-  if (amp__evlist_push(&L->reads, ev))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  if (async_out) {
-    AMP__TRY(amp__future_create(ev, 0, async_out));
-    ev = NULL;
-  }
-fail:
-  if (ev)
-    clReleaseEvent(ev);
-  amp__rangeset_free(&all);
-  pthread_mutex_unlock(&s->lock);
-  return status;
-}
-
-/* Same-accelerator array to array copy, in device memory. Locks both (in address order). */
-amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
-  amp_status status = AMP_SUCCESS;
-  amp_accelerator_view *q;
-  amp__rangeset all = {0};
-  amp__evlist deps = {0};
-  cl_event ev = NULL;
-  amp__source *first = src < dst ? src : dst, *second = src < dst ? dst : src;
-  pthread_mutex_lock(&first->lock);
-  pthread_mutex_lock(&second->lock);
-  AMP__TRY(refuse_mapped(dst, "a copy into the array"));
-  AMP__TRY(queue_of((size_t)src->home, &q));
-  if (amp__rangeset_append(&all, 0, src->bytes))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(to_home(src, &all, 0));
-  amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
-  if (push_deps(&deps, S, 0) || push_deps(&deps, D, 1))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  amp__flush_producers(deps.ev, deps.n, q->queue);
-  uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
-  AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
-                              deps.n ? deps.ev : NULL, &ev),
-          "clEnqueueCopyBuffer (array to array)");
-  amp__trace_command(q->acc, q->queue, ev, "copy", src->bytes, NULL, NULL, t_enq);
-  atomic_fetch_add(&q->acc->device_copy_count, 1);
-  atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
-  amp__view_enqueued(q);
-  amp__evlist_push(&S->reads, ev);
-  record_write(D, ev);
-  if (valid_only_at_home(dst))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-fail:
-  if (ev)
-    clReleaseEvent(ev);
-  amp__evlist_free(&deps);
-  amp__rangeset_free(&all);
-  pthread_mutex_unlock(&second->lock);
-  pthread_mutex_unlock(&first->lock);
-  return status;
 }

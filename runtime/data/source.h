@@ -1,4 +1,4 @@
-/* runtime/source.h: data sources, array views, and what a command needs from them.
+/* runtime/data/source.h: data sources, array views, and what a command needs from them.
  *
  * A data source is the memory a top-level view was created over, plus the copies ampcl made of it
  * on accelerators. Every view of one source shares the source's coherence record (source.c has
@@ -10,21 +10,8 @@
 
 #include "ampcl/array_view.h"
 #include "core/accelerator_impl.h"
+#include "core/events.h"
 #include "data/rangeset.h"
-
-/* A growable list of retained events. */
-typedef struct amp__evlist {
-  cl_event *ev;
-  size_t n, cap;
-} amp__evlist;
-
-int amp__evlist_push(amp__evlist *l, cl_event e); /* retains e; 0 ok, -1 out of memory */
-/* Flushes the queues (other than `mine`) of the events a command is about to wait for. */
-void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine);
-void amp__evlist_clear(amp__evlist *l); /* releases every event */
-/* Removes (and releases) the events of commands enqueued on queue q. */
-void amp__evlist_drop_queue(amp__evlist *l, cl_command_queue q);
-void amp__evlist_free(amp__evlist *l);
 
 /* One accelerator's copy of a source. */
 typedef struct amp__location {
@@ -39,17 +26,19 @@ typedef struct amp__source {
   _Atomic int views;   /* live views of this source */
   unsigned char *host; /* the caller's memory; or ampcl's (owns_host), or NULL until needed */
   int owns_host;
-  int host_readonly;            /* created from const memory: never written */
-  struct host_span *debug_span; /* its entry for the AMP_DEBUG overlap warning (rule 10), or NULL */
-  long home; /* -1: host memory is the source; else the accelerator index of a device
-                array, whose copy there is what synchronize brings data back to */
+  int host_readonly; /* created from const memory: never written */
+  struct amp__host_span
+      *debug_span; /* its entry for the AMP_DEBUG overlap warning (rule 10), or NULL */
+  long home;       /* -1: host memory is the source; else the accelerator index of a device
+                      array, whose copy there is what synchronize brings data back to */
   size_t bytes;
   amp__rangeset host_valid;
   amp__evlist host_readers; /* host-to-device copies that may still read host memory */
   amp__evlist host_writers; /* device-to-host copies (asynchronous) that may still write it */
   size_t nloc;
   amp__location *loc; /* indexed by accelerator index */
-  /* amp_array_view_map_read: while mapped, nothing may write the data (see refuse_mapped) */
+  /* amp_array_view_map_read: while mapped, nothing may write the data (see
+   * amp__source_refuse_mapped) */
   int mapped;
   long map_loc;  /* the accelerator whose buffer is mapped, or -1: the host memory itself */
   void *map_ptr; /* what clEnqueueMapBuffer returned (map_loc >= 0) */
@@ -121,11 +110,6 @@ amp_status amp__source_map_read(const amp_array_view *v, const void **out, const
 amp_status amp__source_unmap(const amp_array_view *v, const char *fn);
 /* Appends the view's byte ranges in the source to *out. */
 int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
-
-/* CL_DEVICE_MAX_MEM_ALLOC_SIZE of the accelerator (0 when unknown, and for the host). */
-uint64_t amp__max_alloc(const amp_accelerator *acc);
-/* AMP_ERROR_LIMIT_EXCEEDED, naming both sizes, when `bytes` exceed that limit. */
-amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn);
 
 /* The device buffer of a view on an accelerator (valid between acquire and finish). */
 cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc);

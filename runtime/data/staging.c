@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "core/trace_impl.h"
+#include "data/host_memory.h"
 #include "data/staging.h"
 
 enum { RING = 4, MAX_THREADS = 32 };

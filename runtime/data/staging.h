@@ -21,7 +21,4 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
                       size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
                       cl_event *ev);
 
-/* [p, p + len) lies in memory from amp_host_alloc (runtime/array.c). */
-int amp__host_pinned(const void *p, size_t len);
-
 #endif /* AMPCL_RUNTIME_STAGING_H */

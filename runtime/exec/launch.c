@@ -1,4 +1,4 @@
-/* runtime/launch.c: parallel_for_each (AMP §7).
+/* runtime/exec/launch.c: parallel_for_each (AMP §7).
  *
  * A launch is checked whole before anything moves: domain, tile limits, argument kinds against
  * the kernel's parameters (from -cl-kernel-arg-info), access and fp64. Only then are views made
@@ -11,6 +11,7 @@
 
 #include "core/trace_impl.h"
 #include "data/source.h"
+#include "exec/launch.h"
 #include "exec/launch_debug.h"
 #include "exec/program.h"
 
@@ -513,17 +514,10 @@ static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc
                         amp_status_name(amp__cl_status(err)), (int)err);
 }
 
-/* Whether this thread's last amp_parallel_for_each_ex reached the queue (program.h). */
-static _Thread_local int launch_enqueued;
-
-int amp__launch_enqueued(void) {
-  return launch_enqueued;
-}
-
-amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
-                                    amp_future **done) {
+amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp_future **done,
+                       int *enqueued) {
   amp_status status = AMP_SUCCESS;
-  launch_enqueued = 0;
+  *enqueued = 0;
   AMP__TRACE_BEGIN;
   amp__kernel_pool *pool = NULL;
   cl_kernel k = NULL;
@@ -583,7 +577,7 @@ amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch
       wait.n ? wait.ev : NULL, nuses || done || tracing ? &ev : NULL);
   if (err != CL_SUCCESS)
     AMP__TRY(refused_launch(launch, acc, pool, local, err));
-  launch_enqueued = 1;
+  *enqueued = 1;
   if (tracing) {
     char shape[96];
     int o =
@@ -615,6 +609,12 @@ fail:
     free(uses);
   AMP__TRACE_END("amp_parallel_for_each");
   return status;
+}
+
+amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
+                                    amp_future **done) {
+  int enqueued;
+  return amp__launch(view, launch, done, &enqueued);
 }
 
 amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, amp_kernel *kernel,

@@ -89,10 +89,4 @@ typedef struct amp__embedded {
 extern const amp__embedded amp__embedded_kernels[];
 extern const size_t amp__embedded_count;
 
-/* Whether the calling thread's last amp_parallel_for_each_ex got its kernel onto the queue: 0
- * when it failed before (the build, a check, the driver's refusal), 1 when it failed after (a
- * future that could not be made, debug mode's report) or succeeded. blas_choice.c tries another
- * GEMM plan only when nothing was enqueued. */
-int amp__launch_enqueued(void);
-
 #endif /* AMPCL_RUNTIME_PROGRAM_H */

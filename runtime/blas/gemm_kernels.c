@@ -1,0 +1,203 @@
+/* runtime/blas/gemm_kernels.c: amp_blas_gemm's own kernels: the plan for a GEMM's size, element
+ * type and device (gemm_plans.c has the table), each plan's program built once for the process,
+ * its launch through the data model like any kernel's, and the fallback where a device refuses a
+ * plan (remembered per accelerator). */
+#include <stdlib.h>
+
+#include "ampcl/kernel.h"
+#include "blas/gemm_kernels.h"
+#include "blas/gemm_plans.h"
+#include "exec/launch.h"
+
+static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp_kernel *kernels[NPLANS]; /* made at first use; made again if that failed */
+/* test hooks (gemm_kernels.h) */
+static _Atomic int test_gpu_kernel;
+static _Atomic unsigned test_compute_units;
+static _Atomic unsigned test_cc;
+static const char *_Atomic last_fast_opts = ""; /* the build options of the last fast GEMM */
+static const char *_Atomic last_fast_file = ""; /* and its kernel file */
+
+void amp__gemm_test_compute_capability(unsigned cc) {
+  atomic_store(&test_cc, cc);
+}
+
+const char *amp__gemm_last_fast_options(void) {
+  return atomic_load(&last_fast_opts);
+}
+
+const char *amp__gemm_last_fast_file(void) {
+  return atomic_load(&last_fast_file);
+}
+
+/* Whether plan p failed to build on acc (so its fallback runs there). */
+static int plan_broken(const amp_accelerator *acc, int p) {
+  return (atomic_load(&acc->gemm_broken_plans) >> p) & 1u;
+}
+
+unsigned amp__gemm_refused_plans(const amp_accelerator *acc) {
+  unsigned n = 0;
+  for (unsigned bits = atomic_load(&acc->gemm_broken_plans); bits; bits &= bits - 1)
+    n++;
+  return n;
+}
+
+int amp__gemm_dmma_fell_back(const amp_accelerator *acc) {
+  return plan_broken(acc, P_DMMA_BULK) || plan_broken(acc, P_DMMA_BULK_N64) ||
+         plan_broken(acc, P_DMMA);
+}
+
+int amp__gemm_tf32_fell_back(const amp_accelerator *acc) {
+  return plan_broken(acc, P_TF32) || plan_broken(acc, P_TF32_N64) ||
+         plan_broken(acc, P_TF32_WIDE) || plan_broken(acc, P_TF32_SMALL);
+}
+
+void amp__gemm_test_gpu_kernel(int gpu_kernel, unsigned compute_units) {
+  atomic_store(&test_gpu_kernel, gpu_kernel);
+  atomic_store(&test_compute_units, gpu_kernel ? compute_units : 0);
+}
+
+static size_t ceil_div(size_t x, size_t d) {
+  return (x + d - 1) / d;
+}
+
+/* Whether plan p gives fewer than half the compute units a tile for an m x n C. */
+static int too_few_tiles(int p, size_t m, size_t n, unsigned cu) {
+  return 2 * ceil_div(m, (size_t)amp__gemm_plans[p].ts_m) *
+             ceil_div(n, (size_t)amp__gemm_plans[p].ts_n) <
+         (size_t)cu;
+}
+
+/* The plan for an m x n C of `kind` on acc, tf32 when the caller allows TF32 (float only): -1
+ * when no TF32 plan is left (none on this device, or all refused here), meaning float. portable:
+ * as on a device without vendor paths (compute capability 0). */
+static int pick_plan(const amp_accelerator *acc, amp_elem_kind kind, size_t m, size_t n, int tf32,
+                     int portable) {
+  int dbl = kind == AMP_ELEM_DOUBLE;
+  unsigned cc = atomic_load(&test_cc);
+  if (!cc)
+    cc = acc->props.compute_capability;
+  if (portable)
+    cc = 0;
+  unsigned cu = atomic_load(&test_compute_units);
+  if (!cu)
+    cu = acc->props.compute_units;
+  /* The device-specific plans on 9.x only: the devices they were measured on (H100, H200). Later
+   * NVIDIA GPUs build matmul_dmma too, but some run FP64 mma no faster than their vector units;
+   * they keep the portable kernels until measured. */
+  const int cc9 = cc >= 90 && cc < 100;
+  int p;
+  if (tf32) {
+    /* The tf32 mma exists from compute capability 8.0 (NVIDIA only: others report 0); the large
+     * shape where it gives at least half the compute units a tile, else the 128 x 64 one. */
+    if (cc < 80)
+      return -1;
+    p = cc9 ? P_TF32_WIDE : P_TF32;
+    if (too_few_tiles(p, m, n, cu))
+      p = cc9 ? P_TF32_SMALL : P_TF32_N64;
+  } else if (acc->props.is_emulated && !atomic_load(&test_gpu_kernel)) {
+    return dbl ? P_CPU_D : P_CPU_F;
+  } else if (dbl) {
+    p = cc9 ? P_DMMA_BULK : P_D;
+    if (p == P_DMMA_BULK && too_few_tiles(p, m, n, cu))
+      p = P_DMMA_BULK_N64;
+  } else {
+    p = P_F128;
+    while (p < P_F32 && too_few_tiles(p, m, n, cu))
+      p++;
+    if (p == P_F128 && cc9)
+      p = P_F128_RING;
+  }
+  /* refused here before: its fallback (-1 only after a TF32 plan) */
+  while (p >= 0 && plan_broken(acc, p))
+    p = amp__gemm_plans[p].fallback;
+  return p;
+}
+
+static amp_status get_kernel(int p, amp_kernel **out) {
+  amp_status status = AMP_SUCCESS;
+  pthread_mutex_lock(&kernels_lock);
+  if (!kernels[p]) {
+    amp_program *prog = NULL;
+    status = amp_program_create_builtin(amp__gemm_plans[p].file, amp__gemm_plans[p].opts, &prog);
+    if (status == AMP_SUCCESS)
+      status = amp_kernel_create(prog, amp__gemm_plans[p].file, &kernels[p]);
+    amp_program_release(prog); /* the kernel keeps it */
+  }
+  *out = kernels[p];
+  pthread_mutex_unlock(&kernels_lock);
+  return status;
+}
+
+static _Atomic uint64_t n_fast;
+
+uint64_t amp__gemm_fast_count(void) {
+  return atomic_load(&n_fast);
+}
+
+/* C = A * B through plan p, launched like any kernel (the data model moves the views). On
+ * failure *refused says whether the device refused the plan itself with nothing enqueued: at
+ * the build (the tensor-core kernels' PTX), at the launch's checks (a larger K tile's
+ * tile_static memory) or at the driver's enqueue; then a fallback can do the work. A failure
+ * after the kernel was enqueued (a full handle table for its future is LIMIT_EXCEEDED too) is
+ * not a refusal. */
+static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view *a,
+                              amp_array_view *b, amp_array_view *c, amp_future **done,
+                              int *refused) {
+  amp_status status = AMP_SUCCESS;
+  size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+  const amp__gemm_plan *pl = &amp__gemm_plans[p];
+  amp_kernel *k;
+  *refused = 0;
+  if ((status = get_kernel(p, &k)) != AMP_SUCCESS) {
+    *refused = status == AMP_ERROR_BUILD_FAILED;
+    return status;
+  }
+  amp_arg args[] = {amp_arg_view(a), amp_arg_view(b), amp_arg_view(c)};
+  amp_launch l = {0};
+  l.kernel = k;
+  l.args = args;
+  l.nargs = AMP_NARGS(args);
+  if (pl->cpu) { /* column blocks first (matmul_cpu.cl) */
+    l.domain = amp_extent2((int)ceil_div(n, (size_t)pl->ts_n), (int)ceil_div(m, (size_t)pl->ts_m));
+  } else { /* views hold at most 2^31-1 elements, so these fit an int */
+    l.domain = amp_extent2((int)(ceil_div(m, (size_t)pl->ts_m) * (size_t)pl->rts_m),
+                           (int)(ceil_div(n, (size_t)pl->ts_n) * (size_t)pl->rts_n));
+    l.tiled = 1;
+    l.tile[0] = pl->rts_m;
+    l.tile[1] = pl->rts_n;
+  }
+  int enqueued = 0;
+  status = amp__launch(view, &l, done, &enqueued);
+  if (status != AMP_SUCCESS) {
+    *refused =
+        (status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) && !enqueued;
+    return status;
+  }
+  atomic_fetch_add(&n_fast, 1);
+  atomic_store(&last_fast_opts, pl->opts);
+  atomic_store(&last_fast_file, pl->file);
+  return status;
+}
+
+/* C = A * B through the plan pick_plan chooses. A plan the device refuses that has a fallback
+ * (every TF32 plan has: another, or float) is marked on the accelerator, and its fallback
+ * (pick_plan follows the bit) does the work, now and from then on. */
+amp_status amp__gemm_kernels_run(amp_accelerator_view *view, int tf32, int portable,
+                                 amp_array_view *a, amp_array_view *b, amp_array_view *c,
+                                 amp_future **done, int *no_plan) {
+  size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+  *no_plan = 0;
+  int p = pick_plan(view->acc, a->type.kind, m, n, tf32, portable);
+  if (p < 0) { /* no TF32 plan left here: the caller runs the float GEMM */
+    *no_plan = 1;
+    return AMP_SUCCESS;
+  }
+  int refused;
+  amp_status status = launch_plan(view, p, a, b, c, done, &refused);
+  if (status != AMP_SUCCESS && refused && (tf32 || amp__gemm_plans[p].fallback >= 0)) {
+    atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
+    return amp__gemm_kernels_run(view, tf32, portable, a, b, c, done, no_plan);
+  }
+  return status;
+}

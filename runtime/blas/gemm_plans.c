@@ -1,0 +1,47 @@
+/* runtime/blas/gemm_plans.c: the table of GEMM plans: kernel file, build options, launch shape,
+ * and the plan to fall back to where a device refuses one. gemm_kernels.c picks among them.
+ *
+ * Float on GPUs: matmul_fast in the largest of its first three shapes that gives at least half
+ * the compute units a tile. Double: 64 x 128 with 8 x 8 per thread and double2 columns of B; on
+ * NVIDIA devices of compute capability 9.x, whose FP64 tensor cores PTX's m16n8k8 mma reaches,
+ * matmul_dmma_bulk in 128 x 128 blocks where that gives half the compute units a tile, else in
+ * 128 x 64 blocks (faster at small sizes, slower from about 1536 up), and matmul_dmma where the
+ * bulk kernel is refused. On 9.x the 128 x 128 float shape takes K tiles of 32 in a ring of 4 fed
+ * by cp.async (135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare there),
+ * falling back to K tiles of 32 through registers, then 16; double falls back from the
+ * tensor-core kernels to the same ring in the double shape, then to the plain double shape. CPU
+ * devices: matmul_cpu, 8 rows x 32 columns per work-item (8 x 16 for double). Why each shape won
+ * is measured in lab/NOTEBOOK.md; docs/PERFORMANCE.md has what it gives. */
+#include "blas/gemm_plans.h"
+
+const amp__gemm_plan amp__gemm_plans[NPLANS] = {
+    {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, -1},
+    {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32, -1},
+    {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16, -1},
+    {"matmul_fast", "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 64,
+     128, 8, 16, -1},
+    {"matmul_cpu", "-DT=float", 1, 8, 32, 0, 0, -1},
+    {"matmul_cpu", "-DT=double -DCB=1", 1, 8, 16, 0, 0, -1},
+    /* its defaults: 4 warps (tile 4 x 32 threads) */
+    {"matmul_dmma", "", 0, 128, 64, 4, 32, P_D_RING},
+    {"matmul_fast", "-DT=float -DTS_K=32", 0, 128, 128, 16, 16, P_F128},
+    /* Only when the caller allows TF32 (amp__gemm_tf32_run; -1: amp_blas_gemm's float choice,
+     * made there). Its defaults (128 x 128, K tiles of 16, 48 KB) and 128 x 64 where the device
+     * is not 9.x (not measured there); on 9.x the fastest measured on an H100, 128 x 256 with
+     * warps of 64 x 64 and K tiles of 32 (144 KB), and 128 x 64 with K tiles of 32 for matrices
+     * with too few 128 x 256 blocks (docs/PERFORMANCE.md). */
+    {"matmul_tf32", "", 0, 128, 128, 8, 32, -1},
+    {"matmul_tf32", "-DBN=64", 0, 128, 64, 4, 32, -1},
+    {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},
+    {"matmul_tf32", "-DBN=64 -DBK=32 -DSTAGES=4", 0, 128, 64, 4, 32, P_TF32_N64},
+    /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 110 KB; 128 x 64
+     * blocks (4 consumer warps) for matrices with too few 128 x 128 blocks; matmul_dmma where
+     * either is refused */
+    {"matmul_dmma_bulk", "", 0, 128, 128, 12, 32, P_DMMA},
+    {"matmul_dmma_bulk", "-DBN=64", 0, 128, 64, 8, 32, P_DMMA},
+    /* matmul_fast's step 13 (cp.async, sm_80 and up): on 9.x only, where it was measured */
+    {"matmul_fast", "-DT=float -DTS_K=32 -DASYNC_STAGES=4", 0, 128, 128, 16, 16, P_F128_K32},
+    {"matmul_fast",
+     "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3", 0, 64,
+     128, 8, 16, P_D},
+};

@@ -1,0 +1,121 @@
+/* runtime/data/source_home.c: device arrays' side of the coherence protocol: a source whose home
+ * is an accelerator, and the whole copies between it and caller memory or another array. */
+#include "core/trace_impl.h"
+#include "data/source_steps.h"
+#include "data/staging.h"
+
+amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__source_ensure_buffer(s, acc));
+  s->home = (long)acc->index;
+  if (amp__rangeset_add(&s->loc[acc->index].valid, 0, s->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+fail:
+  return status;
+}
+
+amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_view *q;
+  amp__evlist deps = {0};
+  cl_event ev = NULL;
+  pthread_mutex_lock(&s->lock);
+  AMP__TRY(amp__source_refuse_mapped(s, "a copy into the array"));
+  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  amp__location *L = &s->loc[s->home];
+  if (amp__location_deps(&deps, L, 1))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  amp__flush_producers(deps.ev, deps.n, q->queue);
+  AMP__CL(amp__host_write(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes,
+                          src, (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
+          "clEnqueueWriteBuffer (host to array)");
+  atomic_fetch_add(&q->acc->to_device_count, 1);
+  atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
+  amp__location_record_write(L, ev);
+  if (amp__source_valid_only_at_home(s))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  if (async_out) {
+    AMP__TRY(amp__future_create(ev, 0, async_out));
+    ev = NULL;
+  }
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__evlist_free(&deps);
+  pthread_mutex_unlock(&s->lock);
+  return status;
+}
+
+amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_view *q;
+  amp__rangeset all = {0};
+  cl_event ev = NULL;
+  pthread_mutex_lock(&s->lock);
+  AMP__TRY(amp__queue_of((size_t)s->home, &q));
+  if (amp__rangeset_append(&all, 0, s->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  AMP__TRY(amp__source_fetch_home(s, &all,
+                                  0)); /* newer data written elsewhere through views come first */
+  amp__location *L = &s->loc[s->home];
+  cl_uint nw = L->last_write ? 1 : 0;
+  amp__flush_producers(&L->last_write, nw, q->queue);
+  AMP__CL(amp__host_read(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
+                         nw, nw ? &L->last_write : NULL, &ev),
+          "clEnqueueReadBuffer (array to host)");
+  atomic_fetch_add(&q->acc->to_host_count, 1);
+  atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
+  if (amp__evlist_push(&L->reads, ev))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  if (async_out) {
+    AMP__TRY(amp__future_create(ev, 0, async_out));
+    ev = NULL;
+  }
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__rangeset_free(&all);
+  pthread_mutex_unlock(&s->lock);
+  return status;
+}
+
+/* Same-accelerator array to array copy, in device memory. Locks both (in address order). */
+amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator_view *q;
+  amp__rangeset all = {0};
+  amp__evlist deps = {0};
+  cl_event ev = NULL;
+  amp__source *first = src < dst ? src : dst, *second = src < dst ? dst : src;
+  pthread_mutex_lock(&first->lock);
+  pthread_mutex_lock(&second->lock);
+  AMP__TRY(amp__source_refuse_mapped(dst, "a copy into the array"));
+  AMP__TRY(amp__queue_of((size_t)src->home, &q));
+  if (amp__rangeset_append(&all, 0, src->bytes))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  AMP__TRY(amp__source_fetch_home(src, &all, 0));
+  amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
+  if (amp__location_deps(&deps, S, 0) || amp__location_deps(&deps, D, 1))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  amp__flush_producers(deps.ev, deps.n, q->queue);
+  uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
+  AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
+                              deps.n ? deps.ev : NULL, &ev),
+          "clEnqueueCopyBuffer (array to array)");
+  amp__trace_command(q->acc, q->queue, ev, "copy", src->bytes, NULL, NULL, t_enq);
+  atomic_fetch_add(&q->acc->device_copy_count, 1);
+  atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
+  amp__view_enqueued(q);
+  amp__evlist_push(&S->reads, ev);
+  amp__location_record_write(D, ev);
+  if (amp__source_valid_only_at_home(dst))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+fail:
+  if (ev)
+    clReleaseEvent(ev);
+  amp__evlist_free(&deps);
+  amp__rangeset_free(&all);
+  pthread_mutex_unlock(&second->lock);
+  pthread_mutex_unlock(&first->lock);
+  return status;
+}
