@@ -66,7 +66,7 @@ enum {
    * can do (no transposes, alpha 1, beta 0) may run on NVIDIA's tensor cores with its inputs
    * rounded to TF32 (10 of float's 23 mantissa bits; products summed in float), on GPUs of
    * compute capability 8.0 and up (kernels_cl/matmul_tf32.cl). The result then carries a relative
-   * error of about 1e-4 to 1e-3 instead of float's 1e-6 (docs/PERFORMANCE.md measures both beside
+   * error of about 1e-4 to 1e-3 instead of float's 1e-6 (lab/NOTEBOOK.md measures both beside
    * cuBLAS's TF32 mode), for several times the speed. Everywhere else (double, other GEMMs, other
    * devices, a CPU accelerator, AMP_BLAS_GEMM=clblast or portable, or a driver that cannot build
    * the kernel) the GEMM runs exactly as amp_blas_gemm would run it, in float. */

@@ -1,4 +1,4 @@
-/* bench/kernel_probe.c: what a driver makes of ampcl's kernel prelude, measured with plain OpenCL.
+/* lab/kernel_probe.c: what a driver makes of ampcl's kernel prelude, measured with plain OpenCL.
  *
  * Builds the same small kernels written three ways (plain OpenCL C; through ampcl's prelude and
  * view macros; variations of one suspect at a time) on every GPU and CPU device, and prints for

@@ -3,10 +3,11 @@
 # amp_kernel_limits) on the first OpenCL GPU, plus amp-info --kernel for the library's kernels,
 # and writes both outputs under $OUT (default: .). Builds into build-gpu first. AMP_GPU=<device
 # path> picks the accelerator instead of the first non-POCL one.
-#   OUT=/some/dir sh bench/gpu_tiles.sh
+#   OUT=/some/dir sh lab/gpu_tiles.sh
 set -u
 out=${OUT:-.}
-mkdir -p "$out"
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/.." || exit 1
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null &&
   cmake --build build-gpu -j8 --target test_tile_limits amp-info >/dev/null || exit 1
 gpu=${AMP_GPU:-$(./build-gpu/examples/amp-info | grep -v -e portable-computing -e '^cpu' | grep '^ocl/' |

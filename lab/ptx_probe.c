@@ -1,4 +1,4 @@
-/* bench/ptx_probe.c: what NVIDIA's OpenCL compiler makes of inline PTX, measured with plain
+/* lab/ptx_probe.c: what NVIDIA's OpenCL compiler makes of inline PTX, measured with plain
  * OpenCL. The tensor-core kernel (kernels_cl/matmul_dmma.cl) rests on three facts this checks on
  * the first NVIDIA GPU it finds:
  *   1. `asm volatile` with PTX builds and runs (%laneid, shfl.sync, cp.async into __local memory
@@ -13,7 +13,7 @@
  *      pouter_a), and its inner loop from tile_static memory (pinner*: four placements of
  *      threads, four orders of the multiply-adds, with a barrier per K tile), beside 4 x 8
  *      doubles per thread at twice the warps (pouter48, pinner48): the ceilings of that kernel
- *      (docs/PERFORMANCE.md, "The double shape's own ceiling");
+ *      (lab/NOTEBOOK.md, "The double shape's own ceiling");
  *   4. the TF32 m16n8k8 layout and rate (kernels_cl/matmul_tf32.cl).
  * Prints the compute capability (cl_nv_device_attribute_query) and every result; exits 77 when
  * there is no NVIDIA GPU, 1 when a check fails. Not installed.

@@ -1,4 +1,4 @@
-/* bench/local_probe.c: how much __local (tile_static) memory one work-group really gets, measured
+/* lab/local_probe.c: how much __local (tile_static) memory one work-group really gets, measured
  * with plain OpenCL on every GPU it finds.
  *
  * CL_DEVICE_LOCAL_MEM_SIZE is what a program is told; ampcl checks launches against it. NVIDIA's

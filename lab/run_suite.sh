@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the measurements behind docs/PERFORMANCE.md and writes every output into OUTDIR.
+# Runs the measurements behind docs/PERFORMANCE.md and lab/NOTEBOOK.md, and writes every output
+# into OUTDIR (a run folder: lab/runs/<device>/<date>/, see lab/README.md).
 #
-#   bash bench/run_suite.sh OUTDIR [PART ...]
+#   bash lab/run_suite.sh OUTDIR [PART ...]
 #
 # PARTs (default: all, in this order):
 #   info      amp-info, clinfo -l, nvidia-smi
@@ -95,8 +96,8 @@ for part in $parts; do
   cuda) run cuda python3 bench/cuda_reference.py --csv "$out/cuda_reference.csv" ;;
   cublas)
     S=1000,1024,2048,3000,4096,5000,8192
-    run cublas "$B/bench/ptx-probe"
-    run cublas "$B/bench/local-probe"
+    run cublas "$B/lab/ptx-probe"
+    run cublas "$B/lab/local-probe"
     run cublas ctest --test-dir "$B" -R "kernels_tensor|kernels_matmul$|gemm|accelerators|hardening_tiles|kernels_nbody|kernel_atomics" \
       --output-on-failure
     run cublas $ab --workload matmul --impl fast,tensor,bulk,gemm,clblast --types double --sizes $S \

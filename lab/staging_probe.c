@@ -1,4 +1,4 @@
-/* bench/staging_probe.c: the ways to move data between ordinary (pageable) host memory and a GPU,
+/* lab/staging_probe.c: the ways to move data between ordinary (pageable) host memory and a GPU,
  * measured side by side with plain OpenCL, to choose ampcl's copy path (runtime/staging.c).
  *
  * For one buffer of --mib MiB it times, each the median of --repeats runs:

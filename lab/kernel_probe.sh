@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# On the GPU machine: build bench/kernel_probe.c, run it on every device, and read NVIDIA's PTX
+# On the GPU machine: build lab/kernel_probe.c, run it on every device, and read NVIDIA's PTX
 # of each variant (registers per thread from ptxas, .maxntid/.reqntid, local spills).
-#   bash bench/kernel_probe.sh <outdir>
+#   bash lab/kernel_probe.sh <outdir>
 set -uo pipefail
 out=${1:?outdir}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$out/ptx"
-cc -O1 -o /tmp/kernel-probe bench/kernel_probe.c -lOpenCL || exit 1
+cc -O1 -o /tmp/kernel-probe lab/kernel_probe.c -lOpenCL || exit 1
 /tmp/kernel-probe kernels_cl/ampcl_prelude.h "$out/ptx" | tee "$out/probe.txt"
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 for f in "$out"/ptx/*.bin; do
