@@ -290,10 +290,10 @@ static void test_arguments(amp_kernel *inc, amp_kernel *copy_const, amp_kernel *
                AMP_ERROR_INVALID_ARGUMENT);
   /* too few and too many arguments */
   CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, NULL, 0), AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG(amp__debug_enabled() ? "the kernel has 3" : "the kernel has 2"); /* a view: 2 or 3 */
+  CHECK_MSG("0 arguments given, but the kernel takes 1: a view of int 'v'"); /* in debug mode too */
   amp_arg too_many[] = {amp_arg_view(v), amp_arg_int(3)};
   CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, too_many, 2), AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG("more parameters");
+  CHECK_MSG("2 arguments given, but the kernel takes 1");
   amp_arg half_a_view[] = {amp_arg_view(v)};
   CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), copy_const, half_a_view, 1),
                AMP_ERROR_KERNEL_ARGS);
