@@ -438,6 +438,9 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
     if (!up || !m)
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     size_t np = user_params(pool, up);
+    for (size_t k = 0; k < np; k++) /* a view declared by hand, without debug mode's v_debug */
+      if (pool->checked && up[k].view && up[k].width == 2)
+        AMP__TRY(amp__debug_check_view(pool, up[k].first, k));
     if (np != l->nargs) {
       char list[1024];
       list_params(pool, up, np, l->kernel->program->source, list, sizeof list);
