@@ -423,8 +423,8 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
       si++;
     opts = dbl ? "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2"
                : shapes[si].opts;
-    /* as amp_blas_gemm does (runtime/blas_choice.c) on compute capability 9.x: the cp.async ring
-     * (step 13): in float with K tiles of 32; in double the ring's double shape, which
+    /* as amp_blas_gemm does (runtime/blas/gemm_choice.c) on compute capability 9.x: the cp.async
+     * ring (step 13): in float with K tiles of 32; in double the ring's double shape, which
      * amp_blas_gemm runs only if the tensor-core kernels (the `tensor` and `bulk` columns) are
      * refused */
     const int cc9 = ctx->props.compute_capability >= 90 && ctx->props.compute_capability < 100;

@@ -1,5 +1,5 @@
 /* lab/staging_probe.c: the ways to move data between ordinary (pageable) host memory and a GPU,
- * measured side by side with plain OpenCL, to choose ampcl's copy path (runtime/staging.c).
+ * measured side by side with plain OpenCL, to choose ampcl's copy path (runtime/data/staging.c).
  *
  * For one buffer of --mib MiB it times, each the median of --repeats runs:
  *   pinned write/read       clEnqueue{Write,Read}Buffer from memory the driver pinned

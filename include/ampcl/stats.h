@@ -51,9 +51,9 @@ typedef enum amp_cl_object_kind {
  * them (see amp_program_release). *process_life (when not NULL) counts those ampcl keeps for the
  * life of the process by design: one context and one default queue per accelerator used, and
  * up to 8 buffers of at most 4 MiB kept for reuse after the last view of data with no caller's
- * memory went (empty views, the algorithms' temporaries; runtime/scratch.c). (Not counted apart:
- * the one-work-item timing kernel of timed GEMMs, kept once made.)
- * Returns AMP_ERROR_INVALID_ARGUMENT for a kind out of range. Thread-safe. */
+ * memory went (empty views, the algorithms' temporaries; runtime/data/scratch.c). (Not counted
+ * apart: the one-work-item timing kernel of timed GEMMs, kept once made.) Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a kind out of range. Thread-safe. */
 AMP_API amp_status amp_cl_objects_live(amp_cl_object_kind kind, long long *released_by_user,
                                        long long *process_life);
 

@@ -1,7 +1,8 @@
-/* runtime/algo.c: the parts the algorithm files share (see algo.h). Their kernels are files of
- * kernels_cl/ embedded at build time; they are built through amp_program_create_builtin (or, with
- * a caller's operator in front, amp_program_create) and launched with amp_parallel_for_each_ex,
- * so copies in, waits, and what counts as written afterwards are the launch path's. */
+/* runtime/algorithms/algo.c: the parts the algorithm files share (see algo.h). Their kernels are
+ * files of kernels_cl/ embedded at build time; they are built through amp_program_create_builtin
+ * (or, with a caller's operator in front, amp_program_create) and launched with
+ * amp_parallel_for_each_ex, so copies in, waits, and what counts as written afterwards are the
+ * launch path's. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

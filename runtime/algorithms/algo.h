@@ -1,6 +1,6 @@
-/* runtime/algo.h: what the algorithm files (algo_*.c) share: checking their views, building their
- * builtin kernels per element type, and launching them through parallel_for_each, so they join
- * the data model exactly as the caller's own kernels do. */
+/* runtime/algorithms/algo.h: what the algorithm files (algo_*.c) share: checking their views,
+ * building their builtin kernels per element type, and launching them through parallel_for_each, so
+ * they join the data model exactly as the caller's own kernels do. */
 #ifndef AMPCL_RUNTIME_ALGO_H
 #define AMPCL_RUNTIME_ALGO_H
 

@@ -1,5 +1,6 @@
-/* runtime/algo_histogram.c: amp_histogram (kernels_cl/histogram.cl): zero the bins, then count
- * with a tile_static copy of the bins per tile when they fit there, with global atomics when not.
+/* runtime/algorithms/histogram.c: amp_histogram (kernels_cl/histogram.cl): zero the bins, then
+ * count with a tile_static copy of the bins per tile when they fit there, with global atomics when
+ * not.
  */
 #include <stdio.h>
 

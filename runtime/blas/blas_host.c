@@ -1,7 +1,8 @@
-/* runtime/blas_host.c: GEMM on a CPU accelerator through OpenBLAS, in the host memory itself.
+/* runtime/blas/blas_host.c: GEMM on a CPU accelerator through OpenBLAS, in the host memory
+ * itself.
  *
- * On a CPU device (POCL) an OpenCL GEMM runs on the same cores as OpenBLAS but slower: CLBlast
- * reached 127 GFLOP/s where OpenBLAS gives 315 on the same 2 cores (docs/PERFORMANCE.md). And the
+ * On a CPU device (POCL) an OpenCL GEMM runs on the same cores as OpenBLAS but at well under half
+ * its speed (CLBlast against OpenBLAS on the same cores; lab/NOTEBOOK.md has the numbers). And the
  * data of views over host memory is already where OpenBLAS works. So when the accelerator is a
  * CPU device, every operand's data source is host memory, and OpenBLAS can be loaded, the GEMM
  * runs there: A and B are synchronised for reading (copied back only if a kernel wrote them),

@@ -1,4 +1,4 @@
-/* runtime/blas_host.h: GEMM on a CPU accelerator through OpenBLAS (blas_host.c says when). */
+/* runtime/blas/blas_host.h: GEMM on a CPU accelerator through OpenBLAS (blas_host.c says when). */
 #ifndef AMPCL_RUNTIME_BLAS_HOST_H
 #define AMPCL_RUNTIME_BLAS_HOST_H
 

@@ -29,7 +29,7 @@ const amp__gemm_plan amp__gemm_plans[NPLANS] = {
      * made there). Its defaults (128 x 128, K tiles of 16, 48 KB) and 128 x 64 where the device
      * is not 9.x (not measured there); on 9.x the fastest measured on an H100, 128 x 256 with
      * warps of 64 x 64 and K tiles of 32 (144 KB), and 128 x 64 with K tiles of 32 for matrices
-     * with too few 128 x 256 blocks (docs/PERFORMANCE.md). */
+     * with too few 128 x 256 blocks. */
     {"matmul_tf32", "", 0, 128, 128, 8, 32, -1},
     {"matmul_tf32", "-DBN=64", 0, 128, 64, 4, 32, -1},
     {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},

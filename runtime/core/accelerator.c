@@ -1,4 +1,4 @@
-/* runtime/accelerator.c: enumerating accelerators and choosing the default (AMP §3.2).
+/* runtime/core/accelerator.c: enumerating accelerators and choosing the default (AMP §3.2).
  *
  * The list is built once, on the first call that needs it: every device of every OpenCL platform,
  * then the host "cpu". Handles live until the process ends. See ampcl/accelerator.h for the

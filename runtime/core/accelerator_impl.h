@@ -1,4 +1,4 @@
-/* runtime/accelerator.h: what the runtime knows about accelerators, views and futures. */
+/* runtime/core/accelerator_impl.h: what the runtime knows about accelerators, views and futures. */
 #ifndef AMPCL_RUNTIME_ACCELERATOR_H
 #define AMPCL_RUNTIME_ACCELERATOR_H
 
@@ -27,7 +27,8 @@ struct amp_accelerator {
    * pass publishes a tile's state and value in one 64-bit word). */
   int has_int64_atomics;
   /* amp_blas_gemm's device-specific kernels that failed to build here, one bit per plan
-   * (runtime/blas_choice.c): their portable fallbacks from then on, on this accelerator only. */
+   * (runtime/blas/gemm_choice.c): their portable fallbacks from then on, on this accelerator only.
+   */
   _Atomic unsigned gemm_broken_plans;
 
   pthread_mutex_t lock; /* guards context and default_view creation */

@@ -1,4 +1,4 @@
-/* runtime/clobjects.c: the live OpenCL object counters (clobjects.h). */
+/* runtime/core/clobjects.c: the live OpenCL object counters (clobjects.h). */
 #include "core/clobjects.h"
 
 #include <stdatomic.h>

@@ -1,4 +1,4 @@
-/* runtime/clobjects.h: counts of the OpenCL objects ampcl holds, per kind.
+/* runtime/core/clobjects.h: counts of the OpenCL objects ampcl holds, per kind.
  *
  * Every place in the runtime that creates an OpenCL object (clCreate..., or an enqueue that hands
  * back an event ampcl keeps) adds one with amp__clobj(kind, +1); every place that releases one

@@ -1,4 +1,4 @@
-/* runtime/error.c: the status table's names and messages, and the per-thread reason. */
+/* runtime/core/error.c: the status table's names and messages, and the per-thread reason. */
 #include "core/error.h"
 
 #include <pthread.h>

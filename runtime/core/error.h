@@ -1,4 +1,4 @@
-/* runtime/error.h: recording why a call failed, and the one way out of a function.
+/* runtime/core/error.h: recording why a call failed, and the one way out of a function.
  *
  * Pattern used throughout the runtime:
  *

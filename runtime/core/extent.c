@@ -1,4 +1,4 @@
-/* runtime/extent.c: extent, index and tiled extent arithmetic (AMP §4).
+/* runtime/core/extent.c: extent, index and tiled extent arithmetic (AMP §4).
  *
  * Every computation is checked in the type it is done in: int components never overflow (a result
  * that would is reported, see extent.h), products of dimensions are checked in size_t. */

@@ -1,4 +1,4 @@
-/* runtime/handle.c: handle slots that are never reused, and the handle check (handle.h says
+/* runtime/core/handle.c: handle slots that are never reused, and the handle check (handle.h says
  * why this design). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, madvise */
 #include "core/handle.h"

@@ -1,4 +1,4 @@
-/* runtime/handle.h: checked opaque handles.
+/* runtime/core/handle.h: checked opaque handles.
  *
  * Every handle struct starts with a `uint32_t magic` that names its kind. Public entry points
  * check it first, so a NULL handle, a pointer that never was a handle, a handle of the wrong kind

@@ -1,4 +1,4 @@
-/* runtime/profiling.c: whether a queue records device times (OpenCL profiling).
+/* runtime/core/profiling.c: whether a queue records device times (OpenCL profiling).
  *
  * Every view's queue has profiling on unless the program says otherwise, because
  * amp_future_elapsed_ns and amp_blas_gemm's engine choice read device times from it. AMP_PROFILE=0

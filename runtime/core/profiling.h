@@ -1,4 +1,4 @@
-/* runtime/profiling.h: the profiling switch of queues (profiling.c). */
+/* runtime/core/profiling.h: the profiling switch of queues (profiling.c). */
 #ifndef AMPCL_RUNTIME_PROFILING_H
 #define AMPCL_RUNTIME_PROFILING_H
 

@@ -1,4 +1,5 @@
-/* runtime/queue.c: accelerator views (in-order OpenCL queues) and completion futures (AMP §3.3).
+/* runtime/core/queue.c: accelerator views (in-order OpenCL queues) and completion futures (AMP
+ * §3.3).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* runtime/trace.c: the timeline of ampcl/trace.h, written as Chrome trace-event JSON.
+/* runtime/core/trace.c: the timeline of ampcl/trace.h, written as Chrome trace-event JSON.
  *
  * Recording: each command's record keeps its event (retained), the host time just before it was
  * enqueued, its accelerator and queue, and copies of its strings. Host spans keep their times and

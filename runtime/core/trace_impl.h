@@ -1,5 +1,5 @@
-/* runtime/trace.h: what the runtime tells the tracer (ampcl/trace.h; trace.c). Every hook is one
- * branch when tracing is off. */
+/* runtime/core/trace_impl.h: what the runtime tells the tracer (ampcl/trace.h; trace.c). Every hook
+ * is one branch when tracing is off. */
 #ifndef AMPCL_RUNTIME_TRACE_H
 #define AMPCL_RUNTIME_TRACE_H
 

@@ -1,4 +1,5 @@
-/* runtime/array_view.c: the public array_view calls (AMP §5.2). The protocol is in source.c. */
+/* runtime/data/array_view.c: the public array_view calls (AMP §5.2). The protocol is in source.c.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 

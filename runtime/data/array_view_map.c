@@ -1,4 +1,4 @@
-/* runtime/array_view_map.c: amp_array_view_map_read and amp_array_view_unmap, reading a view's
+/* runtime/data/array_view_map.c: amp_array_view_map_read and amp_array_view_unmap, reading a view's
  * data where it is (the coherence side is amp__source_map_read in source.c). */
 #include "ampcl/array_view.h"
 #include "core/handle.h"

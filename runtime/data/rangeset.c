@@ -1,4 +1,4 @@
-/* runtime/rangeset.c: sorted disjoint byte ranges. */
+/* runtime/data/rangeset.c: sorted disjoint byte ranges. */
 #include "data/rangeset.h"
 
 #include <stdlib.h>

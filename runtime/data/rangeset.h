@@ -1,4 +1,4 @@
-/* runtime/rangeset.h: sets of byte ranges, the unit of coherence bookkeeping.
+/* runtime/data/rangeset.h: sets of byte ranges, the unit of coherence bookkeeping.
  *
  * A rangeset is a sorted list of disjoint, non-adjacent half-open intervals [lo, hi). Each
  * location of a data source keeps one: the bytes it holds a valid copy of. */

@@ -1,8 +1,8 @@
-/* runtime/scratch.c: a few small device buffers kept after the data in them died.
+/* runtime/data/scratch.c: a few small device buffers kept after the data in them died.
  *
- * Allocating device memory is slow next to a small kernel: on an NVIDIA H100 the first launch on
- * a new buffer spent about 80 us in the driver, more than amp_reduce's whole kernel at a few
- * million elements. The algorithms (algorithms.h) make such buffers at every call (partial sums,
+ * Allocating device memory is slow next to a small kernel: on a GPU the first launch on a new
+ * buffer can spend longer in the driver than amp_reduce's whole kernel over a few million
+ * elements. The algorithms (algorithms.h) make such buffers at every call (partial sums,
  * the scan's look-back state, the sort's counts), and so does any program that makes an empty
  * view per iteration. So when the last view of data with no caller's memory goes (an empty view,
  * a temporary), its buffer is kept here if it is at most SCRATCH_MAX_BYTES, and the next buffer of

@@ -1,4 +1,4 @@
-/* runtime/scratch.h: device buffers kept for reuse after their data died (scratch.c). */
+/* runtime/data/scratch.h: device buffers kept for reuse after their data died (scratch.c). */
 #ifndef AMPCL_RUNTIME_SCRATCH_H
 #define AMPCL_RUNTIME_SCRATCH_H
 

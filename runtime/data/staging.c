@@ -1,25 +1,22 @@
-/* runtime/staging.c: host <-> accelerator copies at the speed of the link, from ordinary memory.
+/* runtime/data/staging.c: host <-> accelerator copies at the speed of the link, from ordinary
+ * memory.
  *
  * A GPU's DMA engines read and write only pinned (page-locked) host memory. Given ordinary
- * malloc'd memory, a driver copies it through a pinned buffer of its own, one piece at a time,
- * on one thread: on an H100, 8.1 GB/s host to device and 10.4 GB/s back, where the PCIe link
- * moves 54.8 GB/s from pinned memory (bench/staging_probe.c, docs/PERFORMANCE.md). ampcl does that
- * staging itself, faster, in two ways at once:
+ * malloc'd memory, a driver copies it through a pinned buffer of its own, one piece at a time, on
+ * one thread, at a fraction of what the link moves from pinned memory (lab/staging_probe.c
+ * measures both). ampcl does that staging itself, faster, in two ways at once:
  *
  *   - the copy goes in chunks through a ring of RING pinned buffers, so the host fills chunk c+1
  *     while chunk c crosses the link (and, reading, empties chunk c while c+1..c+RING-1 cross);
  *   - the host side of each chunk is copied by several threads (a small pool per accelerator, so
- *     that several GPUs staging at once do not take turns): one core's memcpy moves about 10
- *     GB/s, less than the link.
+ *     that several GPUs staging at once do not take turns): one core's memcpy moves less than the
+ *     link does.
  *
- * Measured on the H100 (16 cores), 16 MiB chunks and 8 threads gave 48 GB/s to the device and
- * 41 GB/s back, 88% and 74% of the link; add-exp over 2^28 floats end to end went from 466 ms
- * (the driver's path) to 70-85 ms with 10 to 14 threads (docs/PERFORMANCE.md). The chunk lands in a
- * buffer that stays in the host's caches, which is why this beats a plain multi-threaded memcpy of
- * the whole array (28 GB/s). The default is 7/8 of the cores, at most 14, per accelerator that
- * stages (each GPU's pool starts with its first staged copy), so GPUs staging at the same time
- * run more copying threads than there are cores; on two H100s with 32 cores, 14 each beat 8 each
- * (add-exp over 2^30 floats split over both: 174 against 244 ms, docs/PERFORMANCE.md).
+ * The chunk lands in a buffer that stays in the host's caches, which is why this beats a plain
+ * multi-threaded memcpy of the whole array. The default is 7/8 of the cores, at most 14, per
+ * accelerator that stages (each GPU's pool starts with its first staged copy), so GPUs staging at
+ * the same time run more copying threads than there are cores, which measured faster than sharing
+ * them out. docs/TRANSFERS.md says what this gives; lab/NOTEBOOK.md how the sizes were chosen.
  *
  * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
  * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
@@ -70,9 +67,9 @@ static void read_settings(void) {
 /* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- *
  * Each accelerator's stager has a pool of its own, used only under the stager's lock: staged
  * copies to two GPUs at once (a split over several GPUs, driven from a thread each) then copy their
- * chunks at the same time instead of taking turns with one pool. Measured on two H100s: with one
- * pool for the process, two GPUs moved their data no faster together than one alone (about 50
- * GB/s: the pool was the limit); docs/PERFORMANCE.md, "Several GPUs end to end". */
+ * chunks at the same time instead of taking turns with one pool. With one pool for the process,
+ * two GPUs moved their data no faster together than one alone: the pool was the limit
+ * (measured on two H100s; lab/NOTEBOOK.md). */
 typedef struct memcpy_pool memcpy_pool;
 typedef struct pool_slot { /* what worker i is given */
   memcpy_pool *pool;

@@ -1,4 +1,4 @@
-/* runtime/staging.h: copies between host memory and an accelerator's buffer, staged through
+/* runtime/data/staging.h: copies between host memory and an accelerator's buffer, staged through
  * pinned memory when that is faster (staging.c says when and why).
  *
  * Both calls have the shape of clEnqueue{Write,Read}Buffer, plus the accelerator, and return an

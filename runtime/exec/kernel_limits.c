@@ -1,4 +1,4 @@
-/* runtime/kernel_limits.c: amp_kernel_limits, a kernel's own limits on one accelerator
+/* runtime/exec/kernel_limits.c: amp_kernel_limits, a kernel's own limits on one accelerator
  * (clGetKernelWorkGroupInfo), next to the device's. */
 #include <string.h>
 

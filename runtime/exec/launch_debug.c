@@ -1,4 +1,4 @@
-/* runtime/launch_debug.c: debug mode's checked launches (see launch_debug.h and
+/* runtime/exec/launch_debug.c: debug mode's checked launches (see launch_debug.h and
  * kernels_cl/ampcl_debug.h).
  *
  * C++ AMP's REF accelerator caught kernel bugs by running kernels slowly and carefully. ampcl's

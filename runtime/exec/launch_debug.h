@@ -1,4 +1,4 @@
-/* runtime/launch_debug.h: debug mode's checked launches (AMP_DEBUG set).
+/* runtime/exec/launch_debug.h: debug mode's checked launches (AMP_DEBUG set).
  *
  * A program built in debug mode (program.c adds -DAMP_DEBUG=1; kernels_cl/ampcl_debug.h) gives
  * every view a third kernel parameter, v_debug, and checks every amp_at() against the view's

@@ -1,4 +1,4 @@
-/* runtime/param_size.c: the sizes of a kernel's parameter types, for the launch checks.
+/* runtime/exec/param_size.c: the sizes of a kernel's parameter types, for the launch checks.
  *
  * OpenCL reports a parameter's type by name only. For built-in types the size follows from the
  * name; for structs, unions and typedefs of them it does not, so when a kernel has such a

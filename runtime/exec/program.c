@@ -1,4 +1,4 @@
-/* runtime/program.c: OpenCL C programs, the in-memory build cache, and kernel pools.
+/* runtime/exec/program.c: OpenCL C programs, the in-memory build cache, and kernel pools.
  *
  * Every program is built with ampcl's kernel prelude in front of it and "-cl-kernel-arg-info",
  * so the launcher can check arguments against the parameters. A `#line 1 "FILE"` after the prelude

@@ -1,4 +1,4 @@
-/* runtime/program.h: programs built per device, and the kernels handed out for launches. */
+/* runtime/exec/program.h: programs built per device, and the kernels handed out for launches. */
 #ifndef AMPCL_RUNTIME_PROGRAM_H
 #define AMPCL_RUNTIME_PROGRAM_H
 
@@ -70,7 +70,7 @@ struct amp__kernel_pool {
   cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
                                      kernel declares itself (tile_static variables) */
   int checked;                    /* built in debug mode: views have a third parameter, v_debug, and
-                                     launches go through runtime/launch_debug.c */
+                                     launches go through runtime/exec/launch_debug.c */
   struct amp__cache_entry *entry; /* the build it belongs to */
   amp__kernel_pool *next;
 };
