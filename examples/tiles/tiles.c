@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
   if (kernel_ms < SHORT_KERNEL_MS) {
     printf("  kernel (device)    %12.6f ms  (%d runs)\n", kernel_ms, runs);
     printf("  end-to-end         %12.6f ms  (views, kernel, synchronize)\n", e2e_ms);
-    printf("  no speedups: a %d x %d extent is too little work to compare the two; the device "
+    printf("  no speedups: %d x %d is too little work to compare the two; the device "
            "times are\n  the cost of a launch, not of the tiles (try --size 2048)\n",
            size, size);
   } else {
