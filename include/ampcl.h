@@ -7,7 +7,9 @@
  *   ampcl/array_view.h   array_view over host memory                          (AMP §5)
  *   ampcl/array.h        device arrays, copies, pinned host memory            (AMP §5.1, §5.3)
  *   ampcl/kernel.h       OpenCL C kernels and parallel_for_each               (AMP §7)
- *   ampcl/blas.h         GEMM on array views through CLBlast
+ *   ampcl/kernel_limits.h a kernel's tile limits on an accelerator
+ *   ampcl/algorithms.h   reduce, scan, transpose, histogram, sort, 2-D stencil on views
+ *   ampcl/blas.h         GEMM on array views (CLBlast, ampcl's kernels or OpenBLAS)
  *   ampcl/stats.h        transfer counters
  *   ampcl/trace.h        a timeline of every command, for Perfetto (AMP_TRACE=file.json)
  */

@@ -143,7 +143,9 @@ AMP_API amp_status amp_parallel_for_each_tiled(amp_accelerator_view *view, amp_t
                                                amp_kernel *kernel, const amp_arg *args,
                                                size_t nargs);
 
-/* The forms above on the default accelerator's default view. */
+/* amp_parallel_for_each on the default accelerator's default view. It is the only _default
+ * form: for a tiled launch on the default view, pass amp_default_view's view (accelerator.h) to
+ * amp_parallel_for_each_tiled. */
 AMP_API amp_status amp_parallel_for_each_default(amp_extent domain, amp_kernel *kernel,
                                                  const amp_arg *args, size_t nargs);
 
