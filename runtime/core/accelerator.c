@@ -33,24 +33,26 @@ static struct {
 
 /* ---- reading device information --------------------------------------------------------- */
 
-static char *dev_string(cl_device_id d, cl_device_info what) {
+/* A string property of a device (d) or, with d NULL, of a platform (p): "" when the driver
+ * gives none; NULL only when out of memory. */
+static char *info_string(cl_device_id d, cl_platform_id p, cl_uint what) {
   size_t n = 0;
-  if (clGetDeviceInfo(d, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
+  cl_int err = d ? clGetDeviceInfo(d, what, 0, NULL, &n) : clGetPlatformInfo(p, what, 0, NULL, &n);
+  if (err != CL_SUCCESS || n == 0)
     return strdup("");
   char *s = calloc(n + 1, 1);
-  if (s && clGetDeviceInfo(d, what, n, s, NULL) != CL_SUCCESS)
+  if (s && (d ? clGetDeviceInfo(d, what, n, s, NULL) : clGetPlatformInfo(p, what, n, s, NULL)) !=
+               CL_SUCCESS)
     s[0] = '\0';
   return s;
 }
 
+static char *dev_string(cl_device_id d, cl_device_info what) {
+  return info_string(d, NULL, what);
+}
+
 static char *platform_string(cl_platform_id p, cl_platform_info what) {
-  size_t n = 0;
-  if (clGetPlatformInfo(p, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
-    return strdup("");
-  char *s = calloc(n + 1, 1);
-  if (s && clGetPlatformInfo(p, what, n, s, NULL) != CL_SUCCESS)
-    s[0] = '\0';
-  return s;
+  return info_string(NULL, p, what);
 }
 
 /* "Portable Computing Language" -> "portable-computing-language" */
@@ -403,8 +405,7 @@ fail:
 
 amp_status amp_accelerator_get_default(amp_accelerator **out) {
   amp_status status = AMP_SUCCESS;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_get_default: out is NULL");
+  AMP__CHECK_OUT(out);
   pthread_mutex_lock(&g.lock);
   if (!g.chosen)
     status = choose_default(&g.chosen);
@@ -446,8 +447,7 @@ fail:
 amp_status amp_accelerator_count(size_t *out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_count: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(amp__accelerators(&list, out));
 fail:
   return status;
@@ -457,8 +457,7 @@ amp_status amp_accelerator_get(size_t index, amp_accelerator **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
   size_t n = 0;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_get: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(amp__accelerators(&list, &n));
   if (index >= n)
     AMP__FAIL(AMP_ERROR_OUT_OF_RANGE, "amp_accelerator_get: index %zu is past the last (%zu)",
@@ -482,12 +481,9 @@ fail:
 
 amp_status amp_accelerator_get_properties(const amp_accelerator *acc,
                                           amp_accelerator_properties *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_get_properties: out is NULL");
-  *out = acc->props;
-fail:
+  amp_status status = AMP__CHECK_GET(acc, AMP__MAGIC_ACCELERATOR, "accelerator", out);
+  if (status == AMP_SUCCESS)
+    *out = acc->props;
   return status;
 }
 
@@ -522,8 +518,7 @@ amp_status amp_transfer_stats_get(const amp_accelerator *acc, amp_transfer_stats
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
   size_t n = 0;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_transfer_stats_get: out is NULL");
+  AMP__CHECK_OUT(out);
   if (acc)
     AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
   AMP__TRY(amp__accelerators(&list, &n));

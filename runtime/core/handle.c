@@ -145,3 +145,26 @@ void amp__handle_retire(void *h) {
     madvise(h_base + chunk * AMP__HANDLE_CHUNK, AMP__HANDLE_CHUNK, MADV_DONTNEED);
   pthread_mutex_unlock(&h_lock);
 }
+
+amp_status amp__handle_ref(void *h, size_t refs_at, uint32_t magic, const char *what,
+                           const char *fn) {
+  amp_status status = amp__check_handle(h, magic, what, fn);
+  if (status == AMP_SUCCESS)
+    atomic_fetch_add((_Atomic int *)((unsigned char *)h + refs_at), 1);
+  return status;
+}
+
+amp_status amp__handle_unref(void *h, size_t refs_at, uint32_t magic, const char *what,
+                             const char *fn, int *last) {
+  *last = 0;
+  if (!h)
+    return AMP_SUCCESS;
+  amp_status status = amp__check_handle(h, magic, what, fn);
+  if (status == AMP_SUCCESS)
+    *last = atomic_fetch_sub((_Atomic int *)((unsigned char *)h + refs_at), 1) == 1;
+  return status;
+}
+
+amp_status amp__check_out(const void *out, const char *fn) {
+  return out ? AMP_SUCCESS : amp__set_error(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+}

@@ -57,4 +57,27 @@ void amp__handle_retire(void *h);
 
 #define AMP__CHECK(h, magic, what) AMP__TRY(amp__check_handle((h), (magic), (what), __func__))
 
+/* Reference counts. Every counted handle struct has an `_Atomic int refs`, `refs_at` bytes from
+ * its start (offsetof). amp__handle_ref checks h and adds a reference (a public _retain call);
+ * amp__handle_unref checks h and drops one, setting *last to 1 when that was the last, for the
+ * caller to free what the handle holds and retire it (a public _release call). Releasing NULL
+ * succeeds with *last 0. */
+amp_status amp__handle_ref(void *h, size_t refs_at, uint32_t magic, const char *what,
+                           const char *fn);
+amp_status amp__handle_unref(void *h, size_t refs_at, uint32_t magic, const char *what,
+                             const char *fn, int *last);
+#define AMP__RETAIN(h, T, magic, what)                                                             \
+  amp__handle_ref((h), offsetof(T, refs), (magic), (what), __func__)
+#define AMP__UNREF(h, T, magic, what, last)                                                        \
+  AMP__TRY(amp__handle_unref((h), offsetof(T, refs), (magic), (what), __func__, (last)))
+
+/* A getter's output pointer: NULL is AMP_ERROR_INVALID_ARGUMENT, "<fn>: out is NULL". */
+amp_status amp__check_out(const void *out, const char *fn);
+#define AMP__CHECK_OUT(out) AMP__TRY(amp__check_out((out), __func__))
+/* Both checks of a getter: the handle, then its output pointer. */
+#define AMP__CHECK_GET(h, magic, what, out)                                                        \
+  (amp__check_handle((h), (magic), (what), __func__) != AMP_SUCCESS                                \
+       ? AMP_ERROR_INVALID_HANDLE                                                                  \
+       : amp__check_out((out), __func__))
+
 #endif /* AMPCL_RUNTIME_HANDLE_H */

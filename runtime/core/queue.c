@@ -39,8 +39,7 @@ fail:
 amp_status amp_accelerator_default_view(amp_accelerator *acc, amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(acc, AMP__MAGIC_ACCELERATOR, "accelerator");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: out is NULL");
+  AMP__CHECK_OUT(out);
   if (acc->props.is_host)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               "amp_accelerator_default_view: \"cpu\" is the host location: it has no queue and "
@@ -103,12 +102,9 @@ amp_status amp_accelerator_create_view_profiling(amp_accelerator *acc, amp_queui
 }
 
 amp_status amp_accelerator_view_get_profiling(const amp_accelerator_view *view, bool *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_profiling: out is NULL");
-  *out = view->profiling;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->profiling;
   return status;
 }
 
@@ -131,23 +127,17 @@ fail:
 
 amp_status amp_accelerator_view_get_accelerator(const amp_accelerator_view *view,
                                                 amp_accelerator **out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_accelerator: out is NULL");
-  *out = view->acc;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->acc;
   return status;
 }
 
 amp_status amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view,
                                                  amp_queuing_mode *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_queuing_mode: out is NULL");
-  *out = view->mode;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->mode;
   return status;
 }
 
@@ -178,8 +168,7 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_fu
   amp_status status = AMP_SUCCESS;
   cl_event ev = NULL;
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_create_marker: out is NULL");
+  AMP__CHECK_OUT(out);
   const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
   AMP__CL(clEnqueueMarkerWithWaitList(view->queue, 0, NULL, &ev), "clEnqueueMarkerWithWaitList");
   if (t)
@@ -279,8 +268,7 @@ fail:
 amp_status amp_future_is_ready(amp_future *future, bool *out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_is_ready: out is NULL");
+  AMP__CHECK_OUT(out);
   cl_int st = CL_QUEUED;
   AMP__CL(clGetEventInfo(future->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
           "clGetEventInfo");
@@ -332,8 +320,7 @@ fail:
 amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_elapsed_ns: out is NULL");
+  AMP__CHECK_OUT(out);
   if (future->host_ns) {
     *out = future->host_ns;
     return AMP_SUCCESS;
@@ -364,19 +351,14 @@ fail:
 }
 
 amp_status amp_future_retain(amp_future *future) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  atomic_fetch_add(&future->refs, 1);
-fail:
-  return status;
+  return AMP__RETAIN(future, amp_future, AMP__MAGIC_FUTURE, "future");
 }
 
 amp_status amp_future_release(amp_future *future) {
   amp_status status = AMP_SUCCESS;
-  if (!future)
-    return AMP_SUCCESS;
-  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  if (atomic_fetch_sub(&future->refs, 1) == 1) {
+  int last;
+  AMP__UNREF(future, amp_future, AMP__MAGIC_FUTURE, "future", &last);
+  if (last) {
     amp__async_release(future->async);
     clReleaseEvent(future->event);
     if (future->start)
@@ -391,12 +373,9 @@ fail:
 
 amp_status amp_accelerator_view_get_cl_queue(const amp_accelerator_view *view,
                                              cl_command_queue *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_get_cl_queue: out is NULL");
-  *out = view->queue;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->queue;
   return status;
 }
 

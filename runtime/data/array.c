@@ -19,8 +19,7 @@ amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_e
   amp_status status = AMP_SUCCESS;
   amp_array *a = NULL;
   AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL");
+  AMP__CHECK_OUT(out);
   a = amp__handle_alloc(sizeof *a);
   if (!a)
     AMP__TRY(amp__handle_alloc_status());
@@ -59,30 +58,23 @@ fail:
 }
 
 amp_status amp_array_get_extent(const amp_array *array, amp_extent *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_get_extent: out is NULL");
-  *out = array->whole->extent;
-fail:
+  amp_status status = AMP__CHECK_GET(array, AMP__MAGIC_ARRAY, "array", out);
+  if (status == AMP_SUCCESS)
+    *out = array->whole->extent;
   return status;
 }
 
 amp_status amp_array_get_accelerator_view(const amp_array *array, amp_accelerator_view **out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_get_accelerator_view: out is NULL");
-  *out = array->view;
-fail:
+  amp_status status = AMP__CHECK_GET(array, AMP__MAGIC_ARRAY, "array", out);
+  if (status == AMP_SUCCESS)
+    *out = array->view;
   return status;
 }
 
 amp_status amp_array_view_of(amp_array *array, amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_of: out is NULL");
+  AMP__CHECK_OUT(out);
   amp_index origin = {array->whole->extent.rank, {0, 0, 0}};
   AMP__TRY(amp_array_view_section(array->whole, origin, array->whole->extent, out));
 fail:
@@ -90,19 +82,14 @@ fail:
 }
 
 amp_status amp_array_retain(amp_array *array) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
-  atomic_fetch_add(&array->refs, 1);
-fail:
-  return status;
+  return AMP__RETAIN(array, amp_array, AMP__MAGIC_ARRAY, "array");
 }
 
 amp_status amp_array_release(amp_array *array) {
   amp_status status = AMP_SUCCESS;
-  if (!array)
-    return AMP_SUCCESS;
-  AMP__CHECK(array, AMP__MAGIC_ARRAY, "array");
-  if (atomic_fetch_sub(&array->refs, 1) == 1) {
+  int last;
+  AMP__UNREF(array, amp_array, AMP__MAGIC_ARRAY, "array", &last);
+  if (last) {
     amp_array_view *whole = array->whole;
     amp_accelerator_view *view = array->view;
     amp__handle_retire(array);

@@ -104,19 +104,14 @@ amp_status amp_array_view_create_const(amp_extent extent, amp_elem_type type, co
 }
 
 amp_status amp_array_view_retain(amp_array_view *view) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  atomic_fetch_add(&view->refs, 1);
-fail:
-  return status;
+  return AMP__RETAIN(view, amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view");
 }
 
 amp_status amp_array_view_release(amp_array_view *view) {
   amp_status status = AMP_SUCCESS;
-  if (!view)
-    return AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (atomic_fetch_sub(&view->refs, 1) == 1) {
+  int last;
+  AMP__UNREF(view, amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view", &last);
+  if (last) {
     amp__source *s = view->src;
     /* A view of a device array returns what it wrote elsewhere to the array (rule 7). */
     const char *prev_reason = amp__trace_reason("copy back at the last release");
@@ -134,32 +129,23 @@ fail:
 }
 
 amp_status amp_array_view_get_extent(const amp_array_view *view, amp_extent *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get_extent: out is NULL");
-  *out = view->extent;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->extent;
   return status;
 }
 
 amp_status amp_array_view_get_elem_type(const amp_array_view *view, amp_elem_type *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get_elem_type: out is NULL");
-  *out = view->type;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->type;
   return status;
 }
 
 amp_status amp_array_view_is_read_only(const amp_array_view *view, bool *out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_is_read_only: out is NULL");
-  *out = view->read_only != 0;
-fail:
+  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out);
+  if (status == AMP_SUCCESS)
+    *out = view->read_only != 0;
   return status;
 }
 
@@ -216,8 +202,7 @@ amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **o
   AMP__TRACE_BEGIN;
   const char *prev_reason = amp__trace_reason("synchronize_async");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_async: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(amp__source_sync_home(view, out));
 fail:
   amp__trace_reason(prev_reason);
@@ -257,8 +242,7 @@ amp_status amp_array_view_data(amp_array_view *view, void **out) {
   AMP__TRACE_BEGIN;
   const char *prev_reason = amp__trace_reason("copy back for host access (data)");
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(check_flat_rank(view, "amp_array_view_data"));
   AMP__TRY(amp__source_to_host(view, !view->read_only));
   *out = view->src->host + view->offset * view->type.size;
@@ -444,8 +428,7 @@ fail:
 amp_status amp_array_view_as_const(amp_array_view *view, amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_as_const: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(derive(view, out, "amp_array_view_as_const"));
   (*out)->read_only = 1;
 fail:

@@ -53,8 +53,7 @@ amp_status amp_copy_from_array(amp_array *src, void *dst, size_t bytes) {
 amp_status amp_copy_to_array_async(const void *src, size_t bytes, amp_array *dst,
                                    amp_future **out) {
   amp_status status = AMP_SUCCESS;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_to_array_async: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(copy_in(src, bytes, dst, out, "amp_copy_to_array_async"));
 fail:
   return status;
@@ -62,8 +61,7 @@ fail:
 
 amp_status amp_copy_from_array_async(amp_array *src, void *dst, size_t bytes, amp_future **out) {
   amp_status status = AMP_SUCCESS;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_from_array_async: out is NULL");
+  AMP__CHECK_OUT(out);
   AMP__TRY(copy_out(src, dst, bytes, out, "amp_copy_from_array_async"));
 fail:
   return status;

@@ -4,6 +4,17 @@
 #include "data/source_steps.h"
 #include "data/staging.h"
 
+/* An asynchronous copy's event becomes its future (*ev passes to it); a blocking copy keeps it. */
+static amp_status hand_over(cl_event *ev, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  if (async_out) {
+    AMP__TRY(amp__future_create(*ev, 0, async_out));
+    *ev = NULL;
+  }
+fail:
+  return status;
+}
+
 amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__source_ensure_buffer(s, acc));
@@ -34,10 +45,7 @@ amp_status amp__source_write_home(amp__source *s, const void *src, amp_future **
   amp__location_record_write(L, ev);
   if (amp__source_valid_only_at_home(s))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  if (async_out) {
-    AMP__TRY(amp__future_create(ev, 0, async_out));
-    ev = NULL;
-  }
+  AMP__TRY(hand_over(&ev, async_out));
 fail:
   if (ev)
     clReleaseEvent(ev);
@@ -55,8 +63,8 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   AMP__TRY(amp__queue_of((size_t)s->home, &q));
   if (amp__rangeset_append(&all, 0, s->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(amp__source_fetch_home(s, &all,
-                                  0)); /* newer data written elsewhere through views come first */
+  /* newer data written elsewhere through views come first */
+  AMP__TRY(amp__source_fetch_home(s, &all, 0));
   amp__location *L = &s->loc[s->home];
   cl_uint nw = L->last_write ? 1 : 0;
   amp__flush_producers(&L->last_write, nw, q->queue);
@@ -67,10 +75,7 @@ amp_status amp__source_read_home(amp__source *s, void *dst, amp_future **async_o
   atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
   if (amp__evlist_push(&L->reads, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  if (async_out) {
-    AMP__TRY(amp__future_create(ev, 0, async_out));
-    ev = NULL;
-  }
+  AMP__TRY(hand_over(&ev, async_out));
 fail:
   if (ev)
     clReleaseEvent(ev);

@@ -148,19 +148,14 @@ fail:
 }
 
 amp_status amp_program_retain(amp_program *program) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
-  atomic_fetch_add(&program->refs, 1);
-fail:
-  return status;
+  return AMP__RETAIN(program, amp_program, AMP__MAGIC_PROGRAM, "program");
 }
 
 amp_status amp_program_release(amp_program *program) {
   amp_status status = AMP_SUCCESS;
-  if (!program)
-    return AMP_SUCCESS;
-  AMP__CHECK(program, AMP__MAGIC_PROGRAM, "program");
-  if (atomic_fetch_sub(&program->refs, 1) == 1) {
+  int last;
+  AMP__UNREF(program, amp_program, AMP__MAGIC_PROGRAM, "program", &last);
+  if (last) {
     cache_forget(program);
     free(program->label);
     free(program->source);
@@ -199,19 +194,14 @@ fail:
 }
 
 amp_status amp_kernel_retain(amp_kernel *kernel) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(kernel, AMP__MAGIC_KERNEL, "kernel");
-  atomic_fetch_add(&kernel->refs, 1);
-fail:
-  return status;
+  return AMP__RETAIN(kernel, amp_kernel, AMP__MAGIC_KERNEL, "kernel");
 }
 
 amp_status amp_kernel_release(amp_kernel *kernel) {
   amp_status status = AMP_SUCCESS;
-  if (!kernel)
-    return AMP_SUCCESS;
-  AMP__CHECK(kernel, AMP__MAGIC_KERNEL, "kernel");
-  if (atomic_fetch_sub(&kernel->refs, 1) == 1) {
+  int last;
+  AMP__UNREF(kernel, amp_kernel, AMP__MAGIC_KERNEL, "kernel", &last);
+  if (last) {
     amp_program *p = kernel->program;
     for (size_t i = 0; i < kernel->npools; i++)
       if (kernel->pools[i])
