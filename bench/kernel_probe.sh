@@ -6,7 +6,7 @@ set -uo pipefail
 out=${1:?outdir}
 mkdir -p "$out/ptx"
 cc -O1 -o /tmp/kernel-probe bench/kernel_probe.c -lOpenCL || exit 1
-/tmp/kernel-probe kernels_cl/ampcl_prelude.h "$out/ptx" | tee "$out/probe.txt"
+/tmp/kernel-probe kernels_cl/prelude/ampcl_prelude.h "$out/ptx" | tee "$out/probe.txt"
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 for f in "$out"/ptx/*.bin; do
   tr -d '\000' < "$f" > "${f%.bin}.ptx"; rm -f "$f"; f="${f%.bin}.ptx"
