@@ -17,14 +17,14 @@
  * threads of a warp compute together D (16 x 8) = A (16 x 8) * B (8 x 8) + C. Each thread holds
  * a fixed part of every operand in its registers (g = lane / 4, t = lane % 4):
  *     A: four doubles, rows g and g + 8, columns t and t + 4   (a0 = (g, t), a1 = (g + 8, t),
- *                                                               a2 = (g, t + 4), a3 = (g + 8, t + 4))
- *     B: two doubles, rows t and t + 4 of column g              (b0 = (t, g), b1 = (t + 4, g))
- *     C, D: four doubles, rows g and g + 8, columns 2t, 2t + 1  (d0 = (g, 2t), d1 = (g, 2t + 1),
- *                                                               d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1))
- * (bench/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
- * mma.m16n8k8" describes the same). The older m8n8k4 shape works on sm_80 too, but on an H100 it
- * runs at half the rate: 33.2 against 66.5 TFLOP/s measured for m16n8k8 with operands in registers
- * (bench/ptx_probe.c on an H100; docs/perf/h100/2026-11-25/cublas/, run 2).
+ *                                                               a2 = (g, t + 4), a3 = (g + 8, t +
+ * 4)) B: two doubles, rows t and t + 4 of column g              (b0 = (t, g), b1 = (t + 4, g)) C,
+ * D: four doubles, rows g and g + 8, columns 2t, 2t + 1  (d0 = (g, 2t), d1 = (g, 2t + 1), d2 = (g +
+ * 8, 2t), d3 = (g + 8, 2t + 1)) (bench/ptx_probe.c checks this against a host product; the PTX
+ * ISA's "Matrix Fragments for mma.m16n8k8" describes the same). The older m8n8k4 shape works on
+ * sm_80 too, but on an H100 it runs at half the rate: 33.2 against 66.5 TFLOP/s measured for
+ * m16n8k8 with operands in registers (bench/ptx_probe.c on an H100;
+ * docs/perf/h100/2026-11-25/cublas/, run 2).
  *
  * The kernel, step by step:
  *   1. A tile of threads (4 warps by default) computes a BM x BN block of C (128 x 64), each warp
@@ -54,8 +54,9 @@
  * defaults. NVIDIA's driver reports 49,152 bytes per tile but runs kernels that declare more
  * (docs/KERNELS.md); more stages (4, 5), 256 x 64 or 128 x 128 tiles, and two or more K tiles per
  * barrier were all measured with that room on an H100, and none was faster than these defaults
- * (docs/perf/h100/2026-11-25/cublas/, runs 19 and 20). 64 accumulators per thread need about 230 registers: tiles of
- * more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
+ * (docs/perf/h100/2026-11-25/cublas/, runs 19 and 20). 64 accumulators per thread need about 230
+ * registers: tiles of more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the
+ * driver.
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
@@ -74,7 +75,8 @@
  * shape below sm_90; other compilers reject the asm statement):
  * amp_accelerator_properties.compute_capability says which. */
 #if AMP_COMPUTE_CAPABILITY < 90
-#error "matmul_dmma needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#error                                                                                             \
+    "matmul_dmma needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
 #ifndef BM
 #define BM 128
@@ -94,50 +96,35 @@
 #ifndef STAGES
 #define STAGES 3
 #endif
-#define BK 8
-#define WARPS_N (BN / WN)             /* warps along N */
-#define NT ((BM / WM) * WARPS_N * 32) /* threads per tile */
-#define MI (WM / 16)                  /* mma tiles per warp along M */
-#define NJ (WN / 8)                   /* mma tiles per warp along N */
-#define CPA (BM * BK / 2 / NT)        /* 16-byte chunks of A per thread per K tile */
-#define CPB (BK * BN / 2 / NT)        /* 16-byte chunks of B per thread per K tile */
-#define A_RSTEP (NT / (BK / 2))       /* tile rows between a thread's chunks of A */
-#define B_RSTEP (NT / (BN / 2))       /* K-tile rows between a thread's chunks of B */
+#define BK      8
+#define WARPS_N (BN / WN)                  /* warps along N */
+#define NT      ((BM / WM) * WARPS_N * 32) /* threads per tile */
+#define MI      (WM / 16)                  /* mma tiles per warp along M */
+#define NJ      (WN / 8)                   /* mma tiles per warp along N */
+#define CPA     (BM * BK / 2 / NT)         /* 16-byte chunks of A per thread per K tile */
+#define CPB     (BK * BN / 2 / NT)         /* 16-byte chunks of B per thread per K tile */
+#define A_RSTEP (NT / (BK / 2))            /* tile rows between a thread's chunks of A */
+#define B_RSTEP (NT / (BN / 2))            /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (two doubles) of row r lands in a tile_static K tile (see step 2): A
  * rows hold BK = 8 doubles, in order; B rows hold BN doubles, chunks XORed with 4 in rows 2, 3,
  * 6 and 7. Both give element offsets. */
-#define A_AT(r, q) ((r) * BK + ((q) << 1))
-#define B_AT(k, q) ((k) * BN + (((q) ^ ((((k) >> 1) & 1) << 2)) << 1))
+#define A_AT(r, q) ((r)*BK + ((q) << 1))
+#define B_AT(k, q) ((k)*BN + (((q) ^ ((((k) >> 1) & 1) << 2)) << 1))
 
-/* Waits until at most STAGES - 2 groups of copies are in flight (PTX wants a constant). */
-#if STAGES == 2
-#define DM_WAIT "cp.async.wait_group 0;"
-#elif STAGES == 3
-#define DM_WAIT "cp.async.wait_group 1;"
-#elif STAGES == 4
-#define DM_WAIT "cp.async.wait_group 2;"
-#elif STAGES == 5
-#define DM_WAIT "cp.async.wait_group 3;"
-#else
+#if STAGES < 2 || STAGES > 5
 #error "matmul_dmma: STAGES must be 2 to 5"
 #endif
 #if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BN % 16 != 0
-#error "matmul_dmma: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 16"
+#error                                                                                             \
+    "matmul_dmma: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 16"
 #endif
-#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0 ||     \
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0 ||       \
     NT % (BN / 2) != 0
 #error "matmul_dmma: at most 32 warps, and the warps must share the K tile's copies evenly"
 #endif
 
-/* Closes the group of copies issued since the last one (an empty group is allowed). */
-#define DM_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-
-/* Starts copying `bytes` (0, 8 or 16) bytes from src to dst and zero-fills the rest of the 16. */
-static inline void dm_copy16(__local double *dst, __global const double *src, int bytes) {
-  const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes)
-               : "memory");
-}
+#include "ampcl_ptx.h" /* cp.async, mma, ampcl_store2_T */
+AMPCL_DEFINE_STORE2(double)
 
 /* One K tile of A (BM x BK) and B (BK x BN), from k0, into tile_static buffers as one group of
  * copies; elements outside A or B arrive as zeros. Thread tid copies CPA chunks of A and CPB of
@@ -159,14 +146,14 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
 #pragma unroll
     for (int p = 0; p < CPA; p++) {
       const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
-      dm_copy16(as + A_AT(ra + p * A_RSTEP, qa), a_data + (cnt ? oa + gr * a_shape.s4 : 0),
-                cnt * 8);
+      ampcl_cp_async16(as + A_AT(ra + p * A_RSTEP, qa), a_data + (cnt ? oa + gr * a_shape.s4 : 0),
+                       cnt * 8);
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
       const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? ncols : 0;
-      dm_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
-                b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 8);
+      ampcl_cp_async16(bs + B_AT(rb + p * B_RSTEP, qb),
+                       b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 8);
     }
   } else {
 #pragma unroll
@@ -185,7 +172,7 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
       dst[1] = cnt > 1 ? amp_at(b, gk, gc + 1) : 0.0;
     }
   }
-  DM_COMMIT(); /* an empty group when nothing was copied */
+  AMPCL_CP_ASYNC_COMMIT(); /* an empty group when nothing was copied */
 }
 
 /* acc += this warp's WM x WN part of (A tile) * (B tile): one step of 8 along k.
@@ -215,26 +202,7 @@ static inline void dm_multiply(__local const double2 *as, __local const double *
   for (int i = 0; i < MI; i++)
 #pragma unroll
     for (int j = 0; j < NJ; j++)
-      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-          : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i][j][2]), "+d"(acc[i][j][3])
-          : "d"(fa[i][0]), "d"(fa[i][1]), "d"(fa[i][2]), "d"(fa[i][3]), "d"(fb[j][0]),
-            "d"(fb[j][1]));
-}
-
-/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
-static inline void dm_store2(AMP_VIEW(double, c), int m, int n, int row, int col, int c_vec,
-                             double d0, double d1) {
-  if (row >= m)
-    return;
-  if (c_vec && col + 1 < n) {
-    *(__global double2 *)&amp_at(c, row, col) = (double2)(d0, d1);
-  } else {
-    if (col < n)
-      amp_at(c, row, col) = d0;
-    if (col + 1 < n)
-      amp_at(c, row, col + 1) = d1;
-  }
+      AMPCL_MMA_M16N8K8_F64(acc[i][j], fa[i], fb[j]);
 }
 
 /* The tile is (warps, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape, naming
@@ -267,28 +235,28 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
 
-  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
-   * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does both
-   * jobs: after it, tile kt has landed (every thread waited for its own copies first), and every
-   * warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the last tile,
-   * empty groups keep the count of groups in flight the same in every step. */
+      /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
+       * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does
+       * both jobs: after it, tile kt has landed (every thread waited for its own copies first), and
+       * every warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the
+       * last tile, empty groups keep the count of groups in flight the same in every step. */
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
     if (s < ktiles)
       dm_stage((__local double *)as2[s], (__local double *)bs2[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
                m, n, w, row0, col0, s * BK, tid, aligned);
     else
-      DM_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
   }
   for (int kt = 0; kt < ktiles; kt++) {
-    asm volatile(DM_WAIT ::: "memory");               /* this thread's copies of tile kt */
-    amp_barrier_wait_with_tile_static_memory_fence();                     /* everyone's */
+    AMPCL_CP_ASYNC_WAIT_RING(STAGES);                 /* this thread's copies of tile kt */
+    amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
     const int next = kt + STAGES - 1, slot = next % STAGES;
     if (next < ktiles)
       dm_stage((__local double *)as2[slot], (__local double *)bs2[slot], AMP_VIEW_ARG(a),
                AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
-      DM_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
     dm_multiply(as2[kt % STAGES], (__local const double *)bs2[kt % STAGES], wm, wn, lane, acc);
   }
 
@@ -299,8 +267,8 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      dm_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      dm_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
     }
   }
 }

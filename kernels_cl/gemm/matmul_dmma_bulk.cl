@@ -144,55 +144,8 @@
     "matmul_dmma_bulk: BM must be a multiple of 32, WM divide it and be a multiple of 16, WN divide BN and be a multiple of 8, BK 8, 16 or 32, STAGES at least 2, at most 32 warps, the producer threads (32 * PRODUCERS) dividing the BM * BK / 2 chunks of A and at least BK, APAD and BPAD even"
 #endif
 
-/* The tile_static window's own 32-bit address of p, as PTX's shared-memory operands want it. */
-static inline uint db_addr(__local const void *p) {
-  return (uint)(size_t)p;
-}
-
-/* mbarrier objects (PTX ISA, "Parallel Synchronization and Communication Instructions:
- * mbarrier"): a 64-bit word in tile_static memory counting arrivals (and bytes, for copies) in
- * phases. A phase completes when `count` threads have arrived and every announced byte has
- * landed; the barrier then starts the next phase by itself. Waiting names the phase by its
- * parity (0, 1, 0, ...). */
-static inline void db_init(__local ulong *bar, uint count) {
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(db_addr(bar)), "r"(count) : "memory");
-}
-
-static inline void db_arrive(__local ulong *bar) {
-  asm volatile("{ .reg .b64 mbst; mbarrier.arrive.shared.b64 mbst, [%0]; }" ::"r"(db_addr(bar))
-               : "memory");
-}
-
-/* Arrives and announces `bytes` more bytes that copies will deliver in this phase. */
-static inline void db_arrive_expect(__local ulong *bar, uint bytes) {
-  asm volatile(
-      "{ .reg .b64 mbst; mbarrier.arrive.expect_tx.shared::cta.b64 mbst, [%0], %1; }" ::"r"(
-          db_addr(bar)),
-      "r"(bytes)
-      : "memory");
-}
-
-/* Returns once the phase of parity `parity` has completed. */
-static inline void db_wait(__local ulong *bar, uint parity) {
-  uint done;
-  do {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-                 "selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(db_addr(bar)), "r"(parity)
-                 : "memory");
-  } while (!done);
-}
-
-/* Asks the copy engine for `bytes` (a multiple of 16, both addresses 16-byte aligned) from src to
- * dst, counted against bar's announced bytes when they land. */
-static inline void db_bulk(__local double *dst, __global const double *src, uint bytes,
-                           __local ulong *bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-               "[%3];" ::"r"(db_addr(dst)),
-               "l"(src), "r"(bytes), "r"(db_addr(bar))
-               : "memory");
-}
+#include "ampcl_ptx.h" /* cp.async, mbarrier, the copy engine, mma, ampcl_store2_T */
+AMPCL_DEFINE_STORE2(double)
 
 /* The part of one row of a K tile that goes through the copy engine: `count` doubles of the row
  * lie inside A or B; with 16-byte aligned rows the even part of them, else none. */
@@ -238,34 +191,7 @@ static inline void db_mma(double fa[MI][4], double fb[NJ][2], double acc[MI][NJ]
   for (int i = 0; i < MI; i++)
 #pragma unroll
     for (int j = 0; j < NJ; j++)
-      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-          : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i][j][2]), "+d"(acc[i][j][3])
-          : "d"(fa[i][0]), "d"(fa[i][1]), "d"(fa[i][2]), "d"(fa[i][3]), "d"(fb[j][0]),
-            "d"(fb[j][1]));
-}
-
-/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
-static inline void db_store2(AMP_VIEW(double, c), int m, int n, int row, int col, int c_vec,
-                             double d0, double d1) {
-  if (row >= m)
-    return;
-  if (c_vec && col + 1 < n) {
-    *(__global double2 *)&amp_at(c, row, col) = (double2)(d0, d1);
-  } else {
-    if (col < n)
-      amp_at(c, row, col) = d0;
-    if (col + 1 < n)
-      amp_at(c, row, col + 1) = d1;
-  }
-}
-
-/* Starts copying `bytes` (0, 8 or 16) bytes from src to dst through the load path, zero-filling
- * the rest of the 16 (matmul_dmma's copy). */
-static inline void db_copy16(__local double *dst, __global const double *src, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(db_addr(dst)), "l"(src),
-               "r"(bytes)
-               : "memory");
+      AMPCL_MMA_M16N8K8_F64(acc[i][j], fa[i], fb[j]);
 }
 
 /* The producer warp: fills buffer kt % STAGES with K tile kt, for every K tile, each time the
@@ -290,7 +216,7 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
     const int s = kt % STAGES, k0 = kt * BK, kcols = min(w - k0, BK);
     __local double *a_buf = as + s * A_STAGE, *b_buf = bs + s * B_STAGE;
     if (kt >= STAGES) /* the consumers' release of this buffer's previous K tile */
-      db_wait(&empty[s], (uint)((kt / STAGES + 1) & 1));
+      ampcl_mbarrier_wait_parity(&empty[s], (uint)((kt / STAGES + 1) & 1));
     /* B: first what this lane writes itself, then its arrival with the bytes to come, then the
      * bulk copy: the arrival publishes the plain stores, and the phase cannot complete before the
      * announced bytes have landed. Plain stores into a buffer before bulk copies into it again
@@ -302,7 +228,7 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
       if (bulk < BN) {
         db_fill(b_buf + pt * BS, b_data + b_shape.s3 + (count ? (k0 + pt) * b_shape.s4 + col0 : 0),
                 bulk, count, BN);
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        AMPCL_FENCE_PROXY_ASYNC();
       }
     }
     /* A: 16 bytes per lane per step, 32 / (BK / 2) rows per step; past A's edges zeros. */
@@ -312,19 +238,18 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
       const int r = ra + p * (NPT / (BK / 2)), cnt = row0 + r < m ? na : 0;
       __local double *dst = a_buf + r * AS + 2 * q;
       if (aligned_a) {
-        db_copy16(dst, a_data + (cnt ? a_shape.s3 + (row0 + r) * a_shape.s4 + k0 + 2 * q : 0),
-                  cnt * 8);
+        ampcl_cp_async16(
+            dst, a_data + (cnt ? a_shape.s3 + (row0 + r) * a_shape.s4 + k0 + 2 * q : 0), cnt * 8);
       } else {
         dst[0] = cnt > 0 ? amp_at(a, row0 + r, k0 + 2 * q) : 0.0;
         dst[1] = cnt > 1 ? amp_at(a, row0 + r, k0 + 2 * q + 1) : 0.0;
       }
     }
-    db_arrive_expect(&full[s], (uint)bulk * 8u);
+    ampcl_mbarrier_arrive_expect_tx(&full[s], (uint)bulk * 8u);
     if (bulk)
-      db_bulk(b_buf + pt * BS, b_data + b_shape.s3 + (k0 + pt) * b_shape.s4 + col0, (uint)bulk * 8u,
-              &full[s]);
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(db_addr(&full[s]))
-                 : "memory");
+      ampcl_cp_async_bulk(b_buf + pt * BS, b_data + b_shape.s3 + (k0 + pt) * b_shape.s4 + col0,
+                          (uint)bulk * 8u, &full[s]);
+    AMPCL_CP_ASYNC_MBARRIER_ARRIVE_NOINC(&full[s]);
   }
 }
 
@@ -349,10 +274,11 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
 
   if (warp == 0 && lane == 0) {
     for (int s = 0; s < STAGES; s++) {
-      db_init(&full[s], 2 * NPT);      /* each producer thread twice, and the announced bytes */
-      db_init(&empty[s], CWARPS * 32); /* every consumer thread */
+      ampcl_mbarrier_init(&full[s],
+                          2 * NPT); /* each producer thread twice, and the announced bytes */
+      ampcl_mbarrier_init(&empty[s], CWARPS * 32); /* every consumer thread */
     }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    AMPCL_FENCE_MBARRIER_INIT();
   }
   amp_barrier_wait_with_tile_static_memory_fence(); /* the only barrier of the tile */
 
@@ -374,14 +300,14 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
 
   for (int kt = 0; kt < ktiles; kt++) {
     const int s = kt % STAGES;
-    db_wait(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
+    ampcl_mbarrier_wait_parity(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
 #pragma unroll
     for (int kk = 0; kk < BK; kk += 8) {
       double fa[MI][4], fb[NJ][2];
       db_fragments(as + s * A_STAGE, bs + s * B_STAGE, kk, wm, wn, lane, fa, fb);
       db_mma(fa, fb, acc);
     }
-    db_arrive(&empty[s]); /* this thread is done reading the buffer */
+    ampcl_mbarrier_arrive(&empty[s]); /* this thread is done reading the buffer */
   }
 
   const int g = lane >> 2, tq = lane & 3;
@@ -391,8 +317,8 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      db_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      db_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
     }
   }
 }

@@ -247,15 +247,7 @@
 #define LPT_AS   (TS_M * TS_K / NT)       /* elements of A each thread copies per K tile */
 #define AS_STEPS ((TS_M / 4) / (NT / 32)) /* a thread's groups of 4 rows of A per 8 columns */
 #define NCOPY    (LPT_AS + LPT_B)         /* copies per thread per K tile */
-#if ASYNC_STAGES == 2
-#define MF_WAIT "cp.async.wait_group 0;"
-#elif ASYNC_STAGES == 3
-#define MF_WAIT "cp.async.wait_group 1;"
-#elif ASYNC_STAGES == 4
-#define MF_WAIT "cp.async.wait_group 2;"
-#else
-#define MF_WAIT "cp.async.wait_group 3;"
-#endif
+#include "ampcl_ptx.h"                    /* cp.async */
 #endif
 
 #define MF_CAT_(a, b) a##b
@@ -385,18 +377,15 @@ static inline void mf_copy(const mf_ring *r, int q) {
     const uint dst = (uint)(size_t)(r->la_t + (dk * LA_ROW + j * (NT / 32)) * 4);
     const int bytes = r->on ? (int)sizeof(T) : 0;
     if (sizeof(T) == 8)
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                   : "memory");
+      AMPCL_CP_ASYNC_CA8(dst, src, bytes);
     else
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                   : "memory");
+      AMPCL_CP_ASYNC_CA4(dst, src, bytes);
   } else {
     const int j = q - LPT_AS;
     __global const T *src = r->gb + r->b_off[j];
     const uint dst = (uint)(size_t)(r->lb_t + j * (NT / (TS_N / BW)) * LB_ROW);
     const int bytes = r->on ? 16 : 0;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                 : "memory");
+    AMPCL_CP_ASYNC_CG16(dst, src, bytes);
   }
 }
 #define MF_RING_PARAM , const mf_ring *ring
@@ -626,21 +615,21 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
         for (int q = 0; q < NCOPY; q++)
           mf_copy(&ring, q);
       }
-      asm volatile("cp.async.commit_group;" ::: "memory");
+      AMPCL_CP_ASYNC_COMMIT();
       if (s + 1 < kfull) {
         ring.ga += TS_K;
         ring.gb += TS_K * ldb;
       }
     }
     for (int t = 0; t < kfull; t++) {
-      asm volatile(MF_WAIT ::: "memory");
+      AMPCL_CP_ASYNC_WAIT_RING(ASYNC_STAGES);
       amp_barrier_wait_with_tile_static_memory_fence();
       const int ns = (t + ASYNC_STAGES - 1) % ASYNC_STAGES;
       ring.on = t + ASYNC_STAGES - 1 < kfull;
       ring.la_t = (__local T *)&la[ns][kl][wq] + rr;
       ring.lb_t = &lb[ns][bk][bq];
       mf_multiply(la[t % ASYNC_STAGES], lb[t % ASYNC_STAGES], ty, tx, acc, &ring);
-      asm volatile("cp.async.commit_group;" ::: "memory");
+      AMPCL_CP_ASYNC_COMMIT();
       if (t + ASYNC_STAGES < kfull) {
         ring.ga += TS_K;
         ring.gb += TS_K * ldb;
@@ -649,7 +638,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
     /* Every copy landed (the last ones wrote zeros into buffers no step reads) before the
      * checked path below reuses buffer 0: the last, partial K tile of interior tiles and every K
      * tile of the tiles on C's edges, through registers, a barrier on each side. */
-    asm volatile("cp.async.wait_all;" ::: "memory");
+    AMPCL_CP_ASYNC_WAIT_ALL();
     for (int t = kfull; t < ktiles; t++) {
       amp_barrier_wait_with_tile_static_memory_fence();
       mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);

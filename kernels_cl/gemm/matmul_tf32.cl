@@ -54,9 +54,9 @@
  * 135, what amp_blas_gemm_ex runs on compute capability 9.x (with 8-byte reads of A, step 3's
  * earlier form: 77 / 78 and 120-121 / 124, and -DBK=32 -DSTAGES=4 97 / 100), with
  * -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few 128 x 256 blocks; -DTF_ROUND=0 was 17%
- * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error. cuBLAS
- * in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which OpenCL cannot
- * reach: NVIDIA's compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only
+ * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error.
+ * cuBLAS in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which OpenCL
+ * cannot reach: NVIDIA's compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only
  * instructions there (setmaxnreg was tried: docs/PERFORMANCE.md); this one's mma.sync peaks at
  * 316 from registers (bench/ptx_probe.c).
  *
@@ -74,7 +74,8 @@
  * (runtime/blas_choice.c). Rows of A and B that start on 16-byte boundaries (offset and row
  * stride multiples of 4) take cp.async; other views a plain-load path with the same results. */
 #if AMP_COMPUTE_CAPABILITY < 80
-#error "matmul_tf32 needs an NVIDIA GPU of compute capability 8.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#error                                                                                             \
+    "matmul_tf32 needs an NVIDIA GPU of compute capability 8.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
 #ifndef BM
 #define BM 128
@@ -100,53 +101,39 @@
 #ifndef TF_ROUND
 #define TF_ROUND 1
 #endif
-#define WARPS_N (BN / WN)             /* warps along N */
-#define NT ((BM / WM) * WARPS_N * 32) /* threads per tile */
-#define MI (WM / 16)                  /* mma tiles per warp along M */
-#define NJ (WN / 8)                   /* mma tiles per warp along N */
-#define CPA (BM * BK / 4 / NT)        /* 16-byte chunks of A per thread per K tile */
-#define CPB (BK * BN / 4 / NT)        /* 16-byte chunks of B per thread per K tile */
-#define A_RSTEP (NT / (BK / 4))       /* tile rows between a thread's chunks of A */
-#define B_RSTEP (NT / (BN / 4))       /* K-tile rows between a thread's chunks of B */
+#define WARPS_N (BN / WN)                  /* warps along N */
+#define NT      ((BM / WM) * WARPS_N * 32) /* threads per tile */
+#define MI      (WM / 16)                  /* mma tiles per warp along M */
+#define NJ      (WN / 8)                   /* mma tiles per warp along N */
+#define CPA     (BM * BK / 4 / NT)         /* 16-byte chunks of A per thread per K tile */
+#define CPB     (BK * BN / 4 / NT)         /* 16-byte chunks of B per thread per K tile */
+#define A_RSTEP (NT / (BK / 4))            /* tile rows between a thread's chunks of A */
+#define B_RSTEP (NT / (BN / 4))            /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (four floats) of row r lands in a tile_static K tile (step 3), as a
  * float offset (step 3): A's rows of BK floats, B's of BN; the XORs put a warp's 32 reads of one
  * fragment position (8 rows by 4 columns of A, 4 rows by 8 columns of B) on 32 different banks. */
 #if BK != 16 && BK != 32
 #error "matmul_tf32: BK must be 16 or 32"
 #endif
-#define A_SWZ(r) (BK == 16 ? ((r) >> 1) & 3 : (r) & 7)
-#define B_SWZ(k) (((k) & 3) << 1)
-#define A_AT(r, q) ((r) * BK + (((q) ^ A_SWZ(r)) << 2))
-#define B_AT(k, q) ((k) * BN + (((q) ^ B_SWZ(k)) << 2))
+#define A_SWZ(r)   (BK == 16 ? ((r) >> 1) & 3 : (r)&7)
+#define B_SWZ(k)   (((k)&3) << 1)
+#define A_AT(r, q) ((r)*BK + (((q) ^ A_SWZ(r)) << 2))
+#define B_AT(k, q) ((k)*BN + (((q) ^ B_SWZ(k)) << 2))
 
-#if STAGES == 2
-#define TF_WAIT "cp.async.wait_group 0;"
-#elif STAGES == 3
-#define TF_WAIT "cp.async.wait_group 1;"
-#elif STAGES == 4
-#define TF_WAIT "cp.async.wait_group 2;"
-#elif STAGES == 5
-#define TF_WAIT "cp.async.wait_group 3;"
-#else
+#if STAGES < 2 || STAGES > 5
 #error "matmul_tf32: STAGES must be 2 to 5"
 #endif
 #if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BN % 32 != 0
-#error "matmul_tf32: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 32"
+#error                                                                                             \
+    "matmul_tf32: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 32"
 #endif
-#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 4) % NT != 0 || (BK * BN / 4) % NT != 0 ||     \
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 4) % NT != 0 || (BK * BN / 4) % NT != 0 ||       \
     NT % (BN / 4) != 0
 #error "matmul_tf32: at most 32 warps, and the warps must share the K tile's copies evenly"
 #endif
 
-#define TF_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-
-/* Starts copying `bytes` (0 to 16, a multiple of 4) bytes from src to dst, zero-filling the
- * rest of the 16. */
-static inline void tf_copy16(__local float *dst, __global const float *src, int bytes) {
-  const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes)
-               : "memory");
-}
+#include "ampcl_ptx.h" /* cp.async, mma, the TF32 rounding, ampcl_store2_T */
+AMPCL_DEFINE_STORE2(float)
 
 /* x rounded to the nearest TF32 value (ties away from zero), as the mma's operand bits; with
  * -DTF_ROUND=0 float's bits as they are, whose low 13 bits the instruction ignores (truncation:
@@ -154,7 +141,7 @@ static inline void tf_copy16(__local float *dst, __global const float *src, int 
 static inline uint tf_round(float x) {
 #if TF_ROUND
   uint r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  AMPCL_CVT_RNA_TF32(r, x);
   return r;
 #else
   return as_uint(x);
@@ -171,19 +158,19 @@ static inline void tf_stage(__local float *as, __local float *bs, AMP_CONST_VIEW
                             int k0, int tid, int aligned) {
   const int qa = tid % (BK / 4), ra = tid / (BK / 4), qb = tid % (BN / 4), rb = tid / (BN / 4);
   const int gc = col0 + 4 * qb, ncols = clamp(n - gc, 0, 4); /* B's columns inside B */
-  const int gka = k0 + 4 * qa, na = clamp(w - gka, 0, 4);     /* A's columns inside A */
+  const int gka = k0 + 4 * qa, na = clamp(w - gka, 0, 4);    /* A's columns inside A */
   if (aligned) {
 #pragma unroll
     for (int p = 0; p < CPA; p++) {
       const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
-      tf_copy16(as + A_AT(ra + p * A_RSTEP, qa),
-                a_data + (cnt ? a_shape.s3 + gr * a_shape.s4 + gka : 0), cnt * 4);
+      ampcl_cp_async16(as + A_AT(ra + p * A_RSTEP, qa),
+                       a_data + (cnt ? a_shape.s3 + gr * a_shape.s4 + gka : 0), cnt * 4);
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
       const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? ncols : 0;
-      tf_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
-                b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 4);
+      ampcl_cp_async16(bs + B_AT(rb + p * B_RSTEP, qb),
+                       b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 4);
     }
   } else {
 #pragma unroll
@@ -203,7 +190,7 @@ static inline void tf_stage(__local float *as, __local float *bs, AMP_CONST_VIEW
         dst[e] = e < cnt ? amp_at(b, gk, gc + e) : 0.0f;
     }
   }
-  TF_COMMIT(); /* an empty group when nothing was copied */
+  AMPCL_CP_ASYNC_COMMIT(); /* an empty group when nothing was copied */
 }
 
 /* acc += this warp's WM x WN part of (A tile) * (B tile), BK / 8 mma steps. */
@@ -231,33 +218,13 @@ static inline void tf_multiply(__local const float *as, __local const float *bs,
     for (int i = 0; i < MI; i++)
 #pragma unroll
       for (int j = 0; j < NJ; j++)
-        asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-            : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
-            : "r"(fa[i][0]), "r"(fa[i][1]), "r"(fa[i][2]), "r"(fa[i][3]), "r"(fb[j][0]),
-              "r"(fb[j][1]));
-  }
-}
-
-/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
-static inline void tf_store2(AMP_VIEW(float, c), int m, int n, int row, int col, int c_vec,
-                             float d0, float d1) {
-  if (row >= m)
-    return;
-  if (c_vec && col + 1 < n) {
-    *(__global float2 *)&amp_at(c, row, col) = (float2)(d0, d1);
-  } else {
-    if (col < n)
-      amp_at(c, row, col) = d0;
-    if (col + 1 < n)
-      amp_at(c, row, col + 1) = d1;
+        AMPCL_MMA_M16N8K8_TF32(acc[i][j], fa[i], fb[j]);
   }
 }
 
 /* The tile is (warps, 32) and nothing else: ampcl refuses another shape, naming both. */
 AMP_TILE_SHAPE(NT / 32, 32)
-__kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
-                          AMP_VIEW(float, c)) {
+__kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b), AMP_VIEW(float, c)) {
   AMP_TILED_INDEX2(idx);
   /* float4: cp.async writes 16 aligned bytes. */
   tile_static float4 as4[STAGES][BM * BK / 4];
@@ -282,25 +249,25 @@ __kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
 
-  /* The ring of matmul_dmma: tiles 0 .. STAGES - 2 requested first, step kt requests tile
-   * kt + STAGES - 1 into the buffer of tile kt - 1, one barrier per step. */
+      /* The ring of matmul_dmma: tiles 0 .. STAGES - 2 requested first, step kt requests tile
+       * kt + STAGES - 1 into the buffer of tile kt - 1, one barrier per step. */
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
     if (s < ktiles)
       tf_stage((__local float *)as4[s], (__local float *)bs4[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
                m, n, w, row0, col0, s * BK, tid, aligned);
     else
-      TF_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
   }
   for (int kt = 0; kt < ktiles; kt++) {
-    asm volatile(TF_WAIT ::: "memory");               /* this thread's copies of tile kt */
+    AMPCL_CP_ASYNC_WAIT_RING(STAGES);                 /* this thread's copies of tile kt */
     amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
     const int next = kt + STAGES - 1, slot = next % STAGES;
     if (next < ktiles)
       tf_stage((__local float *)as4[slot], (__local float *)bs4[slot], AMP_VIEW_ARG(a),
                AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
-      TF_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
     tf_multiply((__local const float *)as4[kt % STAGES], (__local const float *)bs4[kt % STAGES],
                 wm, wn, lane, acc);
   }
@@ -312,8 +279,8 @@ __kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      tf_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      tf_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+      ampcl_store2_float(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      ampcl_store2_float(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
     }
   }
 }
