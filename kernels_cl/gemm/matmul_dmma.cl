@@ -1,37 +1,36 @@
-/* matmul_dmma.cl: C = A * B in double on NVIDIA's FP64 tensor cores (compute capability 9.0 and
- * up: H100, H200), through inline PTX. Lesson 4 of the matmul course, and the one lesson that is
- * not portable: OpenCL C has no word for a tensor core, but NVIDIA's OpenCL compiler accepts
- * `asm` statements with PTX, as CUDA does. ampcl uses this kernel only where the device says it
- * can (amp_blas_gemm in double on a device whose compute capability is 9.x); everywhere
- * else matmul_fast.cl (lesson 3) is the kernel, and it is the one POCL runs in CI.
+/* matmul_dmma.cl: C = A * B in double on NVIDIA's FP64 tensor cores (compute capability 9.0 and up:
+ * H100, H200), through inline PTX (kernels_cl/gemm/ampcl_ptx.h). Not portable: OpenCL C has no word
+ * for a tensor core, but NVIDIA's OpenCL compiler accepts `asm` statements with PTX, as CUDA does.
+ * amp_blas_gemm runs it in double on compute capability 9.x where matmul_dmma_bulk.cl, which builds
+ * on it, is refused; everywhere else matmul_fast.cl is the kernel, and it is the one POCL runs in
+ * CI. Read matmul_fast.cl first: this kernel keeps its tile order.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
  * double (sections allowed), for any m, n, w >= 1. The results are exact products summed in a
  * different order than a loop would: within DGEMM's usual error bound, as OpenBLAS's are.
  *
- * Why: a CUDA core does one FP64 multiply-add per clock per lane, 64 per clock per SM on an H100
- * (33.5 TFLOP/s); matmul_fast reaches two thirds of that. The FP64 tensor core does a whole small
+ * Why: a CUDA core does one FP64 multiply-add per clock per lane, 64 per clock per SM on an
+ * H100; matmul_fast reaches two thirds of that peak. The FP64 tensor core does a whole small
  * matrix product per instruction, 128 multiply-adds per clock per SM: twice the ceiling.
  *
  * The instruction. `mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 d, a, b, c` makes the 32
  * threads of a warp compute together D (16 x 8) = A (16 x 8) * B (8 x 8) + C. Each thread holds
  * a fixed part of every operand in its registers (g = lane / 4, t = lane % 4):
  *     A: four doubles, rows g and g + 8, columns t and t + 4   (a0 = (g, t), a1 = (g + 8, t),
- *                                                               a2 = (g, t + 4), a3 = (g + 8, t +
- * 4)) B: two doubles, rows t and t + 4 of column g              (b0 = (t, g), b1 = (t + 4, g)) C,
- * D: four doubles, rows g and g + 8, columns 2t, 2t + 1  (d0 = (g, 2t), d1 = (g, 2t + 1), d2 = (g +
- * 8, 2t), d3 = (g + 8, 2t + 1)) (bench/ptx_probe.c checks this against a host product; the PTX
- * ISA's "Matrix Fragments for mma.m16n8k8" describes the same). The older m8n8k4 shape works on
- * sm_80 too, but on an H100 it runs at half the rate: 33.2 against 66.5 TFLOP/s measured for
- * m16n8k8 with operands in registers (bench/ptx_probe.c on an H100;
- * docs/perf/h100/2026-11-25/cublas/, run 2).
+ *                                                               a2 = (g, t + 4), a3 = (g + 8, t + 4))
+ *     B: two doubles, rows t and t + 4 of column g              (b0 = (t, g), b1 = (t + 4, g))
+ *     C, D: four doubles, rows g and g + 8, columns 2t, 2t + 1  (d0 = (g, 2t), d1 = (g, 2t + 1),
+ *                                                               d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1))
+ * (bench/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
+ * mma.m16n8k8" describes the same). The older m8n8k4 shape works on sm_80 too, but on an H100 it
+ * runs at half the rate of m16n8k8 (bench/ptx_probe.c, operands in registers).
  *
  * The kernel, step by step:
  *   1. A tile of threads (4 warps by default) computes a BM x BN block of C (128 x 64), each warp
  *      a WM x WN part of it (64 x 32): (WM / 16) x (WN / 8) = 4 x 4 mma instructions per step of
  *      8 along k, with 4 x 4 x 4 = 64 accumulators per thread in registers. 4 warps of 64 x 32
  *      leave registers for two tiles of threads per SM, which hide each other's barriers: on an
- *      H100 128 x 64 with 4 warps made 38-40 TFLOP/s at 4096, 128 x 128 with 8 warps 33-35.
+ *      H100 128 x 64 with 4 warps was a sixth faster than 128 x 128 with 8.
  *   2. K tiles of BK = 8 columns of A and rows of B are staged in tile_static memory, A as
  *      [row][k] and B as [k][col]. The mma's k positions t and t + 4 are given the tile's k
  *      columns 2t and 2t + 1: any order of k gives the same sum as long as A and B agree, and this
@@ -54,9 +53,8 @@
  * defaults. NVIDIA's driver reports 49,152 bytes per tile but runs kernels that declare more
  * (docs/KERNELS.md); more stages (4, 5), 256 x 64 or 128 x 128 tiles, and two or more K tiles per
  * barrier were all measured with that room on an H100, and none was faster than these defaults
- * (docs/perf/h100/2026-11-25/cublas/, runs 19 and 20). 64 accumulators per thread need about 230
- * registers: tiles of more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the
- * driver.
+ * (lab/NOTEBOOK.md). 64 accumulators per thread need about 230 registers: tiles of more than 8
+ * warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
@@ -68,9 +66,10 @@
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
- * amp_blas_gemm does this for you on such a device (runtime/blas_choice.c; for compute capability
- * 9.x, the GPUs it was measured on). With AMP_DEBUG=1, cp.async's reads are not bounds-checked as
- * amp_at's are (they do not go through amp_at); the plain-load path's are. Only an NVIDIA device
+ * amp_blas_gemm does this for you on such a device where matmul_dmma_bulk is refused
+ * (runtime/blas_choice.c; for compute capability 9.x, the GPUs it was measured on). With
+ * AMP_DEBUG=1, cp.async's reads are not bounds-checked as amp_at's are (they do not go through
+ * amp_at); the plain-load path's are. Only an NVIDIA device
  * of compute capability 9.0 or more builds the kernel (the PTX assembler rejects the f64 m16n8k8
  * shape below sm_90; other compilers reject the asm statement):
  * amp_accelerator_properties.compute_capability says which. */
@@ -78,22 +77,22 @@
 #error                                                                                             \
     "matmul_dmma needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
-#ifndef BM
+#ifndef BM /* rows of C per tile of threads */
 #define BM 128
 #endif
-#ifndef BN
+#ifndef BN /* columns of C per tile of threads, a multiple of 16 */
 #define BN 64
 #endif
-#ifndef WM
+#ifndef WM /* rows of C per warp, a multiple of 16 dividing BM */
 #define WM 64
 #endif
-#ifndef WN
+#ifndef WN /* columns of C per warp, a multiple of 8 dividing BN */
 #define WN 32
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order (step 4) */
 #define GROUP_M 8
 #endif
-#ifndef STAGES
+#ifndef STAGES /* K tiles in the cp.async ring, 2 to 5 (step 3) */
 #define STAGES 3
 #endif
 #define BK      8
@@ -235,11 +234,11 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
 
-      /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
-       * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does
-       * both jobs: after it, tile kt has landed (every thread waited for its own copies first), and
-       * every warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the
-       * last tile, empty groups keep the count of groups in flight the same in every step. */
+  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
+   * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does both
+   * jobs: after it, tile kt has landed (every thread waited for its own copies first), and every
+   * warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the last tile,
+   * empty groups keep the count of groups in flight the same in every step. */
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
     if (s < ktiles)

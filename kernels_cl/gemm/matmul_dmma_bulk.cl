@@ -1,9 +1,9 @@
 /* matmul_dmma_bulk.cl: C = A * B in double on NVIDIA's FP64 tensor cores, fed by warps that only
  * copy and by the copy engine of compute capability 9.0 (H100, H200), synchronized per buffer
- * instead of by a barrier of the whole tile. Lesson 5 of the matmul
- * course, after matmul_dmma.cl (lesson 4), whose mma shape and tile order it keeps (its fragments
- * are read differently: step 6); read that one first. Like it, the kernel is not portable:
- * inline PTX, NVIDIA only.
+ * instead of by a barrier of the whole tile. What amp_blas_gemm runs in double on compute
+ * capability 9.x. It builds on matmul_dmma.cl, whose mma shape and tile order it keeps (its
+ * fragments are read differently: step 6); read that one first. Like it, the kernel is not
+ * portable: inline PTX (kernels_cl/gemm/ampcl_ptx.h), NVIDIA only.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
  * double (sections allowed), for any m, n, w >= 1, within DGEMM's usual error bound.
@@ -27,22 +27,21 @@
  *      waits only before refilling a buffer. Warps drift apart freely: a slow warp delays nobody
  *      until the ring is full.
  *   3. Two copy paths. B's rows of a K tile are long (BN doubles, 1 KB): each is one
- *      `cp.async.bulk` (sm_90), a request to the SM's copy engine (the TMA unit) for a
- *      contiguous run of bytes, counted against `full` when it lands (the producer announces the
- *      bytes with expect_tx). A's rows are short (BK doubles, 256 bytes), and the copy engine
- *      spends about as long on a request as on a kilobyte: with every A row a bulk request the
- *      kernel ran at 8-26 TFLOP/s (one request per ~60 clocks per SM, on an H100). A goes through
+ *      `cp.async.bulk` (sm_90), a request to the SM's copy engine (the TMA unit) for a contiguous
+ *      run of bytes, counted against `full` when it lands (the producer announces the bytes with
+ *      expect_tx). A's rows are short (BK doubles, 256 bytes), and the copy engine spends about as
+ *      long on a request as on a kilobyte: with every A row a bulk request the kernel ran at a
+ *      fraction of its speed (one request per ~60 clocks per SM, on an H100). A goes through
  *      matmul_dmma's cp.async instead, 16 bytes per producer thread per instruction, whose
  *      completion `cp.async.mbarrier.arrive` reports to `full`. One producer warp could not issue
- *      them fast enough (31 TFLOP/s); four can (44).
+ *      them fast enough; four can.
  *   4. Padding instead of an XOR swizzle. A bulk copy lands as contiguous bytes, so B cannot be
  *      XOR-swizzled as in matmul_dmma; instead each row of a buffer is APAD (A) or BPAD (B)
  *      doubles longer than its data, 4 by default: with the default shapes a row then starts 8
  *      banks after the one above, so when the 16 threads of a half-warp read one fragment
  *      element each (A at row g, column t; B at row t, column g: 8 bytes apiece) they touch 32
- *      different banks. (The 2 of earlier versions gave 2-way conflicts; Nsight Compute counted
- *      136 million at 4096, against 1.5 million with this padding and step 6, both with K tiles
- *      of 32 in 2 stages.)
+ *      different banks. (A padding of 2 gives 2-way conflicts: Nsight Compute counted about 90
+ *      times as many as with this padding and step 6.)
  *   5. Edges. cp.async zero-fills A past its edges, as in matmul_dmma. A bulk copy cannot, so
  *      where a row of B's K tile is partly or wholly outside B the producer thread copies its
  *      even-length in-bounds part in bulk and writes the rest itself (a last odd element loaded,
@@ -56,12 +55,10 @@
  *      ptxas moved every value into place before each mma: in the SASS of that version 9 moves
  *      (IMAD.MOV) per DMMA, register spills inside the loop (the 384-thread tile caps ptxas at
  *      168 registers, and the moves need more), and 2-way bank conflicts on the 16-byte reads
- *      (Nsight Compute, run 67 of docs/perf/h100/2026-11-26). Reading each element on its own in
- *      the mma's own k order puts it straight into its register: with K tiles of 32 in 2 stages
- *      the kernel went from 1.29 billion instructions to 0.81 at 4096, the DMMA pipe from 73% busy
- *      to 83%, and from 45.7 / 42.0 to 51.8 / 47.7 TFLOP/s at 4096 / 8192 on an H100 (run 68); with
- *      K tiles of 16 in 3 stages (once slower, now the default) 54.8-54.9 / 49.5-51.4, 0.91-0.96x
- *      cuBLAS (run 69).
+ *      (Nsight Compute). Reading each element on its own in the mma's own k order puts it
+ *      straight into its register: on an H100 the kernel then issued about a third fewer
+ *      instructions, kept the DMMA pipe busier and ran 13% faster, and K tiles of 16 in 3 stages,
+ *      slower before, became the fastest shape (lab/NOTEBOOK.md).
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
  * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
@@ -70,9 +67,9 @@
  * them 168 registers: 384 x 168 fills the register file of an SM, so more producers would not
  * fit). tile_static bytes: STAGES * 8 * (BM * (BK + APAD) + BK * (BN + BPAD)) + 16 * STAGES:
  * 112,176 for the defaults (NVIDIA's driver runs kernels that declare more than the 48 KB it
- * reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md, run 69):
- * 54.9 / 51.4 TFLOP/s, cuBLAS 60.5 / 53.8 in the same run; K tiles of 8 in 4 stages within 2%, of
- * 32 in 3 stages 15-19% slower; 2 producers 6-8% slower (run 68). Handing the producers'
+ * reports: docs/KERNELS.md). On an H100 these defaults come within about a tenth of cuBLAS's
+ * DGEMM (docs/PERFORMANCE.md); K tiles of 8 in 4 stages were within 2%, of 32 in 3 stages 15-19%
+ * slower, 2 producers 6-8% slower (lab/NOTEBOOK.md). Handing the producers'
  * registers to the consumers (setmaxnreg) would be a next step, but it is an sm_90a instruction,
  * and NVIDIA's OpenCL compiler emits PTX for sm_90, where ptxas refuses it.
  *
@@ -89,41 +86,41 @@
  * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks
  * where C has enough of them to give half the SMs one, else with -DBN=64 (4 consumer warps, 8
  * warps a tile; faster than 128 x 128 and than matmul_dmma at 256-1024 on an H100, slower than
- * 128 x 128 from 1536 up: run 71); matmul_dmma where this kernel is refused.
+ * 128 x 128 from 1536 up); matmul_dmma where this kernel is refused.
  * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
  * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
 #if AMP_COMPUTE_CAPABILITY < 90
 #error                                                                                             \
     "matmul_dmma_bulk needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
-#ifndef BM
+#ifndef BM /* rows of C per tile of threads, a multiple of 32 */
 #define BM 128
 #endif
-#ifndef BN
+#ifndef BN /* columns of C per tile of threads */
 #define BN 128
 #endif
-#ifndef WM
+#ifndef WM /* rows of C per consumer warp, a multiple of 16 dividing BM */
 #define WM 64
 #endif
-#ifndef WN
+#ifndef WN /* columns of C per consumer warp, a multiple of 8 dividing BN */
 #define WN 32
 #endif
-#ifndef BK
+#ifndef BK /* depth of a K tile: 8, 16 or 32 */
 #define BK 16
 #endif
-#ifndef STAGES
+#ifndef STAGES /* K-tile buffers in the ring, at least 2 (step 2) */
 #define STAGES 3
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order */
 #define GROUP_M 8
 #endif
-#ifndef PRODUCERS
+#ifndef PRODUCERS /* warps that only copy (steps 1, 3) */
 #define PRODUCERS 4
 #endif
-#ifndef APAD
+#ifndef APAD /* doubles of padding per A row in tile_static memory, even (step 4) */
 #define APAD 4
 #endif
-#ifndef BPAD
+#ifndef BPAD /* doubles of padding per B row, even (step 4) */
 #define BPAD 4
 #endif
 #define WARPS_N (BN / WN)             /* consumer warps along N */
@@ -196,12 +193,12 @@ static inline void db_mma(double fa[MI][4], double fb[NJ][2], double acc[MI][NJ]
 
 /* The producer warp: fills buffer kt % STAGES with K tile kt, for every K tile, each time the
  * consumers have released the buffer. B's rows (BN doubles, 1 KB by default) go through the copy
- * engine, lane l taking row l of the K tile; A's rows are only BK doubles (128 bytes), and the
- * copy engine takes about as long per request as per kilobyte (measured on an H100: BK 8, 16 and
- * 32 with every A row a bulk copy ran at 7.9, 14.7 and 26 TFLOP/s, one request per ~60 clocks),
- * so A goes through cp.async, 16 bytes per lane per instruction, which also zero-fills its edges.
- * Each lane arrives on `full` twice per K tile: once announcing its bulk bytes, once when its
- * cp.async copies have landed (cp.async.mbarrier.arrive.noinc). */
+ * engine, lane l taking row l of the K tile; A's rows are only BK doubles (128 bytes), and the copy
+ * engine takes about as long per request as per kilobyte (measured on an H100 with every A row a
+ * bulk copy: one request per ~60 clocks, whatever the size; step 3), so A goes through cp.async, 16
+ * bytes per lane per instruction, which also zero-fills its edges. Each lane arrives on `full`
+ * twice per K tile: once announcing its bulk bytes, once when its cp.async copies have landed
+ * (cp.async.mbarrier.arrive.noinc). */
 static inline void db_produce(__local double *as, __local double *bs, __local ulong *full,
                               __local ulong *empty, AMP_CONST_VIEW(double, a),
                               AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,

@@ -1,6 +1,6 @@
 /* matmul_tf32.cl: C = A * B for float views on NVIDIA's tensor cores with TF32 inputs (compute
- * capability 8.0 and up), through inline PTX. The mixed-precision sibling of matmul_dmma.cl
- * (lesson 4 of the matmul course): the same plan, for float, and NOT the same arithmetic as
+ * capability 8.0 and up), through inline PTX (kernels_cl/gemm/ampcl_ptx.h). The mixed-precision
+ * sibling of matmul_dmma.cl: the same plan, for float, and NOT the same arithmetic as
  * every other float GEMM in ampcl. It is only ever used when asked for by name
  * (amp_blas_gemm_ex with AMP_GEMM_ALLOW_TF32, include/ampcl/blas.h), never by default.
  *
@@ -10,7 +10,7 @@
  * n x k by k x n matrices with random inputs then typically carries a relative error of order
  * 1e-4 to 1e-3 where float's own is 1e-6 to 1e-7: fine for much of machine learning, wrong for a
  * solver that needs float's digits. This is the trade cuBLAS makes with CUBLAS_TF32_TENSOR_OP_MATH
- * (and PyTorch with allow_tf32); docs/PERFORMANCE.md shows both errors against a double product.
+ * (and PyTorch with allow_tf32); lab/NOTEBOOK.md has both errors against a double product.
  * Inputs are rounded to nearest (cvt.rna.tf32.f32), not truncated, which halves the error of
  * feeding float bits to the instruction as they are.
  *
@@ -33,32 +33,30 @@
  *      buffers: 3 x 16 KB, exactly the 48 KB NVIDIA's driver reports per tile.
  *   3. Every fragment value read on its own, 4 bytes, in the mma's own k order: A's (g, t),
  *      (g + 8, t), (g, t + 4), (g + 8, t + 4) go straight into the four consecutive registers the
- *      instruction takes. (Until 2026-11-26 the k positions t and t + 4 took columns 2t and 2t + 1,
- *      so one 8-byte read gave a thread both of a row's values; they then sat in positions 0 and
- *      2 and ptxas moved every A value into place before each mma: 1.4 moves per mma, 0.51
- *      billion instructions at 4096 against 0.41 now, and 7-10% of the speed, runs 74-75 of
- *      docs/perf/h100/2026-11-26.) A warp's 32 reads of one position then cover 8 rows (g) and 4
+ *      instruction takes. (With the k positions t and t + 4 given columns 2t and 2t + 1, one 8-byte
+ *      read gives a thread both of a row's values, but they then sit in positions 0 and 2, and
+ *      ptxas moved every A value into place before each mma: a fifth more instructions and 7-10%
+ *      of the speed on an H100.) A warp's 32 reads of one position then cover 8 rows (g) and 4
  *      columns (t) of A, or 4 rows (t) and 8 columns (g) of B; XOR swizzles of the 16-byte chunks
  *      put them on 32 different banks: A's chunk q of row r at q ^ (r % 8) with rows of 32 floats
  *      (q ^ ((r / 2) % 4) with rows of 16, two rows to 32 banks), B's at q ^ (2 * (k % 4)) (A_AT,
- *      B_AT). Nsight Compute counts 14 bank conflicts in a whole 4096 product.
+ *      B_AT). Nsight Compute counts next to no bank conflicts.
  *   4. Each value read from tile_static memory is rounded to TF32 (one cvt per value) before it
  *      enters the mma: 24 conversions per 16 mma.
  *
  * Build options: -DBM=128 -DBN=128 -DWM=64 -DWN=32 -DBK=16 (or 32) -DSTAGES=3 (2 to 5)
  * -DGROUP_M=8 -DTF_ROUND=1. BN must be a multiple of 32. Threads per tile: (BM / WM) * (BN / WN) *
  * 32; tile_static bytes: STAGES * BK * 4 * (BM + BN). The defaults fit the 48 KB NVIDIA's driver
- * reports (plus 16 bytes, which it allows). On an H100 (docs/PERFORMANCE.md, TFLOP/s at 4096 /
- * 8192): the defaults 84 / 86; -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3 (warps of 64 x 64 read each A
- * and B value for twice the mma; 144 KB, which a kernel may declare there: docs/KERNELS.md) 131 /
- * 135, what amp_blas_gemm_ex runs on compute capability 9.x (with 8-byte reads of A, step 3's
- * earlier form: 77 / 78 and 120-121 / 124, and -DBK=32 -DSTAGES=4 97 / 100), with
- * -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few 128 x 256 blocks; -DTF_ROUND=0 was 17%
- * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error.
- * cuBLAS in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which OpenCL
- * cannot reach: NVIDIA's compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only
- * instructions there (setmaxnreg was tried: docs/PERFORMANCE.md); this one's mma.sync peaks at
- * 316 from registers (bench/ptx_probe.c).
+ * reports (plus 16 bytes, which it allows). On an H100, -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3
+ * (warps of 64 x 64 read each A and B value for twice the mma; 144 KB, which a kernel may declare
+ * there: docs/KERNELS.md) is about 1.5 times as fast as the defaults: it is what amp_blas_gemm_ex
+ * runs on compute capability 9.x, with -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few
+ * 128 x 256 blocks. -DTF_ROUND=0 was 17% faster on 128 x 128 (the conversions are 24
+ * instructions per 16 mma) but doubles the error. cuBLAS in TF32 mode is still about three times
+ * as fast there, with Hopper's warpgroup mma (wgmma), which OpenCL cannot reach: NVIDIA's
+ * compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only instructions there
+ * (setmaxnreg was tried, lab/NOTEBOOK.md); mma.sync itself peaks below cuBLAS's rate
+ * (bench/ptx_probe.c measures it from registers).
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
@@ -77,28 +75,28 @@
 #error                                                                                             \
     "matmul_tf32 needs an NVIDIA GPU of compute capability 8.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
-#ifndef BM
+#ifndef BM /* rows of C per tile of threads */
 #define BM 128
 #endif
-#ifndef BN
+#ifndef BN /* columns of C per tile of threads, a multiple of 32 */
 #define BN 128
 #endif
-#ifndef WM
+#ifndef WM /* rows of C per warp, a multiple of 16 dividing BM */
 #define WM 64
 #endif
-#ifndef WN
+#ifndef WN /* columns of C per warp, a multiple of 8 dividing BN */
 #define WN 32
 #endif
-#ifndef BK
+#ifndef BK /* depth of a K tile: 16 or 32 (step 2) */
 #define BK 16
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order */
 #define GROUP_M 8
 #endif
-#ifndef STAGES
+#ifndef STAGES /* K tiles in the cp.async ring, 2 to 5 (step 2) */
 #define STAGES 3
 #endif
-#ifndef TF_ROUND
+#ifndef TF_ROUND /* 1: inputs rounded to nearest TF32 (step 4); 0: truncated, twice the error */
 #define TF_ROUND 1
 #endif
 #define WARPS_N (BN / WN)                  /* warps along N */
@@ -249,8 +247,8 @@ __kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b), AM
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
 
-      /* The ring of matmul_dmma: tiles 0 .. STAGES - 2 requested first, step kt requests tile
-       * kt + STAGES - 1 into the buffer of tile kt - 1, one barrier per step. */
+  /* The ring of matmul_dmma: tiles 0 .. STAGES - 2 requested first, step kt requests tile
+   * kt + STAGES - 1 into the buffer of tile kt - 1, one barrier per step. */
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
     if (s < ktiles)
