@@ -21,6 +21,6 @@ fi
   AMP_DEFAULT_ACCELERATOR=$gpu ./build-gpu/tests/test_tile_limits big 2>&1
   echo "exit status: $?"
 } | tee "$out/gpu_tiles.txt"
-for f in kernels_cl/matmul_tiled.cl kernels_cl/matmul_fast.cl kernels_cl/nbody.cl; do
+for f in kernels_cl/lessons/matmul_tiled.cl kernels_cl/gemm/matmul_fast.cl kernels_cl/examples/nbody.cl; do
   ./build-gpu/examples/amp-info --kernel "$f" --options "-DTILE=16" 2>&1
 done | tee "$out/gpu_kernel_limits.txt"

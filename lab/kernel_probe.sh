@@ -8,7 +8,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p "$out/ptx"
 cc -O1 -o /tmp/kernel-probe lab/kernel_probe.c -lOpenCL || exit 1
-/tmp/kernel-probe kernels_cl/ampcl_prelude.h "$out/ptx" | tee "$out/probe.txt"
+/tmp/kernel-probe kernels_cl/prelude/ampcl_prelude.h "$out/ptx" | tee "$out/probe.txt"
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 for f in "$out"/ptx/*.bin; do
   tr -d '\000' < "$f" > "${f%.bin}.ptx"; rm -f "$f"; f="${f%.bin}.ptx"

@@ -1,6 +1,6 @@
 /* matmul_tf32.cl: C = A * B for float views on NVIDIA's tensor cores with TF32 inputs (compute
- * capability 8.0 and up), through inline PTX. The mixed-precision sibling of matmul_dmma.cl
- * (lesson 4 of the matmul course): the same plan, for float, and NOT the same arithmetic as
+ * capability 8.0 and up), through inline PTX (kernels_cl/gemm/ampcl_ptx.h). The mixed-precision
+ * sibling of matmul_dmma.cl: the same plan, for float, and NOT the same arithmetic as
  * every other float GEMM in ampcl. It is only ever used when asked for by name
  * (amp_blas_gemm_ex with AMP_GEMM_ALLOW_TF32, include/ampcl/blas.h), never by default.
  *
@@ -10,7 +10,7 @@
  * n x k by k x n matrices with random inputs then typically carries a relative error of order
  * 1e-4 to 1e-3 where float's own is 1e-6 to 1e-7: fine for much of machine learning, wrong for a
  * solver that needs float's digits. This is the trade cuBLAS makes with CUBLAS_TF32_TENSOR_OP_MATH
- * (and PyTorch with allow_tf32); docs/PERFORMANCE.md shows both errors against a double product.
+ * (and PyTorch with allow_tf32); lab/NOTEBOOK.md has both errors against a double product.
  * Inputs are rounded to nearest (cvt.rna.tf32.f32), not truncated, which halves the error of
  * feeding float bits to the instruction as they are.
  *
@@ -33,32 +33,30 @@
  *      buffers: 3 x 16 KB, exactly the 48 KB NVIDIA's driver reports per tile.
  *   3. Every fragment value read on its own, 4 bytes, in the mma's own k order: A's (g, t),
  *      (g + 8, t), (g, t + 4), (g + 8, t + 4) go straight into the four consecutive registers the
- *      instruction takes. (Until 2026-11-26 the k positions t and t + 4 took columns 2t and 2t + 1,
- *      so one 8-byte read gave a thread both of a row's values; they then sat in positions 0 and
- *      2 and ptxas moved every A value into place before each mma: 1.4 moves per mma, 0.51
- *      billion instructions at 4096 against 0.41 now, and 7-10% of the speed, runs 74-75 of
- *      docs/perf/h100/2026-11-26.) A warp's 32 reads of one position then cover 8 rows (g) and 4
+ *      instruction takes. (With the k positions t and t + 4 given columns 2t and 2t + 1, one 8-byte
+ *      read gives a thread both of a row's values, but they then sit in positions 0 and 2, and
+ *      ptxas moved every A value into place before each mma: a fifth more instructions and 7-10%
+ *      of the speed on an H100.) A warp's 32 reads of one position then cover 8 rows (g) and 4
  *      columns (t) of A, or 4 rows (t) and 8 columns (g) of B; XOR swizzles of the 16-byte chunks
  *      put them on 32 different banks: A's chunk q of row r at q ^ (r % 8) with rows of 32 floats
  *      (q ^ ((r / 2) % 4) with rows of 16, two rows to 32 banks), B's at q ^ (2 * (k % 4)) (A_AT,
- *      B_AT). Nsight Compute counts 14 bank conflicts in a whole 4096 product.
+ *      B_AT). Nsight Compute counts next to no bank conflicts.
  *   4. Each value read from tile_static memory is rounded to TF32 (one cvt per value) before it
  *      enters the mma: 24 conversions per 16 mma.
  *
  * Build options: -DBM=128 -DBN=128 -DWM=64 -DWN=32 -DBK=16 (or 32) -DSTAGES=3 (2 to 5)
  * -DGROUP_M=8 -DTF_ROUND=1. BN must be a multiple of 32. Threads per tile: (BM / WM) * (BN / WN) *
  * 32; tile_static bytes: STAGES * BK * 4 * (BM + BN). The defaults fit the 48 KB NVIDIA's driver
- * reports (plus 16 bytes, which it allows). On an H100 (docs/PERFORMANCE.md, TFLOP/s at 4096 /
- * 8192): the defaults 84 / 86; -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3 (warps of 64 x 64 read each A
- * and B value for twice the mma; 144 KB, which a kernel may declare there: docs/KERNELS.md) 131 /
- * 135, what amp_blas_gemm_ex runs on compute capability 9.x (with 8-byte reads of A, step 3's
- * earlier form: 77 / 78 and 120-121 / 124, and -DBK=32 -DSTAGES=4 97 / 100), with
- * -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few 128 x 256 blocks; -DTF_ROUND=0 was 17%
- * faster on 128 x 128 (the conversions are 24 instructions per 16 mma) but doubles the error. cuBLAS
- * in TF32 mode reaches 375-400 there with Hopper's warpgroup mma (wgmma), which OpenCL cannot
- * reach: NVIDIA's compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only
- * instructions there (setmaxnreg was tried: docs/PERFORMANCE.md); this one's mma.sync peaks at
- * 316 from registers (bench/ptx_probe.c).
+ * reports (plus 16 bytes, which it allows). On an H100, -DBN=256 -DWN=64 -DBK=32 -DSTAGES=3
+ * (warps of 64 x 64 read each A and B value for twice the mma; 144 KB, which a kernel may declare
+ * there: docs/KERNELS.md) is about 1.5 times as fast as the defaults: it is what amp_blas_gemm_ex
+ * runs on compute capability 9.x, with -DBN=64 -DBK=32 -DSTAGES=4 for matrices with too few
+ * 128 x 256 blocks. -DTF_ROUND=0 was 17% faster on 128 x 128 (the conversions are 24
+ * instructions per 16 mma) but doubles the error. cuBLAS in TF32 mode is still about three times
+ * as fast there, with Hopper's warpgroup mma (wgmma), which OpenCL cannot reach: NVIDIA's
+ * compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only instructions there
+ * (setmaxnreg was tried, lab/NOTEBOOK.md); mma.sync itself peaks below cuBLAS's rate
+ * (bench/ptx_probe.c measures it from registers).
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
@@ -74,79 +72,66 @@
  * (runtime/blas_choice.c). Rows of A and B that start on 16-byte boundaries (offset and row
  * stride multiples of 4) take cp.async; other views a plain-load path with the same results. */
 #if AMP_COMPUTE_CAPABILITY < 80
-#error "matmul_tf32 needs an NVIDIA GPU of compute capability 8.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#error                                                                                             \
+    "matmul_tf32 needs an NVIDIA GPU of compute capability 8.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
-#ifndef BM
+#ifndef BM /* rows of C per tile of threads */
 #define BM 128
 #endif
-#ifndef BN
+#ifndef BN /* columns of C per tile of threads, a multiple of 32 */
 #define BN 128
 #endif
-#ifndef WM
+#ifndef WM /* rows of C per warp, a multiple of 16 dividing BM */
 #define WM 64
 #endif
-#ifndef WN
+#ifndef WN /* columns of C per warp, a multiple of 8 dividing BN */
 #define WN 32
 #endif
-#ifndef BK
+#ifndef BK /* depth of a K tile: 16 or 32 (step 2) */
 #define BK 16
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order */
 #define GROUP_M 8
 #endif
-#ifndef STAGES
+#ifndef STAGES /* K tiles in the cp.async ring, 2 to 5 (step 2) */
 #define STAGES 3
 #endif
-#ifndef TF_ROUND
+#ifndef TF_ROUND /* 1: inputs rounded to nearest TF32 (step 4); 0: truncated, twice the error */
 #define TF_ROUND 1
 #endif
-#define WARPS_N (BN / WN)             /* warps along N */
-#define NT ((BM / WM) * WARPS_N * 32) /* threads per tile */
-#define MI (WM / 16)                  /* mma tiles per warp along M */
-#define NJ (WN / 8)                   /* mma tiles per warp along N */
-#define CPA (BM * BK / 4 / NT)        /* 16-byte chunks of A per thread per K tile */
-#define CPB (BK * BN / 4 / NT)        /* 16-byte chunks of B per thread per K tile */
-#define A_RSTEP (NT / (BK / 4))       /* tile rows between a thread's chunks of A */
-#define B_RSTEP (NT / (BN / 4))       /* K-tile rows between a thread's chunks of B */
+#define WARPS_N (BN / WN)                  /* warps along N */
+#define NT      ((BM / WM) * WARPS_N * 32) /* threads per tile */
+#define MI      (WM / 16)                  /* mma tiles per warp along M */
+#define NJ      (WN / 8)                   /* mma tiles per warp along N */
+#define CPA     (BM * BK / 4 / NT)         /* 16-byte chunks of A per thread per K tile */
+#define CPB     (BK * BN / 4 / NT)         /* 16-byte chunks of B per thread per K tile */
+#define A_RSTEP (NT / (BK / 4))            /* tile rows between a thread's chunks of A */
+#define B_RSTEP (NT / (BN / 4))            /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (four floats) of row r lands in a tile_static K tile (step 3), as a
  * float offset (step 3): A's rows of BK floats, B's of BN; the XORs put a warp's 32 reads of one
  * fragment position (8 rows by 4 columns of A, 4 rows by 8 columns of B) on 32 different banks. */
 #if BK != 16 && BK != 32
 #error "matmul_tf32: BK must be 16 or 32"
 #endif
-#define A_SWZ(r) (BK == 16 ? ((r) >> 1) & 3 : (r) & 7)
-#define B_SWZ(k) (((k) & 3) << 1)
-#define A_AT(r, q) ((r) * BK + (((q) ^ A_SWZ(r)) << 2))
-#define B_AT(k, q) ((k) * BN + (((q) ^ B_SWZ(k)) << 2))
+#define A_SWZ(r)   (BK == 16 ? ((r) >> 1) & 3 : (r)&7)
+#define B_SWZ(k)   (((k)&3) << 1)
+#define A_AT(r, q) ((r)*BK + (((q) ^ A_SWZ(r)) << 2))
+#define B_AT(k, q) ((k)*BN + (((q) ^ B_SWZ(k)) << 2))
 
-#if STAGES == 2
-#define TF_WAIT "cp.async.wait_group 0;"
-#elif STAGES == 3
-#define TF_WAIT "cp.async.wait_group 1;"
-#elif STAGES == 4
-#define TF_WAIT "cp.async.wait_group 2;"
-#elif STAGES == 5
-#define TF_WAIT "cp.async.wait_group 3;"
-#else
+#if STAGES < 2 || STAGES > 5
 #error "matmul_tf32: STAGES must be 2 to 5"
 #endif
 #if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BN % 32 != 0
-#error "matmul_tf32: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 32"
+#error                                                                                             \
+    "matmul_tf32: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 32"
 #endif
-#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 4) % NT != 0 || (BK * BN / 4) % NT != 0 ||     \
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 4) % NT != 0 || (BK * BN / 4) % NT != 0 ||       \
     NT % (BN / 4) != 0
 #error "matmul_tf32: at most 32 warps, and the warps must share the K tile's copies evenly"
 #endif
 
-#define TF_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-
-/* Starts copying `bytes` (0 to 16, a multiple of 4) bytes from src to dst, zero-filling the
- * rest of the 16. */
-static inline void tf_copy16(__local float *dst, __global const float *src, int bytes) {
-  const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes)
-               : "memory");
-}
+#include "ampcl_ptx.h" /* cp.async, mma, the TF32 rounding, ampcl_store2_T */
+AMPCL_DEFINE_STORE2(float)
 
 /* x rounded to the nearest TF32 value (ties away from zero), as the mma's operand bits; with
  * -DTF_ROUND=0 float's bits as they are, whose low 13 bits the instruction ignores (truncation:
@@ -154,7 +139,7 @@ static inline void tf_copy16(__local float *dst, __global const float *src, int 
 static inline uint tf_round(float x) {
 #if TF_ROUND
   uint r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  AMPCL_CVT_RNA_TF32(r, x);
   return r;
 #else
   return as_uint(x);
@@ -171,19 +156,19 @@ static inline void tf_stage(__local float *as, __local float *bs, AMP_CONST_VIEW
                             int k0, int tid, int aligned) {
   const int qa = tid % (BK / 4), ra = tid / (BK / 4), qb = tid % (BN / 4), rb = tid / (BN / 4);
   const int gc = col0 + 4 * qb, ncols = clamp(n - gc, 0, 4); /* B's columns inside B */
-  const int gka = k0 + 4 * qa, na = clamp(w - gka, 0, 4);     /* A's columns inside A */
+  const int gka = k0 + 4 * qa, na = clamp(w - gka, 0, 4);    /* A's columns inside A */
   if (aligned) {
 #pragma unroll
     for (int p = 0; p < CPA; p++) {
       const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
-      tf_copy16(as + A_AT(ra + p * A_RSTEP, qa),
-                a_data + (cnt ? a_shape.s3 + gr * a_shape.s4 + gka : 0), cnt * 4);
+      ampcl_cp_async16(as + A_AT(ra + p * A_RSTEP, qa),
+                       a_data + (cnt ? a_shape.s3 + gr * a_shape.s4 + gka : 0), cnt * 4);
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
       const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? ncols : 0;
-      tf_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
-                b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 4);
+      ampcl_cp_async16(bs + B_AT(rb + p * B_RSTEP, qb),
+                       b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 4);
     }
   } else {
 #pragma unroll
@@ -203,7 +188,7 @@ static inline void tf_stage(__local float *as, __local float *bs, AMP_CONST_VIEW
         dst[e] = e < cnt ? amp_at(b, gk, gc + e) : 0.0f;
     }
   }
-  TF_COMMIT(); /* an empty group when nothing was copied */
+  AMPCL_CP_ASYNC_COMMIT(); /* an empty group when nothing was copied */
 }
 
 /* acc += this warp's WM x WN part of (A tile) * (B tile), BK / 8 mma steps. */
@@ -231,33 +216,13 @@ static inline void tf_multiply(__local const float *as, __local const float *bs,
     for (int i = 0; i < MI; i++)
 #pragma unroll
       for (int j = 0; j < NJ; j++)
-        asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-            : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]), "+f"(acc[i][j][3])
-            : "r"(fa[i][0]), "r"(fa[i][1]), "r"(fa[i][2]), "r"(fa[i][3]), "r"(fb[j][0]),
-              "r"(fb[j][1]));
-  }
-}
-
-/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
-static inline void tf_store2(AMP_VIEW(float, c), int m, int n, int row, int col, int c_vec,
-                             float d0, float d1) {
-  if (row >= m)
-    return;
-  if (c_vec && col + 1 < n) {
-    *(__global float2 *)&amp_at(c, row, col) = (float2)(d0, d1);
-  } else {
-    if (col < n)
-      amp_at(c, row, col) = d0;
-    if (col + 1 < n)
-      amp_at(c, row, col + 1) = d1;
+        AMPCL_MMA_M16N8K8_TF32(acc[i][j], fa[i], fb[j]);
   }
 }
 
 /* The tile is (warps, 32) and nothing else: ampcl refuses another shape, naming both. */
 AMP_TILE_SHAPE(NT / 32, 32)
-__kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
-                          AMP_VIEW(float, c)) {
+__kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b), AMP_VIEW(float, c)) {
   AMP_TILED_INDEX2(idx);
   /* float4: cp.async writes 16 aligned bytes. */
   tile_static float4 as4[STAGES][BM * BK / 4];
@@ -290,17 +255,17 @@ __kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
       tf_stage((__local float *)as4[s], (__local float *)bs4[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
                m, n, w, row0, col0, s * BK, tid, aligned);
     else
-      TF_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
   }
   for (int kt = 0; kt < ktiles; kt++) {
-    asm volatile(TF_WAIT ::: "memory");               /* this thread's copies of tile kt */
+    AMPCL_CP_ASYNC_WAIT_RING(STAGES);                 /* this thread's copies of tile kt */
     amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
     const int next = kt + STAGES - 1, slot = next % STAGES;
     if (next < ktiles)
       tf_stage((__local float *)as4[slot], (__local float *)bs4[slot], AMP_VIEW_ARG(a),
                AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
-      TF_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
     tf_multiply((__local const float *)as4[kt % STAGES], (__local const float *)bs4[kt % STAGES],
                 wm, wn, lane, acc);
   }
@@ -312,8 +277,8 @@ __kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b),
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      tf_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      tf_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+      ampcl_store2_float(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      ampcl_store2_float(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
     }
   }
 }

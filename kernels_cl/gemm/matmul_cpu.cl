@@ -1,6 +1,7 @@
-/* matmul_cpu.cl: C = A * B shaped for CPU devices (POCL, and other OpenCL CPU runtimes). Lesson 4
- * of the matmul course, a side road: lessons 2 and 3 (matmul_tiled.cl, matmul_fast.cl) shape the
- * work for a GPU, and on a CPU that shape costs more than it brings.
+/* matmul_cpu.cl: C = A * B shaped for CPU devices (POCL, and other OpenCL CPU runtimes): what
+ * amp_blas_gemm runs on a CPU device. A side road from the matmul course: lesson 2
+ * (kernels_cl/lessons/matmul_tiled.cl) and matmul_fast.cl shape the work for a GPU, and on a CPU
+ * that shape costs more than it brings.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views
  * (sections allowed), any m, n, w >= 1.
@@ -9,8 +10,8 @@
  * after another in a loop on one core, and gets its SIMD from vectorising that loop or from the
  * vector types in the code. tile_static memory is just cache there, and every barrier splits the
  * kernel into pieces the runtime must loop over separately: the GPU kernels' barriers, index
- * arithmetic and scattered loads keep POCL at about 40 GFLOP/s on two cores, where the cores can
- * do over 300. So this kernel:
+ * arithmetic and scattered loads keep POCL at about an eighth of what two cores can do
+ * (lab/NOTEBOOK.md). So this kernel:
  *   1. Uses explicit vectors: each work-item computes RB rows x (CB * VW) columns of C, held in
  *      RB * CB registers of type T16 (float16: one AVX-512 register, two AVX2 ones). One step of
  *      k loads CB vectors of a row of B and broadcasts RB scalars of A: RB * CB vector
@@ -37,17 +38,17 @@
  *     CHECK(amp_parallel_for_each(av, dom, k, args, AMP_NARGS(args)));
  *
  * On a GPU this kernel is slow (each thread's loads are not coalesced); use matmul_fast there. */
-#ifndef T
+#ifndef T /* element type: float, double or int */
 #define T float
 #endif
-#ifndef RB
+#ifndef RB /* rows of C per work-item */
 #define RB 8
 #endif
-#ifndef CB
+#ifndef CB /* vectors of columns of C per work-item (1 for double) */
 #define CB 2
 #endif
 
-#ifndef VW
+#ifndef VW /* vector width: 16 floats fill one AVX-512 register */
 #define VW 16
 #endif
 #define MM_CAT2(a, b) a##b

@@ -207,8 +207,7 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
  * different 16-byte columns of the 128 bytes the banks span ((owner & 7) differs while
  * ONE_VECS * owner is a multiple of 8), and 8 threads storing neighbouring 4-vectors share an owner,
  * so they land in a permutation of 8 neighbouring slots. On an H100 this took the kernel from 60
- * registers per thread to 38 and the scan from 0.72 to 0.88 of the copy's rate
- * (docs/PERFORMANCE.md).
+ * registers per thread to 38 and the scan from 0.72 to 0.88 of a copy's rate (lab/NOTEBOOK.md).
  *
  * `state` is a uint view of 2 * (tiles + 1) elements, read as 64-bit words: word 0 holds the
  * tile counter (in its low half), word 1 + t tile t's publication. amp_scan_init zeroes it first.

@@ -1,16 +1,16 @@
-/* matmul_dmma.cl: C = A * B in double on NVIDIA's FP64 tensor cores (compute capability 9.0 and
- * up: H100, H200), through inline PTX. Lesson 4 of the matmul course, and the one lesson that is
- * not portable: OpenCL C has no word for a tensor core, but NVIDIA's OpenCL compiler accepts
- * `asm` statements with PTX, as CUDA does. ampcl uses this kernel only where the device says it
- * can (amp_blas_gemm in double on a device whose compute capability is 9.x); everywhere
- * else matmul_fast.cl (lesson 3) is the kernel, and it is the one POCL runs in CI.
+/* matmul_dmma.cl: C = A * B in double on NVIDIA's FP64 tensor cores (compute capability 9.0 and up:
+ * H100, H200), through inline PTX (kernels_cl/gemm/ampcl_ptx.h). Not portable: OpenCL C has no word
+ * for a tensor core, but NVIDIA's OpenCL compiler accepts `asm` statements with PTX, as CUDA does.
+ * amp_blas_gemm runs it in double on compute capability 9.x where matmul_dmma_bulk.cl, which builds
+ * on it, is refused; everywhere else matmul_fast.cl is the kernel, and it is the one POCL runs in
+ * CI. Read matmul_fast.cl first: this kernel keeps its tile order.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
  * double (sections allowed), for any m, n, w >= 1. The results are exact products summed in a
  * different order than a loop would: within DGEMM's usual error bound, as OpenBLAS's are.
  *
- * Why: a CUDA core does one FP64 multiply-add per clock per lane, 64 per clock per SM on an H100
- * (33.5 TFLOP/s); matmul_fast reaches two thirds of that. The FP64 tensor core does a whole small
+ * Why: a CUDA core does one FP64 multiply-add per clock per lane, 64 per clock per SM on an
+ * H100; matmul_fast reaches two thirds of that peak. The FP64 tensor core does a whole small
  * matrix product per instruction, 128 multiply-adds per clock per SM: twice the ceiling.
  *
  * The instruction. `mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 d, a, b, c` makes the 32
@@ -23,15 +23,14 @@
  *                                                               d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1))
  * (bench/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
  * mma.m16n8k8" describes the same). The older m8n8k4 shape works on sm_80 too, but on an H100 it
- * runs at half the rate: 33.2 against 66.5 TFLOP/s measured for m16n8k8 with operands in registers
- * (bench/ptx_probe.c on an H100; docs/perf/h100/2026-11-25/cublas/, run 2).
+ * runs at half the rate of m16n8k8 (bench/ptx_probe.c, operands in registers).
  *
  * The kernel, step by step:
  *   1. A tile of threads (4 warps by default) computes a BM x BN block of C (128 x 64), each warp
  *      a WM x WN part of it (64 x 32): (WM / 16) x (WN / 8) = 4 x 4 mma instructions per step of
  *      8 along k, with 4 x 4 x 4 = 64 accumulators per thread in registers. 4 warps of 64 x 32
  *      leave registers for two tiles of threads per SM, which hide each other's barriers: on an
- *      H100 128 x 64 with 4 warps made 38-40 TFLOP/s at 4096, 128 x 128 with 8 warps 33-35.
+ *      H100 128 x 64 with 4 warps was a sixth faster than 128 x 128 with 8.
  *   2. K tiles of BK = 8 columns of A and rows of B are staged in tile_static memory, A as
  *      [row][k] and B as [k][col]. The mma's k positions t and t + 4 are given the tile's k
  *      columns 2t and 2t + 1: any order of k gives the same sum as long as A and B agree, and this
@@ -54,8 +53,8 @@
  * defaults. NVIDIA's driver reports 49,152 bytes per tile but runs kernels that declare more
  * (docs/KERNELS.md); more stages (4, 5), 256 x 64 or 128 x 128 tiles, and two or more K tiles per
  * barrier were all measured with that room on an H100, and none was faster than these defaults
- * (docs/perf/h100/2026-11-25/cublas/, runs 19 and 20). 64 accumulators per thread need about 230 registers: tiles of
- * more than 8 warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
+ * (lab/NOTEBOOK.md). 64 accumulators per thread need about 230 registers: tiles of more than 8
+ * warps of 64 x 32, or of 16 warps of 32 x 32, are refused by the driver.
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
@@ -67,77 +66,64 @@
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
- * amp_blas_gemm does this for you on such a device (runtime/blas_choice.c; for compute capability
- * 9.x, the GPUs it was measured on). With AMP_DEBUG=1, cp.async's reads are not bounds-checked as
- * amp_at's are (they do not go through amp_at); the plain-load path's are. Only an NVIDIA device
+ * amp_blas_gemm does this for you on such a device where matmul_dmma_bulk is refused
+ * (runtime/blas_choice.c; for compute capability 9.x, the GPUs it was measured on). With
+ * AMP_DEBUG=1, cp.async's reads are not bounds-checked as amp_at's are (they do not go through
+ * amp_at); the plain-load path's are. Only an NVIDIA device
  * of compute capability 9.0 or more builds the kernel (the PTX assembler rejects the f64 m16n8k8
  * shape below sm_90; other compilers reject the asm statement):
  * amp_accelerator_properties.compute_capability says which. */
 #if AMP_COMPUTE_CAPABILITY < 90
-#error "matmul_dmma needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
+#error                                                                                             \
+    "matmul_dmma needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
-#ifndef BM
+#ifndef BM /* rows of C per tile of threads */
 #define BM 128
 #endif
-#ifndef BN
+#ifndef BN /* columns of C per tile of threads, a multiple of 16 */
 #define BN 64
 #endif
-#ifndef WM
+#ifndef WM /* rows of C per warp, a multiple of 16 dividing BM */
 #define WM 64
 #endif
-#ifndef WN
+#ifndef WN /* columns of C per warp, a multiple of 8 dividing BN */
 #define WN 32
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order (step 4) */
 #define GROUP_M 8
 #endif
-#ifndef STAGES
+#ifndef STAGES /* K tiles in the cp.async ring, 2 to 5 (step 3) */
 #define STAGES 3
 #endif
-#define BK 8
-#define WARPS_N (BN / WN)             /* warps along N */
-#define NT ((BM / WM) * WARPS_N * 32) /* threads per tile */
-#define MI (WM / 16)                  /* mma tiles per warp along M */
-#define NJ (WN / 8)                   /* mma tiles per warp along N */
-#define CPA (BM * BK / 2 / NT)        /* 16-byte chunks of A per thread per K tile */
-#define CPB (BK * BN / 2 / NT)        /* 16-byte chunks of B per thread per K tile */
-#define A_RSTEP (NT / (BK / 2))       /* tile rows between a thread's chunks of A */
-#define B_RSTEP (NT / (BN / 2))       /* K-tile rows between a thread's chunks of B */
+#define BK      8
+#define WARPS_N (BN / WN)                  /* warps along N */
+#define NT      ((BM / WM) * WARPS_N * 32) /* threads per tile */
+#define MI      (WM / 16)                  /* mma tiles per warp along M */
+#define NJ      (WN / 8)                   /* mma tiles per warp along N */
+#define CPA     (BM * BK / 2 / NT)         /* 16-byte chunks of A per thread per K tile */
+#define CPB     (BK * BN / 2 / NT)         /* 16-byte chunks of B per thread per K tile */
+#define A_RSTEP (NT / (BK / 2))            /* tile rows between a thread's chunks of A */
+#define B_RSTEP (NT / (BN / 2))            /* K-tile rows between a thread's chunks of B */
 /* Where 16-byte chunk q (two doubles) of row r lands in a tile_static K tile (see step 2): A
  * rows hold BK = 8 doubles, in order; B rows hold BN doubles, chunks XORed with 4 in rows 2, 3,
  * 6 and 7. Both give element offsets. */
-#define A_AT(r, q) ((r) * BK + ((q) << 1))
-#define B_AT(k, q) ((k) * BN + (((q) ^ ((((k) >> 1) & 1) << 2)) << 1))
+#define A_AT(r, q) ((r)*BK + ((q) << 1))
+#define B_AT(k, q) ((k)*BN + (((q) ^ ((((k) >> 1) & 1) << 2)) << 1))
 
-/* Waits until at most STAGES - 2 groups of copies are in flight (PTX wants a constant). */
-#if STAGES == 2
-#define DM_WAIT "cp.async.wait_group 0;"
-#elif STAGES == 3
-#define DM_WAIT "cp.async.wait_group 1;"
-#elif STAGES == 4
-#define DM_WAIT "cp.async.wait_group 2;"
-#elif STAGES == 5
-#define DM_WAIT "cp.async.wait_group 3;"
-#else
+#if STAGES < 2 || STAGES > 5
 #error "matmul_dmma: STAGES must be 2 to 5"
 #endif
 #if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BN % 16 != 0
-#error "matmul_dmma: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 16"
+#error                                                                                             \
+    "matmul_dmma: WM must divide BM and be a multiple of 16, WN divide BN and be a multiple of 8, BN a multiple of 16"
 #endif
-#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0 ||     \
+#if NT > 1024 || CPA < 1 || CPB < 1 || (BM * BK / 2) % NT != 0 || (BK * BN / 2) % NT != 0 ||       \
     NT % (BN / 2) != 0
 #error "matmul_dmma: at most 32 warps, and the warps must share the K tile's copies evenly"
 #endif
 
-/* Closes the group of copies issued since the last one (an empty group is allowed). */
-#define DM_COMMIT() asm volatile("cp.async.commit_group;" ::: "memory")
-
-/* Starts copying `bytes` (0, 8 or 16) bytes from src to dst and zero-fills the rest of the 16. */
-static inline void dm_copy16(__local double *dst, __global const double *src, int bytes) {
-  const uint d = (uint)(size_t)dst; /* the tile_static window's own address, as PTX wants it */
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes)
-               : "memory");
-}
+#include "ampcl_ptx.h" /* cp.async, mma, ampcl_store2_T */
+AMPCL_DEFINE_STORE2(double)
 
 /* One K tile of A (BM x BK) and B (BK x BN), from k0, into tile_static buffers as one group of
  * copies; elements outside A or B arrive as zeros. Thread tid copies CPA chunks of A and CPB of
@@ -159,14 +145,14 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
 #pragma unroll
     for (int p = 0; p < CPA; p++) {
       const int gr = row0 + ra + p * A_RSTEP, cnt = gr < m ? na : 0;
-      dm_copy16(as + A_AT(ra + p * A_RSTEP, qa), a_data + (cnt ? oa + gr * a_shape.s4 : 0),
-                cnt * 8);
+      ampcl_cp_async16(as + A_AT(ra + p * A_RSTEP, qa), a_data + (cnt ? oa + gr * a_shape.s4 : 0),
+                       cnt * 8);
     }
 #pragma unroll
     for (int p = 0; p < CPB; p++) {
       const int gk = k0 + rb + p * B_RSTEP, cnt = gk < w ? ncols : 0;
-      dm_copy16(bs + B_AT(rb + p * B_RSTEP, qb),
-                b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 8);
+      ampcl_cp_async16(bs + B_AT(rb + p * B_RSTEP, qb),
+                       b_data + (cnt ? b_shape.s3 + gk * b_shape.s4 + gc : 0), cnt * 8);
     }
   } else {
 #pragma unroll
@@ -185,7 +171,7 @@ static inline void dm_stage(__local double *as, __local double *bs, AMP_CONST_VI
       dst[1] = cnt > 1 ? amp_at(b, gk, gc + 1) : 0.0;
     }
   }
-  DM_COMMIT(); /* an empty group when nothing was copied */
+  AMPCL_CP_ASYNC_COMMIT(); /* an empty group when nothing was copied */
 }
 
 /* acc += this warp's WM x WN part of (A tile) * (B tile): one step of 8 along k.
@@ -215,26 +201,7 @@ static inline void dm_multiply(__local const double2 *as, __local const double *
   for (int i = 0; i < MI; i++)
 #pragma unroll
     for (int j = 0; j < NJ; j++)
-      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-          : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i][j][2]), "+d"(acc[i][j][3])
-          : "d"(fa[i][0]), "d"(fa[i][1]), "d"(fa[i][2]), "d"(fa[i][3]), "d"(fb[j][0]),
-            "d"(fb[j][1]));
-}
-
-/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
-static inline void dm_store2(AMP_VIEW(double, c), int m, int n, int row, int col, int c_vec,
-                             double d0, double d1) {
-  if (row >= m)
-    return;
-  if (c_vec && col + 1 < n) {
-    *(__global double2 *)&amp_at(c, row, col) = (double2)(d0, d1);
-  } else {
-    if (col < n)
-      amp_at(c, row, col) = d0;
-    if (col + 1 < n)
-      amp_at(c, row, col + 1) = d1;
-  }
+      AMPCL_MMA_M16N8K8_F64(acc[i][j], fa[i], fb[j]);
 }
 
 /* The tile is (warps, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape, naming
@@ -278,17 +245,17 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
       dm_stage((__local double *)as2[s], (__local double *)bs2[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
                m, n, w, row0, col0, s * BK, tid, aligned);
     else
-      DM_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
   }
   for (int kt = 0; kt < ktiles; kt++) {
-    asm volatile(DM_WAIT ::: "memory");               /* this thread's copies of tile kt */
-    amp_barrier_wait_with_tile_static_memory_fence();                     /* everyone's */
+    AMPCL_CP_ASYNC_WAIT_RING(STAGES);                 /* this thread's copies of tile kt */
+    amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
     const int next = kt + STAGES - 1, slot = next % STAGES;
     if (next < ktiles)
       dm_stage((__local double *)as2[slot], (__local double *)bs2[slot], AMP_VIEW_ARG(a),
                AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
-      DM_COMMIT();
+      AMPCL_CP_ASYNC_COMMIT();
     dm_multiply(as2[kt % STAGES], (__local const double *)bs2[kt % STAGES], wm, wn, lane, acc);
   }
 
@@ -299,8 +266,8 @@ __kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      dm_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      dm_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
     }
   }
 }

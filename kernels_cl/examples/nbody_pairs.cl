@@ -1,4 +1,4 @@
-/* nbody_pairs.cl: lesson 4 of the n-body course (nbody.cl has lessons 1 to 3): every pair of
+/* nbody_pairs.cl: the n-body kernels' fourth stage (nbody.cl has the first three): every pair of
  * bodies once, with Newton's third law.
  *
  * nbody_fast (nbody.cl) computes N^2 interactions a step: the pull of j on i and, separately,
@@ -81,25 +81,25 @@
  *       amp_array_view *t = cur; cur = nxt; nxt = t;
  *     }
  *
- * Measured on an H100 at 262,144 bodies (docs/PERFORMANCE.md, "n-body, lesson 4"): 3.38e12
- * interactions/s (N^2 a step, as for the other kernels), 1.98x the plain tiled CUDA kernel and
- * 1.62x nbody_fast, at 7.9 instructions per interaction in the SASS of a round. Storing J's sums
- * as +d f (their sign flipped once, at the atomic add) matters: written as mad(-d, f, ...), the
- * compiler computed -d with 3 more subtractions per pair, 9.4 instructions per
- * interaction, 2.90e12. */
-#ifndef SOFTENING2
+ * Measured on an H100 at 262,144 bodies (lab/NOTEBOOK.md), counting N^2 interactions a step as
+ * for the other kernels: about twice the plain tiled CUDA kernel and 1.6 times nbody_fast, at 7.9
+ * instructions per interaction in the SASS of a round. Storing J's sums as +d f (their sign
+ * flipped once, at the atomic add) matters: written as mad(-d, f, ...), the compiler computed -d
+ * with 3 more subtractions per pair, 9.4 instructions per interaction, and the kernel was 14%
+ * slower. */
+#ifndef SOFTENING2 /* added to every squared distance; must be > 0 */
 #define SOFTENING2 0.01f
 #endif
-#ifndef TILE
+#ifndef TILE /* threads per tile (the launch's tile must match) */
 #define TILE 32
 #endif
-#ifndef BPT
+#ifndef BPT /* bodies per thread */
 #define BPT 8
 #endif
-#ifndef CHUNK
+#ifndef CHUNK /* block pairs per task */
 #define CHUNK 8
 #endif
-#ifndef FAR
+#ifndef FAR /* where padding bodies are put, too far to pull on anything */
 #define FAR 1e18f
 #endif
 #define BLOCK (TILE * BPT)

@@ -1,5 +1,6 @@
 /* matmul_tiled.cl: C = A * B with TILE x TILE tiles of A and B staged in tile_static memory.
- * Lesson 2 of the matmul course (lesson 1: matmul_naive.cl; lesson 3: matmul_fast.cl).
+ * Lesson 2 of the matmul course (lesson 1: matmul_naive.cl). The course goes on in the
+ * production kernel kernels_cl/gemm/matmul_fast.cl, whose header walks through its 13 steps.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views,
  * one work-item per element of C. This is the C++ AMP article's tiled MatrixMultiply, made to work for every
@@ -33,10 +34,10 @@
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
  * The tile passed to amp_tile2 must equal -DTILE in both dimensions. */
-#ifndef T
+#ifndef T /* element type: float, double or int */
 #define T float
 #endif
-#ifndef TILE
+#ifndef TILE /* edge of the square tile: TILE x TILE threads, and of the tiles of A and B */
 #define TILE 16
 #endif
 

@@ -113,7 +113,7 @@ AMP__INDEX_OPS(3)
  * row, out[1] its block column) when the tiles, numbered with tile[1] fastest (the order GPUs
  * tend to start them), are dealt out `group` block rows at a time. The tiles running at once then
  * share `group` block rows of one operand and a narrow band of the other's columns in the L2
- * cache; group 1 is plain row-by-row order. kernels_cl/matmul_fast.cl (step 9) measures it. */
+ * cache; group 1 is plain row-by-row order. kernels_cl/gemm/matmul_fast.cl (step 9) measures it. */
 static inline void amp_tile_order_grouped(int tiles_m, int tiles_n, int lin, int group,
                                           int out[2]) {
   const int band = lin / (group * tiles_n), in_band = lin % (group * tiles_n);

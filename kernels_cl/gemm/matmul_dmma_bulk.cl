@@ -1,9 +1,9 @@
 /* matmul_dmma_bulk.cl: C = A * B in double on NVIDIA's FP64 tensor cores, fed by warps that only
  * copy and by the copy engine of compute capability 9.0 (H100, H200), synchronized per buffer
- * instead of by a barrier of the whole tile. Lesson 5 of the matmul
- * course, after matmul_dmma.cl (lesson 4), whose mma shape and tile order it keeps (its fragments
- * are read differently: step 6); read that one first. Like it, the kernel is not portable:
- * inline PTX, NVIDIA only.
+ * instead of by a barrier of the whole tile. What amp_blas_gemm runs in double on compute
+ * capability 9.x. It builds on matmul_dmma.cl, whose mma shape and tile order it keeps (its
+ * fragments are read differently: step 6); read that one first. Like it, the kernel is not
+ * portable: inline PTX (kernels_cl/gemm/ampcl_ptx.h), NVIDIA only.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views of
  * double (sections allowed), for any m, n, w >= 1, within DGEMM's usual error bound.
@@ -27,22 +27,21 @@
  *      waits only before refilling a buffer. Warps drift apart freely: a slow warp delays nobody
  *      until the ring is full.
  *   3. Two copy paths. B's rows of a K tile are long (BN doubles, 1 KB): each is one
- *      `cp.async.bulk` (sm_90), a request to the SM's copy engine (the TMA unit) for a
- *      contiguous run of bytes, counted against `full` when it lands (the producer announces the
- *      bytes with expect_tx). A's rows are short (BK doubles, 256 bytes), and the copy engine
- *      spends about as long on a request as on a kilobyte: with every A row a bulk request the
- *      kernel ran at 8-26 TFLOP/s (one request per ~60 clocks per SM, on an H100). A goes through
+ *      `cp.async.bulk` (sm_90), a request to the SM's copy engine (the TMA unit) for a contiguous
+ *      run of bytes, counted against `full` when it lands (the producer announces the bytes with
+ *      expect_tx). A's rows are short (BK doubles, 256 bytes), and the copy engine spends about as
+ *      long on a request as on a kilobyte: with every A row a bulk request the kernel ran at a
+ *      fraction of its speed (one request per ~60 clocks per SM, on an H100). A goes through
  *      matmul_dmma's cp.async instead, 16 bytes per producer thread per instruction, whose
  *      completion `cp.async.mbarrier.arrive` reports to `full`. One producer warp could not issue
- *      them fast enough (31 TFLOP/s); four can (44).
+ *      them fast enough; four can.
  *   4. Padding instead of an XOR swizzle. A bulk copy lands as contiguous bytes, so B cannot be
  *      XOR-swizzled as in matmul_dmma; instead each row of a buffer is APAD (A) or BPAD (B)
  *      doubles longer than its data, 4 by default: with the default shapes a row then starts 8
  *      banks after the one above, so when the 16 threads of a half-warp read one fragment
  *      element each (A at row g, column t; B at row t, column g: 8 bytes apiece) they touch 32
- *      different banks. (The 2 of earlier versions gave 2-way conflicts; Nsight Compute counted
- *      136 million at 4096, against 1.5 million with this padding and step 6, both with K tiles
- *      of 32 in 2 stages.)
+ *      different banks. (A padding of 2 gives 2-way conflicts: Nsight Compute counted about 90
+ *      times as many as with this padding and step 6.)
  *   5. Edges. cp.async zero-fills A past its edges, as in matmul_dmma. A bulk copy cannot, so
  *      where a row of B's K tile is partly or wholly outside B the producer thread copies its
  *      even-length in-bounds part in bulk and writes the rest itself (a last odd element loaded,
@@ -56,12 +55,10 @@
  *      ptxas moved every value into place before each mma: in the SASS of that version 9 moves
  *      (IMAD.MOV) per DMMA, register spills inside the loop (the 384-thread tile caps ptxas at
  *      168 registers, and the moves need more), and 2-way bank conflicts on the 16-byte reads
- *      (Nsight Compute, run 67 of docs/perf/h100/2026-11-26). Reading each element on its own in
- *      the mma's own k order puts it straight into its register: with K tiles of 32 in 2 stages
- *      the kernel went from 1.29 billion instructions to 0.81 at 4096, the DMMA pipe from 73% busy
- *      to 83%, and from 45.7 / 42.0 to 51.8 / 47.7 TFLOP/s at 4096 / 8192 on an H100 (run 68); with
- *      K tiles of 16 in 3 stages (once slower, now the default) 54.8-54.9 / 49.5-51.4, 0.91-0.96x
- *      cuBLAS (run 69).
+ *      (Nsight Compute). Reading each element on its own in the mma's own k order puts it
+ *      straight into its register: on an H100 the kernel then issued about a third fewer
+ *      instructions, kept the DMMA pipe busier and ran 13% faster, and K tiles of 16 in 3 stages,
+ *      slower before, became the fastest shape (lab/NOTEBOOK.md).
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
  * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
@@ -70,9 +67,9 @@
  * them 168 registers: 384 x 168 fills the register file of an SM, so more producers would not
  * fit). tile_static bytes: STAGES * 8 * (BM * (BK + APAD) + BK * (BN + BPAD)) + 16 * STAGES:
  * 112,176 for the defaults (NVIDIA's driver runs kernels that declare more than the 48 KB it
- * reports: docs/KERNELS.md). Measured on an H100 at 4096 / 8192 (docs/PERFORMANCE.md, run 69):
- * 54.9 / 51.4 TFLOP/s, cuBLAS 60.5 / 53.8 in the same run; K tiles of 8 in 4 stages within 2%, of
- * 32 in 3 stages 15-19% slower; 2 producers 6-8% slower (run 68). Handing the producers'
+ * reports: docs/KERNELS.md). On an H100 these defaults come within about a tenth of cuBLAS's
+ * DGEMM (docs/PERFORMANCE.md); K tiles of 8 in 4 stages were within 2%, of 32 in 3 stages 15-19%
+ * slower, 2 producers 6-8% slower (lab/NOTEBOOK.md). Handing the producers'
  * registers to the consumers (setmaxnreg) would be a next step, but it is an sm_90a instruction,
  * and NVIDIA's OpenCL compiler emits PTX for sm_90, where ptxas refuses it.
  *
@@ -89,41 +86,41 @@
  * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks
  * where C has enough of them to give half the SMs one, else with -DBN=64 (4 consumer warps, 8
  * warps a tile; faster than 128 x 128 and than matmul_dmma at 256-1024 on an H100, slower than
- * 128 x 128 from 1536 up: run 71); matmul_dmma where this kernel is refused.
+ * 128 x 128 from 1536 up); matmul_dmma where this kernel is refused.
  * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
  * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
 #if AMP_COMPUTE_CAPABILITY < 90
 #error                                                                                             \
     "matmul_dmma_bulk needs an NVIDIA GPU of compute capability 9.0 or more (amp_accelerator_properties.compute_capability); on this device use matmul_fast"
 #endif
-#ifndef BM
+#ifndef BM /* rows of C per tile of threads, a multiple of 32 */
 #define BM 128
 #endif
-#ifndef BN
+#ifndef BN /* columns of C per tile of threads */
 #define BN 128
 #endif
-#ifndef WM
+#ifndef WM /* rows of C per consumer warp, a multiple of 16 dividing BM */
 #define WM 64
 #endif
-#ifndef WN
+#ifndef WN /* columns of C per consumer warp, a multiple of 8 dividing BN */
 #define WN 32
 #endif
-#ifndef BK
+#ifndef BK /* depth of a K tile: 8, 16 or 32 */
 #define BK 16
 #endif
-#ifndef STAGES
+#ifndef STAGES /* K-tile buffers in the ring, at least 2 (step 2) */
 #define STAGES 3
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order */
 #define GROUP_M 8
 #endif
-#ifndef PRODUCERS
+#ifndef PRODUCERS /* warps that only copy (steps 1, 3) */
 #define PRODUCERS 4
 #endif
-#ifndef APAD
+#ifndef APAD /* doubles of padding per A row in tile_static memory, even (step 4) */
 #define APAD 4
 #endif
-#ifndef BPAD
+#ifndef BPAD /* doubles of padding per B row, even (step 4) */
 #define BPAD 4
 #endif
 #define WARPS_N (BN / WN)             /* consumer warps along N */
@@ -144,55 +141,8 @@
     "matmul_dmma_bulk: BM must be a multiple of 32, WM divide it and be a multiple of 16, WN divide BN and be a multiple of 8, BK 8, 16 or 32, STAGES at least 2, at most 32 warps, the producer threads (32 * PRODUCERS) dividing the BM * BK / 2 chunks of A and at least BK, APAD and BPAD even"
 #endif
 
-/* The tile_static window's own 32-bit address of p, as PTX's shared-memory operands want it. */
-static inline uint db_addr(__local const void *p) {
-  return (uint)(size_t)p;
-}
-
-/* mbarrier objects (PTX ISA, "Parallel Synchronization and Communication Instructions:
- * mbarrier"): a 64-bit word in tile_static memory counting arrivals (and bytes, for copies) in
- * phases. A phase completes when `count` threads have arrived and every announced byte has
- * landed; the barrier then starts the next phase by itself. Waiting names the phase by its
- * parity (0, 1, 0, ...). */
-static inline void db_init(__local ulong *bar, uint count) {
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(db_addr(bar)), "r"(count) : "memory");
-}
-
-static inline void db_arrive(__local ulong *bar) {
-  asm volatile("{ .reg .b64 mbst; mbarrier.arrive.shared.b64 mbst, [%0]; }" ::"r"(db_addr(bar))
-               : "memory");
-}
-
-/* Arrives and announces `bytes` more bytes that copies will deliver in this phase. */
-static inline void db_arrive_expect(__local ulong *bar, uint bytes) {
-  asm volatile(
-      "{ .reg .b64 mbst; mbarrier.arrive.expect_tx.shared::cta.b64 mbst, [%0], %1; }" ::"r"(
-          db_addr(bar)),
-      "r"(bytes)
-      : "memory");
-}
-
-/* Returns once the phase of parity `parity` has completed. */
-static inline void db_wait(__local ulong *bar, uint parity) {
-  uint done;
-  do {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-                 "selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(db_addr(bar)), "r"(parity)
-                 : "memory");
-  } while (!done);
-}
-
-/* Asks the copy engine for `bytes` (a multiple of 16, both addresses 16-byte aligned) from src to
- * dst, counted against bar's announced bytes when they land. */
-static inline void db_bulk(__local double *dst, __global const double *src, uint bytes,
-                           __local ulong *bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-               "[%3];" ::"r"(db_addr(dst)),
-               "l"(src), "r"(bytes), "r"(db_addr(bar))
-               : "memory");
-}
+#include "ampcl_ptx.h" /* cp.async, mbarrier, the copy engine, mma, ampcl_store2_T */
+AMPCL_DEFINE_STORE2(double)
 
 /* The part of one row of a K tile that goes through the copy engine: `count` doubles of the row
  * lie inside A or B; with 16-byte aligned rows the even part of them, else none. */
@@ -238,44 +188,17 @@ static inline void db_mma(double fa[MI][4], double fb[NJ][2], double acc[MI][NJ]
   for (int i = 0; i < MI; i++)
 #pragma unroll
     for (int j = 0; j < NJ; j++)
-      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-          : "+d"(acc[i][j][0]), "+d"(acc[i][j][1]), "+d"(acc[i][j][2]), "+d"(acc[i][j][3])
-          : "d"(fa[i][0]), "d"(fa[i][1]), "d"(fa[i][2]), "d"(fa[i][3]), "d"(fb[j][0]),
-            "d"(fb[j][1]));
-}
-
-/* Stores d0, d1 at (row, col) and (row, col + 1), none past row m or column n. */
-static inline void db_store2(AMP_VIEW(double, c), int m, int n, int row, int col, int c_vec,
-                             double d0, double d1) {
-  if (row >= m)
-    return;
-  if (c_vec && col + 1 < n) {
-    *(__global double2 *)&amp_at(c, row, col) = (double2)(d0, d1);
-  } else {
-    if (col < n)
-      amp_at(c, row, col) = d0;
-    if (col + 1 < n)
-      amp_at(c, row, col + 1) = d1;
-  }
-}
-
-/* Starts copying `bytes` (0, 8 or 16) bytes from src to dst through the load path, zero-filling
- * the rest of the 16 (matmul_dmma's copy). */
-static inline void db_copy16(__local double *dst, __global const double *src, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(db_addr(dst)), "l"(src),
-               "r"(bytes)
-               : "memory");
+      AMPCL_MMA_M16N8K8_F64(acc[i][j], fa[i], fb[j]);
 }
 
 /* The producer warp: fills buffer kt % STAGES with K tile kt, for every K tile, each time the
  * consumers have released the buffer. B's rows (BN doubles, 1 KB by default) go through the copy
- * engine, lane l taking row l of the K tile; A's rows are only BK doubles (128 bytes), and the
- * copy engine takes about as long per request as per kilobyte (measured on an H100: BK 8, 16 and
- * 32 with every A row a bulk copy ran at 7.9, 14.7 and 26 TFLOP/s, one request per ~60 clocks),
- * so A goes through cp.async, 16 bytes per lane per instruction, which also zero-fills its edges.
- * Each lane arrives on `full` twice per K tile: once announcing its bulk bytes, once when its
- * cp.async copies have landed (cp.async.mbarrier.arrive.noinc). */
+ * engine, lane l taking row l of the K tile; A's rows are only BK doubles (128 bytes), and the copy
+ * engine takes about as long per request as per kilobyte (measured on an H100 with every A row a
+ * bulk copy: one request per ~60 clocks, whatever the size; step 3), so A goes through cp.async, 16
+ * bytes per lane per instruction, which also zero-fills its edges. Each lane arrives on `full`
+ * twice per K tile: once announcing its bulk bytes, once when its cp.async copies have landed
+ * (cp.async.mbarrier.arrive.noinc). */
 static inline void db_produce(__local double *as, __local double *bs, __local ulong *full,
                               __local ulong *empty, AMP_CONST_VIEW(double, a),
                               AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,
@@ -290,7 +213,7 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
     const int s = kt % STAGES, k0 = kt * BK, kcols = min(w - k0, BK);
     __local double *a_buf = as + s * A_STAGE, *b_buf = bs + s * B_STAGE;
     if (kt >= STAGES) /* the consumers' release of this buffer's previous K tile */
-      db_wait(&empty[s], (uint)((kt / STAGES + 1) & 1));
+      ampcl_mbarrier_wait_parity(&empty[s], (uint)((kt / STAGES + 1) & 1));
     /* B: first what this lane writes itself, then its arrival with the bytes to come, then the
      * bulk copy: the arrival publishes the plain stores, and the phase cannot complete before the
      * announced bytes have landed. Plain stores into a buffer before bulk copies into it again
@@ -302,7 +225,7 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
       if (bulk < BN) {
         db_fill(b_buf + pt * BS, b_data + b_shape.s3 + (count ? (k0 + pt) * b_shape.s4 + col0 : 0),
                 bulk, count, BN);
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        AMPCL_FENCE_PROXY_ASYNC();
       }
     }
     /* A: 16 bytes per lane per step, 32 / (BK / 2) rows per step; past A's edges zeros. */
@@ -312,19 +235,18 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
       const int r = ra + p * (NPT / (BK / 2)), cnt = row0 + r < m ? na : 0;
       __local double *dst = a_buf + r * AS + 2 * q;
       if (aligned_a) {
-        db_copy16(dst, a_data + (cnt ? a_shape.s3 + (row0 + r) * a_shape.s4 + k0 + 2 * q : 0),
-                  cnt * 8);
+        ampcl_cp_async16(
+            dst, a_data + (cnt ? a_shape.s3 + (row0 + r) * a_shape.s4 + k0 + 2 * q : 0), cnt * 8);
       } else {
         dst[0] = cnt > 0 ? amp_at(a, row0 + r, k0 + 2 * q) : 0.0;
         dst[1] = cnt > 1 ? amp_at(a, row0 + r, k0 + 2 * q + 1) : 0.0;
       }
     }
-    db_arrive_expect(&full[s], (uint)bulk * 8u);
+    ampcl_mbarrier_arrive_expect_tx(&full[s], (uint)bulk * 8u);
     if (bulk)
-      db_bulk(b_buf + pt * BS, b_data + b_shape.s3 + (k0 + pt) * b_shape.s4 + col0, (uint)bulk * 8u,
-              &full[s]);
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(db_addr(&full[s]))
-                 : "memory");
+      ampcl_cp_async_bulk(b_buf + pt * BS, b_data + b_shape.s3 + (k0 + pt) * b_shape.s4 + col0,
+                          (uint)bulk * 8u, &full[s]);
+    AMPCL_CP_ASYNC_MBARRIER_ARRIVE_NOINC(&full[s]);
   }
 }
 
@@ -349,10 +271,11 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
 
   if (warp == 0 && lane == 0) {
     for (int s = 0; s < STAGES; s++) {
-      db_init(&full[s], 2 * NPT);      /* each producer thread twice, and the announced bytes */
-      db_init(&empty[s], CWARPS * 32); /* every consumer thread */
+      ampcl_mbarrier_init(&full[s],
+                          2 * NPT); /* each producer thread twice, and the announced bytes */
+      ampcl_mbarrier_init(&empty[s], CWARPS * 32); /* every consumer thread */
     }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    AMPCL_FENCE_MBARRIER_INIT();
   }
   amp_barrier_wait_with_tile_static_memory_fence(); /* the only barrier of the tile */
 
@@ -374,14 +297,14 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
 
   for (int kt = 0; kt < ktiles; kt++) {
     const int s = kt % STAGES;
-    db_wait(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
+    ampcl_mbarrier_wait_parity(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
 #pragma unroll
     for (int kk = 0; kk < BK; kk += 8) {
       double fa[MI][4], fb[NJ][2];
       db_fragments(as + s * A_STAGE, bs + s * B_STAGE, kk, wm, wn, lane, fa, fb);
       db_mma(fa, fb, acc);
     }
-    db_arrive(&empty[s]); /* this thread is done reading the buffer */
+    ampcl_mbarrier_arrive(&empty[s]); /* this thread is done reading the buffer */
   }
 
   const int g = lane >> 2, tq = lane & 3;
@@ -391,8 +314,8 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
 #pragma unroll
     for (int j = 0; j < NJ; j++) {
       const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      db_store2(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      db_store2(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
+      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
     }
   }
 }

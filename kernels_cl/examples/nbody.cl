@@ -1,4 +1,4 @@
-/* nbody.cl: one step of an all-pairs gravitational n-body simulation, in three lessons: a naive
+/* nbody.cl: one step of an all-pairs gravitational n-body simulation, in three stages: a naive
  * kernel, a tiled one, and a fast one. This is the C++ AMP article's simulation_step (after the C++ AMP
  * team's n-body sample).
  *
@@ -45,9 +45,9 @@
  *                so the mass multiplies the sum once per body, not every interaction: 12
  *                operations per interaction instead of 13. Build it with
  *                "-cl-fast-relaxed-math -cl-denorms-are-zero" for the speed CUDA's
- *                -use_fast_math gives (flush-to-zero rsqrt); measured on an H200 at 262,144
- *                bodies: 2.08e12 interactions/s with TILE=256, BPT=4, UNROLL=16 (1.22x the plain
- *                tiled CUDA kernel; with native_rsqrt 1.81e12; BPT=2: 1.64e12, BPT=8: 1.61e12). Tile: TILE threads covering
+ *                -use_fast_math gives (flush-to-zero rsqrt). TILE=256, BPT=4, UNROLL=16 were the
+ *                fastest measured on an H200 at 262,144 bodies (BPT=2 and 8 about a fifth slower,
+ *                native_rsqrt 13% slower; lab/NOTEBOOK.md). Tile: TILE threads covering
  *                TILE * BPT bodies; thread l of tile g updates bodies g*TILE*BPT + b*TILE + l,
  *                b < BPT (consecutive threads on consecutive bodies: coalesced).
  *                Domain: amp_tiled_extent_pad(amp_tile1(amp_extent1((N + BPT - 1) / BPT), TILE)).
@@ -75,16 +75,16 @@
  *
  * For nbody_naive pass amp_extent1(N) to amp_parallel_for_each; for nbody_tiled the padded
  * amp_tile1(amp_extent1(N), TILE). The tile size passed must equal -DTILE. */
-#ifndef SOFTENING2
+#ifndef SOFTENING2 /* added to every squared distance; must be > 0 */
 #define SOFTENING2 0.01f
 #endif
-#ifndef TILE
+#ifndef TILE /* nbody_tiled's and nbody_fast's threads per tile (the launch's tile must match) */
 #define TILE 256
 #endif
-#ifndef BPT
+#ifndef BPT /* bodies per thread in nbody_fast */
 #define BPT 4
 #endif
-#ifndef UNROLL
+#ifndef UNROLL /* unrolling of nbody_fast's inner loop */
 #define UNROLL 16
 #endif
 
@@ -199,7 +199,7 @@ __kernel void nbody_fast(AMP_CONST_VIEW(particle, previous), AMP_VIEW(particle, 
  * nbody_fast's (rsqrt, mass applied once, the same softening). Bodies past N in the last
  * work-item compute garbage in their lanes and are not stored.
  * Domain: amp_extent1((N + VW - 1) / VW), untiled. On a GPU use nbody_fast. */
-#ifndef VW
+#ifndef VW /* bodies per work-item in nbody_cpu (a vector width) */
 #define VW 16
 #endif
 #define NB_CAT2(a, b) a##b

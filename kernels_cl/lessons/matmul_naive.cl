@@ -33,7 +33,7 @@
  *
  * The kernel takes w from A's extent (amp_extent(a, 1)); B must be w x n and C m x n. It also
  * accepts a domain larger than C (it skips indexes outside C), so a padded domain is harmless. */
-#ifndef T
+#ifndef T /* element type: float, double or int */
 #define T float
 #endif
 

@@ -1,6 +1,9 @@
 /* matmul_fast.cl: C = A * B with register blocking, a transposed and padded A tile in
  * tile_static memory, vector loads and stores, double buffering, an unchecked path for interior
- * tiles and an L2-friendly tile order. Lesson 3 of the matmul course (lesson 2: matmul_tiled.cl).
+ * tiles and an L2-friendly tile order. ampcl's portable GEMM kernel: what amp_blas_gemm runs on
+ * GPUs without tensor cores for the type (runtime/blas_choice.c). It continues the matmul course
+ * of kernels_cl/lessons/ from lesson 2 (matmul_tiled.cl); the 13 steps below are what it adds,
+ * and the option of each step names it where it acts in the code.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views
  * (sections allowed), for any m, n, w >= 1: odd, prime, non-square.
@@ -33,28 +36,27 @@
  *      those tests, the selects they need and the index arithmetic of each view access are issued
  *      in the main loop beside the multiply-adds. A tile of threads whose block lies inside
  *      C fetches its full K tiles through pointers that advance by one K tile per step; only the
- *      last, partial K tile and the tiles on C's edges take the checked path. On an H200 at 8192
- *      this step is worth 27% in float (34.9 -> 44.4 TFLOP/s with the default shape), and it is
- *      what made the wide 128 x 128 tile with 8 x 8 per thread, which lost to 64 x 128 with 8 x 4
- *      before it (33.4 against 39.8), the better of the two (44.4 against 43.0).
+ *      last, partial K tile and the tiles on C's edges take the checked path. Measured on an H200
+ *      (lab/NOTEBOOK.md), this step is a quarter of float's speed at 8192, and it is what made
+ *      the wide 128 x 128 tile with 8 x 8 per thread, which lost to 64 x 128 with 8 x 4 before
+ *      it, the better of the two.
  *   8. Narrow B vectors for double (-DBW=2). A thread reads its WPT_N columns of B from
  *      tile_static memory as WPT_N / BW vectors at positions tx + j * RTS_N, so consecutive threads
  *      read consecutive vectors. A double4 is 32 bytes: a warp's 16-byte reads then land 32 bytes
  *      apart and four threads share each group of banks (a 4-way conflict). With double2 they are
- *      contiguous (no conflict): on an H200 DGEMM went from 19.0 to 22.6 TFLOP/s. For float, 4 x 4
+ *      contiguous (no conflict), which made DGEMM a fifth faster on an H200. For float, 4 x 4
  *      bytes are already 16, and BW=4 is best.
  *   9. Tile order (-DGROUP_M=8). Tiles are dealt out GROUP_M block rows at a time, so the tiles
  *      running at once share a few block rows of A and a band of B's columns in the L2 cache. On
- *      an H200, with its 50 MB L2, this is worth under 1% at 8192; it is meant for GPUs with
- *      smaller caches (not measured here). -DGROUP_M=1 gives the plain row-by-row order.
+ *      an H200, with its 50 MB L2, this is worth under 1%; it is meant for GPUs with smaller
+ *      caches. -DGROUP_M=1 gives the plain row-by-row order.
  *  10. Deeper K tiles where the device allows them (-DTS_K=32). Each K tile costs two barriers
  *      and a round of loads whose latency the double buffer must hide; twice the depth halves
  *      both per multiply-add. For float at 128 x 128 that needs 67.6 KB of tile_static memory:
  *      more than the 48 KB NVIDIA's driver reports, but a kernel may declare that much there
- *      (docs/KERNELS.md). On an H100 at 4096 / 8192, in one run: 44.1 / 44.4 -> 45.6 / 46.3
- *      TFLOP/s (0.92 to 0.93 of cuBLAS's FP32 SGEMM in a later run, from 0.87 to 0.88); 64 was
- *      slower (34.4), as were K tiles of 8 (40.6). amp_blas_gemm takes it on compute capability
- *      9.x (runtime/blas_choice.c); other devices keep 16, which fits 48 KB.
+ *      (docs/KERNELS.md). On an H100 that gained about 4% in float; 64 was slower, as were K tiles
+ *      of 8 (lab/NOTEBOOK.md). amp_blas_gemm takes it on compute capability 9.x
+ *      (runtime/blas_choice.c); other devices keep 16, which fits 48 KB.
  *  11. The order of the multiply-adds (-DFMA_ORDER). Steps 1-10 wrote one vector statement per A
  *      value and B vector (FMA_ORDER=0), so the A operand changed every BW multiply-adds. Walking
  *      the register tile row by row with every other row reversed (1, the default for float and
@@ -62,16 +64,13 @@
  *      columns (2, the default for double) keeps a B value for WPT_M. Every accumulator still adds
  *      its k terms in the same order; only the interleaving of accumulators changes. The compiler
  *      mostly keeps the source's order and a GPU reads fewer registers when an operand repeats: on
- *      an H100, in the same runs, float 45.8 / 46.3 -> 47.1 / 47.5 TFLOP/s at 4096 / 8192 (+3%),
- *      double 22.2 / 22.1 -> 23.5 / 23.0-23.1 (+4-6%); within 1% either way at 1000-1024.
+ *      an H100 3% faster in float and 4-6% in double at 4096 and 8192, no change at 1024.
  *  12. The tile's size declared (-DTILE_SHAPE=1, the default): AMP_TILE_SHAPE(RTS_M, RTS_N),
  *      OpenCL's reqd_work_group_size. The kernel is only right with a tile of RTS_M x RTS_N threads
  *      (its fetch slots and register tile are dealt out by that count); declared, a launch with any
  *      other tile is refused (AMP_ERROR_INVALID_ARGUMENT, naming both shapes) instead of computing
- *      garbage, and the compiler knows the thread count. On an H100 K tiles of 16 went from 44.9 /
- *      45.4 to 46.5 / 46.9 TFLOP/s at 4096 / 8192 and 64 x 128 from 26.4 / 33.2 to 27.0 / 33.8 at
- *      1000 / 1024; K tiles of 32 and double stayed as they were (run 73 of
- *      docs/perf/h100/2026-11-26).
+ *      garbage, and the compiler knows the thread count, which made float 2-4% faster on an H100
+ *      (K tiles of 32 and double stayed as they were).
  *  13. Copies that bypass registers, issued between the multiply-adds (-DASYNC_STAGES=S, NVIDIA
  *      compute capability 8.0 and up; inline PTX). Step 6 fetches the next K tile into registers
  *      (32 of them per thread with K tiles of 32) that stay live across the whole loop. Here the
@@ -83,40 +82,44 @@
  *      loop, were 8% slower than step 6 (Nsight Compute: the warps then waited on the copies, 0.19
  *      stalls per issued instruction against 0.02 with the copies spread); the copies spread
  *      evenly over the steps of k (none or one per step with the shapes here), as CUTLASS's
- *      multistage loop does, make it faster. On an H100, in the same runs: float with K tiles of
- *      32 47.0-47.1 / 47.4 -> 49.4 / 49.7 TFLOP/s at 4096 / 8192 with 3 stages, 49.7 / 50.2 with 4
- *      (what amp_blas_gemm runs on 9.x; 0.97x cuBLAS in run 90); the double shape with K tiles of
- *      16 and 3 stages 23.4 / 23.0-23.3 -> 25.5-25.6 / 24.3-24.7 (runs 77-90 of
- *      docs/perf/h100/2026-11-26). Two stages, or K tiles of 8 or 16 in float, were slower than
- *      step 6. The last, partial K tile and the tiles on C's edges keep the checked fetch through
- *      registers, one buffer, a barrier on each side.
+ *      multistage loop does, make it faster: on an H100 about 5% in float with K tiles of 32 in 4
+ *      stages (what amp_blas_gemm runs on 9.x) and in double with K tiles of 16 in 3; two stages,
+ *      or K tiles of 8 or 16 in float, were slower than step 6 (lab/NOTEBOOK.md). The last,
+ *      partial K tile and the tiles on C's edges keep the checked fetch through registers, one
+ *      buffer, a barrier on each side. The PTX is kernels_cl/gemm/ampcl_ptx.h's.
  *
- * Build options (all optional):
- *   -DT=float|double|int   element type (default float)
- *   -DTS_M=128 -DTS_N=128  rows and columns of C per tile of threads
- *   -DTS_K=16              depth of the K tile
- *   -DWPT_M=8 -DWPT_N=8    rows and columns of C per thread; WPT_M a multiple of 4, WPT_N of BW
- *   -DBW=4                 width of the B and C vectors: 4, or 2 (for double)
- *   -DPADV=1               padding of each tile_static row, in vectors
- *   -DDOUBLE_BUFFER=1      two tile_static buffers, prefetch through registers
- *   -DINNER_FAST=1         the unchecked fetch for interior tiles (0: every fetch checked)
- *   -DGROUP_M=8            block rows per band of the tile order (1: row by row)
- *   -DFMA_ORDER            order of the multiply-adds: 1 rows serpentine (float, int), 2 columns
- *                          serpentine (double), 0 the plain vector statements
- *   -DTILE_SHAPE=1         declare the tile's shape (0: any tile accepted, unchecked)
- *   -DASYNC_STAGES=0       step 13: 2 to 5, a ring of that many K tiles fed by cp.async (NVIDIA
- *                          8.0+: #error elsewhere); needs TS_K % 8 == 0, BW * sizeof(T) == 16,
- *                          whole warps, their count dividing TS_M / 4, and TS_N / BW dividing
- *                          the thread count
+ * Build options (all optional; each is also documented where it is defined):
+ *   option                 step  what
+ *   -DT=float|double|int         element type (default float)
+ *   -DTS_M=128 -DTS_N=128  1     rows and columns of C per tile of threads
+ *   -DTS_K=16              2,10  depth of the K tile
+ *   -DWPT_M=8 -DWPT_N=8    1     rows and columns of C per thread; WPT_M a multiple of 4, WPT_N
+ *                                of BW
+ *   -DBW=4                 3, 8  width of the B and C vectors: 4, or 2 (for double)
+ *   -DPADV=1               4     padding of each tile_static row, in vectors
+ *   -DDOUBLE_BUFFER=1      6     two tile_static buffers, prefetch through registers
+ *   -DINNER_FAST=1         7     the unchecked fetch for interior tiles (0: every fetch checked)
+ *   -DGROUP_M=8            9     block rows per band of the tile order (1: row by row)
+ *   -DFMA_ORDER            11    order of the multiply-adds: 1 rows serpentine (float, int), 2
+ *                                columns serpentine (double), 0 the plain vector statements
+ *   -DTILE_SHAPE=1         12    declare the tile's shape (0: any tile accepted, unchecked)
+ *   -DASYNC_STAGES=0       13    2 to 5: a ring of that many K tiles fed by cp.async (NVIDIA
+ *                                8.0+: #error elsewhere); needs TS_K % 8 == 0, BW * sizeof(T) ==
+ *                                16, whole warps, their count dividing TS_M / 4, and TS_N / BW
+ *                                dividing the thread count
+ * The main loop (in the kernel, at the end of the file) is one of three, by these options: the
+ * cp.async ring (ASYNC_STAGES, step 13), else the double buffer (DOUBLE_BUFFER=1, step 6), else
+ * one buffer between two barriers (DOUBLE_BUFFER=0, steps 1-5). amp_blas_gemm runs the first two,
+ * tests/kernels_matmul.c builds all three, and bench/run_suite.sh's `tune` times the last two.
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
- * within 2%; docs/PERFORMANCE.md, `bench/run_suite.sh tune`). For double use
+ * within 2%; `bench/run_suite.sh tune`, lab/NOTEBOOK.md). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
  * (8 x 16 threads, 25.3 KB of tile_static memory), the fastest measured for double.
  * Small matrices: a 128 x 128 tile leaves most of the GPU idle when C has fewer such blocks than
  * the device has compute units. amp-bench takes the largest of 128 x 128 (8 x 8 per thread),
  * 64 x 128 (-DTS_M=64 -DWPT_N=4) and 32 x 64 (-DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4) that
- * gives at least half the compute units a tile each; on an H200 (132 units) float went from 20.5
- * to 33.3 TFLOP/s at 1024 and from 4.8 to 10.7 at 512 (docs/PERFORMANCE.md).
+ * gives at least half the compute units a tile each, which on an H200 (132 units) made float
+ * 1.6 times as fast at 1024 and twice as fast at 512.
  * Constraints (checked below with #error): WPT_M a multiple of 4 and WPT_N of BW; TS_M % WPT_M
  * == 0, TS_N % WPT_N == 0; the tile's thread count NT = (TS_M/WPT_M) * (TS_N/WPT_N) divides
  * TS_K*TS_M/4 and TS_K*TS_N/BW. tile_static bytes: NBUF * TS_K * sizeof(T) * (TS_M + TS_N +
@@ -154,46 +157,46 @@
  * of threads reads consecutive vectors of the B tile (no bank conflicts) and stores consecutive
  * vectors of C (coalesced); rows likewise, so a row of threads reads one A address (a
  * broadcast). */
-#ifndef T
+#ifndef T /* element type: float, double or int */
 #define T float
 #endif
-#ifndef TS_M
+#ifndef TS_M /* rows of C per tile of threads (step 1) */
 #define TS_M 128
 #endif
-#ifndef TS_N
+#ifndef TS_N /* columns of C per tile of threads (step 1) */
 #define TS_N 128
 #endif
-#ifndef TS_K
+#ifndef TS_K /* depth of a K tile (steps 2, 10) */
 #define TS_K 16
 #endif
-#ifndef WPT_M
+#ifndef WPT_M /* rows of C per thread, a multiple of 4 (step 1) */
 #define WPT_M 8
 #endif
-#ifndef WPT_N
+#ifndef WPT_N /* columns of C per thread, a multiple of BW (step 1) */
 #define WPT_N 8
 #endif
-#ifndef BW
+#ifndef BW /* width of the B and C vectors: 4, or 2 for double (steps 3, 8) */
 #define BW 4
 #endif
-#ifndef PADV
+#ifndef PADV /* vectors of padding per tile_static row (step 4) */
 #define PADV 1
 #endif
-#ifndef DOUBLE_BUFFER
+#ifndef DOUBLE_BUFFER /* 1: fetch the next K tile while multiplying, two buffers (step 6); 0: one */
 #define DOUBLE_BUFFER 1
 #endif
-#ifndef GROUP_M
+#ifndef GROUP_M /* block rows per band of the tile order; 1: row by row (step 9) */
 #define GROUP_M 8
 #endif
-#ifndef INNER_FAST
+#ifndef INNER_FAST /* 1: unchecked fetch for interior tiles (step 7); 0: every fetch checked */
 #define INNER_FAST 1
 #endif
-#ifndef FMA_ORDER /* step 11: rows serpentine for float and int, columns serpentine for double */
+#ifndef FMA_ORDER /* step 11: 1 rows serpentine (float, int), 2 columns (double), 0 plain */
 #define FMA_ORDER (sizeof(T) == 8 ? 2 : 1)
 #endif
-#ifndef TILE_SHAPE /* step 12 */
+#ifndef TILE_SHAPE /* 1: declare the tile shape, refusing others (step 12); 0: any tile accepted */
 #define TILE_SHAPE 1
 #endif
-#ifndef ASYNC_STAGES /* step 13: 0, or a ring of that many K tiles fed by cp.async (sm_80+) */
+#ifndef ASYNC_STAGES /* 0, or 2 to 5: a ring of K tiles fed by cp.async (step 13; NVIDIA 8.0+) */
 #define ASYNC_STAGES 0
 #endif
 
@@ -247,15 +250,7 @@
 #define LPT_AS   (TS_M * TS_K / NT)       /* elements of A each thread copies per K tile */
 #define AS_STEPS ((TS_M / 4) / (NT / 32)) /* a thread's groups of 4 rows of A per 8 columns */
 #define NCOPY    (LPT_AS + LPT_B)         /* copies per thread per K tile */
-#if ASYNC_STAGES == 2
-#define MF_WAIT "cp.async.wait_group 0;"
-#elif ASYNC_STAGES == 3
-#define MF_WAIT "cp.async.wait_group 1;"
-#elif ASYNC_STAGES == 4
-#define MF_WAIT "cp.async.wait_group 2;"
-#else
-#define MF_WAIT "cp.async.wait_group 3;"
-#endif
+#include "ampcl_ptx.h"                    /* cp.async */
 #endif
 
 #define MF_CAT_(a, b) a##b
@@ -331,11 +326,11 @@ static inline void mf_fetch(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), int m, i
   }
 }
 
-/* The same fetch for a K tile that lies wholly inside A and B, in a tile of threads whose rows
- * and columns all lie inside C, with B's rows BW-aligned: no bounds checks, no selects, and no
- * index arithmetic beyond one pointer step per K tile. pa[p] points at this thread's A element
- * (row r, column kk of the tile) and pb[p] at the first element of its TB of B; the caller
- * advances them by TS_K columns of A and TS_K rows of B per tile. */
+/* Step 7: the same fetch for a K tile that lies wholly inside A and B, in a tile of threads whose
+ * rows and columns all lie inside C, with B's rows BW-aligned: no bounds checks, no selects, and no
+ * index arithmetic beyond one pointer step per K tile. pa[p] points at this thread's A element (row
+ * r, column kk of the tile) and pb[p] at the first element of its TB of B; the caller advances them
+ * by TS_K columns of A and TS_K rows of B per tile. */
 static inline void mf_fetch_inner(__global const T *const *pa, int lda, __global const T *const *pb,
                                   T4 *ra, TB *rb) {
 #pragma unroll
@@ -346,7 +341,8 @@ static inline void mf_fetch_inner(__global const T *const *pa, int lda, __global
     rb[p] = *(__global const TB *)pb[p]; /* BW-aligned: interior tiles need b_vec */
 }
 
-/* Stores the fetched registers into one tile_static buffer: A transposed (la[k][row / 4]). */
+/* Stores the fetched registers into one tile_static buffer: A transposed (la[k][row / 4], step 3;
+ * rows padded by PADV, step 4). */
 static inline void mf_stage(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int tid,
                             const T4 *ra, const TB *rb) {
 #pragma unroll
@@ -385,18 +381,15 @@ static inline void mf_copy(const mf_ring *r, int q) {
     const uint dst = (uint)(size_t)(r->la_t + (dk * LA_ROW + j * (NT / 32)) * 4);
     const int bytes = r->on ? (int)sizeof(T) : 0;
     if (sizeof(T) == 8)
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                   : "memory");
+      AMPCL_CP_ASYNC_CA8(dst, src, bytes);
     else
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                   : "memory");
+      AMPCL_CP_ASYNC_CA4(dst, src, bytes);
   } else {
     const int j = q - LPT_AS;
     __global const T *src = r->gb + r->b_off[j];
     const uint dst = (uint)(size_t)(r->lb_t + j * (NT / (TS_N / BW)) * LB_ROW);
     const int bytes = r->on ? 16 : 0;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                 : "memory");
+    AMPCL_CP_ASYNC_CG16(dst, src, bytes);
   }
 }
 #define MF_RING_PARAM , const mf_ring *ring
@@ -452,7 +445,8 @@ static inline void mf_copy(const mf_ring *r, int q) {
     acc[4 * (i) + 0][j].c += av[i].s0 * bv[j].c;                                                   \
   } while (0)
 
-/* acc += this thread's part of (A tile) * (B tile), from one tile_static buffer. */
+/* acc += this thread's part of (A tile) * (B tile), from one tile_static buffer: step 1's
+ * register tile, in step 11's order. */
 static inline void mf_multiply(__local T4 (*la)[LA_ROW], __local TB (*lb)[LB_ROW], int ty, int tx,
                                TB acc[WPT_M][VN] MF_RING_PARAM) {
 #pragma unroll
@@ -540,7 +534,7 @@ static inline void mf_advance(__global const T **pa, __global const T **pb, int 
     pb[p] += TS_K * ldb;
 }
 
-#if TILE_SHAPE
+#if TILE_SHAPE /* step 12 */
 AMP_TILE_SHAPE(RTS_M, RTS_N)
 #endif
 __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
@@ -549,10 +543,10 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
   tile_static TB lb[NBUF][TS_K][LB_ROW];
   const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
   const int ty = idx.local_id[0], tx = idx.local_id[1], tid = ty * RTS_N + tx;
-  /* Which block of C this tile computes: tiles are numbered in the order the GPU tends to start
-   * them (tile[1], OpenCL's dimension 0, fastest) and the numbers are dealt out GROUP_M block
-   * rows at a time, so the tiles running at once share GROUP_M block rows of A and a narrow band
-   * of B's columns, which stay in the L2 cache. */
+  /* Step 9, which block of C this tile computes: tiles are numbered in the order the GPU tends to
+   * start them (tile[1], OpenCL's dimension 0, fastest) and the numbers are dealt out GROUP_M block
+   * rows at a time, so the tiles running at once share GROUP_M block rows of A and a narrow band of
+   * B's columns, which stay in the L2 cache. */
   int blk[2];
   amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
                          idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
@@ -582,7 +576,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
 #if !ASYNC_STAGES
   /* For edge tiles these point past A's last row and are never used (int arithmetic, as in
    * amp_at: A and B must hold fewer than 2^31 elements, counting TS_M rows past A's end). Setting
-   * them only for interior tiles cost 7% in float on an H200 at 8192. */
+   * them only for interior tiles was slower (7% in float on an H200). */
   __global const T *pa[LPT_A], *pb[LPT_B];
 #pragma unroll
   for (int p = 0; p < LPT_A; p++) {
@@ -596,15 +590,16 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
   }
 #endif
 
+  /* The main loop, one of three: step 13's ring, step 6's double buffer, or one buffer. */
 #if ASYNC_STAGES
   {
-    /* A ring of ASYNC_STAGES K tiles: tiles 0 .. S - 2 are requested before the loop, and step t
-     * requests tile t + S - 1 into the buffer of tile t - 1, while it multiplies. After the one
-     * barrier per step, tile t has landed (every thread waited for its own copies first) and
-     * every thread has finished multiplying tile t - 1. Past the last full K tile the copies
-     * move nothing (so the count of groups in flight stays the same in every step), and their
-     * source stays the last full K tile, so that no copy is ever given an address outside A or B:
-     * the pointers advance only to a K tile that will be copied. */
+    /* Step 13, a ring of ASYNC_STAGES K tiles: tiles 0 .. S - 2 are requested before the loop, and
+     * step t requests tile t + S - 1 into the buffer of tile t - 1, while it multiplies. After the
+     * one barrier per step, tile t has landed (every thread waited for its own copies first) and
+     * every thread has finished multiplying tile t - 1. Past the last full K tile the copies move
+     * nothing (so the count of groups in flight stays the same in every step), and their source
+     * stays the last full K tile, so that no copy is ever given an address outside A or B: the
+     * pointers advance only to a K tile that will be copied. */
     const int wq = tid >> 5, rr = (tid >> 3) & 3, kl = tid & 7;
     const int bk = tid / (TS_N / BW), bq = tid % (TS_N / BW);
     mf_ring ring;
@@ -626,21 +621,21 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
         for (int q = 0; q < NCOPY; q++)
           mf_copy(&ring, q);
       }
-      asm volatile("cp.async.commit_group;" ::: "memory");
+      AMPCL_CP_ASYNC_COMMIT();
       if (s + 1 < kfull) {
         ring.ga += TS_K;
         ring.gb += TS_K * ldb;
       }
     }
     for (int t = 0; t < kfull; t++) {
-      asm volatile(MF_WAIT ::: "memory");
+      AMPCL_CP_ASYNC_WAIT_RING(ASYNC_STAGES);
       amp_barrier_wait_with_tile_static_memory_fence();
       const int ns = (t + ASYNC_STAGES - 1) % ASYNC_STAGES;
       ring.on = t + ASYNC_STAGES - 1 < kfull;
       ring.la_t = (__local T *)&la[ns][kl][wq] + rr;
       ring.lb_t = &lb[ns][bk][bq];
       mf_multiply(la[t % ASYNC_STAGES], lb[t % ASYNC_STAGES], ty, tx, acc, &ring);
-      asm volatile("cp.async.commit_group;" ::: "memory");
+      AMPCL_CP_ASYNC_COMMIT();
       if (t + ASYNC_STAGES < kfull) {
         ring.ga += TS_K;
         ring.gb += TS_K * ldb;
@@ -649,7 +644,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
     /* Every copy landed (the last ones wrote zeros into buffers no step reads) before the
      * checked path below reuses buffer 0: the last, partial K tile of interior tiles and every K
      * tile of the tiles on C's edges, through registers, a barrier on each side. */
-    asm volatile("cp.async.wait_all;" ::: "memory");
+    AMPCL_CP_ASYNC_WAIT_ALL();
     for (int t = kfull; t < ktiles; t++) {
       amp_barrier_wait_with_tile_static_memory_fence();
       mf_fetch(AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, t * TS_K, tid, b_vec, ra, rb);
@@ -658,7 +653,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_multiply(la[0], lb[0], ty, tx, acc MF_NO_RING);
     }
   }
-#elif DOUBLE_BUFFER
+#elif DOUBLE_BUFFER /* step 6: the next K tile through registers while this one is multiplied */
   if (kfull > 0)
     mf_fetch_inner(pa, lda, pb, ra, rb);
   else
@@ -681,7 +676,7 @@ __kernel void matmul_fast(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T
       mf_stage(la[cur ^ 1], lb[cur ^ 1], tid, ra, rb);
     amp_barrier_wait_with_tile_static_memory_fence();
   }
-#else
+#else /* DOUBLE_BUFFER=0: one buffer, a barrier on each side of the multiply */
   for (int t = 0; t < ktiles; t++) {
     if (t < kfull) {
       mf_fetch_inner(pa, lda, pb, ra, rb);

@@ -62,7 +62,7 @@ __kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, s
  * instead of sixteen scalar ones. Fewer, larger work-items also cut the runtime's per-item cost.
  * The tail (n not a multiple of 16 within the last chunk) takes the scalar path.
  * Domain: amp_extent1((n + CHUNK - 1) / CHUNK), untiled. On a GPU use add_exp_vec4. */
-#ifndef CHUNK
+#ifndef CHUNK /* add_exp_cpu's elements per work-item */
 #define CHUNK 256
 #endif
 /* Streaming stores, for results too big to stay in the cache (n >= AE_STREAM_MIN elements,
@@ -72,8 +72,7 @@ __kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, s
  * clang, which POCL compiles with, has __builtin_nontemporal_store, and x86 needs an sfence after
  * such stores (OpenCL's own fences compile to nothing there). Smaller results are better left in
  * the cache, where the next kernel finds them. Elsewhere, or with -DAE_STREAM=0, vstore16 only.
- * On the 2-core CI machine this took 2^24 elements from a median of 26.2 to 28.7 GB/s
- * (docs/PERFORMANCE.md). */
+ * On a 2-core CI machine this made 2^24 elements about a tenth faster (lab/NOTEBOOK.md). */
 #ifndef AE_STREAM
 #if defined(__clang__) && defined(__has_builtin) && (defined(__x86_64__) || defined(__i386__))
 #if __has_builtin(__builtin_nontemporal_store) && __has_builtin(__builtin_ia32_sfence)
@@ -81,10 +80,10 @@ __kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, s
 #endif
 #endif
 #endif
-#ifndef AE_STREAM
+#ifndef AE_STREAM /* 1: add_exp_cpu's streaming stores (where clang and x86 allow them), 0: none */
 #define AE_STREAM 0
 #endif
-#ifndef AE_STREAM_MIN
+#ifndef AE_STREAM_MIN /* add_exp_cpu streams its stores from this many elements on */
 #define AE_STREAM_MIN (1 << 23)
 #endif
 __kernel void add_exp_cpu(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
