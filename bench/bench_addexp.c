@@ -1,7 +1,8 @@
 /* bench/bench_addexp.c: the add-exp workload, result[i] = first[i] + exp(second[i]) over n floats
  * (the C++ AMP article's VectorAddExpPointwise). It is memory bound: the metric is GB/s of 12 * n
  * bytes (two floats read, one written per element). Implementations: a sequential C loop (the
- * baseline), kernels_cl/add_exp.cl's add_exp ("naive", one element per thread), add_exp_vec4
+ * baseline), kernels_cl/examples/add_exp.cl's add_exp ("naive", one element per thread),
+ * add_exp_vec4
  * ("vec4", four per thread), and "fast": the fastest for the device (add_exp_vec4 on a GPU,
  * add_exp_cpu on a CPU device); "multi", the same split over the --multi accelerators, one block of
  * the arrays each, every accelerator driven from a host thread of its own.

@@ -4,11 +4,11 @@
  * amp_blas_gemm (its CUBLAS) and CLBlast on the same split (its CUBLAS-XT); and `gemm`,
  * amp_blas_gemm as AMP_BLAS_GEMM leaves it (by default auto: CLBlast or the fast kernel, whichever
  * it measured faster for the size). The clblast columns set AMP_BLAS_GEMM=clblast while they run,
- * so they stay CLBlast's. `tensor` is kernels_cl/matmul_dmma.cl, double on NVIDIA's FP64 tensor
- * cores (compute capability 9.0 and up; skipped elsewhere and for float); --fast-opts passes it
- * -DBM/-DBN/-DWM/-DWN when given. `bulk` is kernels_cl/matmul_dmma_bulk.cl, the same on the same
- * devices with producer warps and the copy engine (its -DPRODUCERS too). `tf32` is
- * kernels_cl/matmul_tf32.cl, float with TF32 inputs on NVIDIA's tensor cores (compute
+ * so they stay CLBlast's. `tensor` is kernels_cl/gemm/matmul_dmma.cl, double on NVIDIA's FP64
+ * tensor cores (compute capability 9.0 and up; skipped elsewhere and for float); --fast-opts passes
+ * it -DBM/-DBN/-DWM/-DWN when given. `bulk` is kernels_cl/gemm/matmul_dmma_bulk.cl, the same on the
+ * same devices with producer warps and the copy engine (its -DPRODUCERS too). `tf32` is
+ * kernels_cl/gemm/matmul_tf32.cl, float with TF32 inputs on NVIDIA's tensor cores (compute
  * capability 8.0 and up; skipped elsewhere and for double), run through amp_blas_gemm_ex with
  * AMP_GEMM_ALLOW_TF32 (the library's shape for the size); with
  * --fast-opts, the kernel itself with those options instead. `fast-multi` and `gemm-multi` split
@@ -256,7 +256,7 @@ static amp_status launch(amp_accelerator_view *av, const mm_plan *p, amp_array_v
   l.nargs = AMP_NARGS(args);
   if (p->kind == MM_NAIVE) {
     l.domain = amp_extent2(m, n);
-  } else if (p->kind == MM_CPU) { /* column blocks first (kernels_cl/matmul_cpu.cl) */
+  } else if (p->kind == MM_CPU) { /* column blocks first (kernels_cl/gemm/matmul_cpu.cl) */
     l.domain = amp_extent2((n + p->ts_n - 1) / p->ts_n, (m + p->ts_m - 1) / p->ts_m);
   } else if (p->kind == MM_TILED) {
     l.domain = amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), TILE, TILE)).extent;

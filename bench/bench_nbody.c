@@ -1,10 +1,11 @@
-/* bench/bench_nbody.c: the all-pairs n-body workload of kernels_cl/nbody.cl. One timed run is
+/* bench/bench_nbody.c: the all-pairs n-body workload of kernels_cl/examples/nbody.cl. One timed run
+ * is
  * --steps steps of n bodies (n^2 interactions each); the metric is interactions per second.
  * Implementations: a sequential C loop (the baseline, only up to --seq-max bodies), the
- * kernels nbody_naive, nbody_tiled and nbody_fast, and `pairs`: kernels_cl/nbody_pairs.cl, which
- * computes each pair once (two kernels a step, the sums meeting in an acceleration view through
- * atomic adds). Its metric counts n^2 interactions a step like the others, though it evaluates
- * n^2 / 2 pairs: the same result, in less time.
+ * kernels nbody_naive, nbody_tiled and nbody_fast, and `pairs`: kernels_cl/examples/nbody_pairs.cl,
+ * which computes each pair once (two kernels a step, the sums meeting in an acceleration view
+ * through atomic adds). Its metric counts n^2 interactions a step like the others, though it
+ * evaluates n^2 / 2 pairs: the same result, in less time.
  *
  * The host code below uses the kernels' math exactly: dist = p_j - p_i, r2 = dot + SOFTENING2,
  * inv = 1 / sqrt(r2), a += dist * mass * inv^3, then v += a dt and p += v dt.
@@ -20,7 +21,8 @@
 
 #include "bench.h"
 
-#define SOFTENING2     0.01f /* kernels_cl/nbody.cl's default; passed to it as -DSOFTENING2 */
+#define SOFTENING2 0.01f /* kernels_cl/examples/nbody.cl's default; passed to it as -DSOFTENING2   \
+                          */
 #define NB_TILE        256
 #define NB_BPT         4
 #define NB_CHECKED     256
@@ -206,7 +208,7 @@ static int use_cpu_kernel(const bench_ctx *ctx, const char *impl) {
   return strcmp(impl, "fast") == 0 && ctx->props.is_emulated && !ctx->fast_opts;
 }
 
-/* The launch domain of each kernel (see the top of kernels_cl/nbody.cl). */
+/* The launch domain of each kernel (see the top of kernels_cl/examples/nbody.cl). */
 static amp_launch launch_of(const bench_ctx *ctx, const char *impl, long n) {
   amp_launch l = {0};
   if (strcmp(impl, "naive") == 0) {

@@ -14,7 +14,7 @@ Runs on an NVIDIA GPU with CuPy (and NumPy). Measures, with CUDA events, the med
   copy     device-to-device copy of 2^28 floats (1 GiB); GB/s counts bytes read + written.
   addexp   result = first + exp(second) over n floats, a cupy.RawKernel built with
            -use_fast_math (__expf), n = 2^20..2^28; GB/s = 12 n / time.
-  nbody    the tiled all-pairs kernel of kernels_cl/nbody.cl (nbody_tiled) in CUDA: 256-body
+  nbody    the tiled all-pairs kernel of kernels_cl/examples/nbody.cl (nbody_tiled) in CUDA: 256-body
            shared-memory tile, rsqrtf, -use_fast_math, softening 0.01 added to r^2, same update;
            10,240 and 262,144 bodies; interactions/s = n^2 steps / time, and steps/s.
 

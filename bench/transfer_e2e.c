@@ -3,8 +3,8 @@
  *
  * The link: raw OpenCL copies of the same bytes from and to pinned memory (CL_MEM_ALLOC_HOST_PTR,
  * mapped), blocking: two arrays in, one out. That time is what no end-to-end run can beat. Then
- * add-exp (result = first + exp(second), add_exp_vec4 of kernels_cl/add_exp.cl) through views,
- * timed from the views' creation to the result's synchronize, over malloc'd memory and over
+ * add-exp (result = first + exp(second), add_exp_vec4 of kernels_cl/examples/add_exp.cl) through
+ * views, timed from the views' creation to the result's synchronize, over malloc'd memory and over
  * memory from amp_host_alloc. Every result is checked against the host's expf before its time
  * counts. The ratio printed is link time / end-to-end time: 100% would be a run limited only by
  * the link. */

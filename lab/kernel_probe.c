@@ -7,7 +7,7 @@
  * program's binary (PTX on NVIDIA), so the registers and `.maxntid` can be read or fed to ptxas.
  * This is how the cause of NVIDIA's 256-thread limit on view kernels was found (docs/KERNELS.md).
  *
- *   kernel-probe <kernels_cl/ampcl_prelude.h> [outdir]
+ *   kernel-probe <kernels_cl/prelude/ampcl_prelude.h> [outdir]
  */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120

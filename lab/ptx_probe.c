@@ -1,6 +1,6 @@
 /* lab/ptx_probe.c: what NVIDIA's OpenCL compiler makes of inline PTX, measured with plain
- * OpenCL. The tensor-core kernel (kernels_cl/matmul_dmma.cl) rests on three facts this checks on
- * the first NVIDIA GPU it finds:
+ * OpenCL. The tensor-core kernel (kernels_cl/gemm/matmul_dmma.cl) rests on three facts this checks
+ * on the first NVIDIA GPU it finds:
  *   1. `asm volatile` with PTX builds and runs (%laneid, shfl.sync, cp.async into __local memory
  *      through the __local pointer's own address);
  *   2. which thread holds which element of the f64 mma operands (m8n8k4, m16n8k4, m16n8k8),
@@ -14,7 +14,7 @@
  *      threads, four orders of the multiply-adds, with a barrier per K tile), beside 4 x 8
  *      doubles per thread at twice the warps (pouter48, pinner48): the ceilings of that kernel
  *      (lab/NOTEBOOK.md, "The double shape's own ceiling");
- *   4. the TF32 m16n8k8 layout and rate (kernels_cl/matmul_tf32.cl).
+ *   4. the TF32 m16n8k8 layout and rate (kernels_cl/gemm/matmul_tf32.cl).
  * Prints the compute capability (cl_nv_device_attribute_query) and every result; exits 77 when
  * there is no NVIDIA GPU, 1 when a check fails. Not installed.
  *
@@ -220,7 +220,7 @@ static const char *source_inner =
     "PINNER(pinner_q24b, 4 * (w >> 1) + 2 * ((lane >> 3) & 1) + ((lane >> 2) & 1),\n"
     "       8 * (w & 1) + 4 * (lane >> 4) + (lane & 3))\n";
 
-/* TF32 (kernels_cl/matmul_tf32.cl): the same places as f64 m16n8k8, float data. Built with
+/* TF32 (kernels_cl/gemm/matmul_tf32.cl): the same places as f64 m16n8k8, float data. Built with
  * `source` as a second string of the same program. */
 static const char *source_tf32 =
     "__kernel void l1688tf32(__global const float *a, __global const float *b, __global float *c) "

@@ -1,7 +1,7 @@
 /* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose,
  * histogram, radix sort and a 2-D stencil (Gaussian blur), each a few builtin kernels
- * (kernels_cl/reduce.cl, scan.cl, transpose.cl, histogram.cl, sort.cl, stencil.cl) launched like
- * the caller's own.
+ * (kernels_cl/algorithms/reduce.cl, scan.cl, transpose.cl, histogram.cl, sort.cl, stencil.cl)
+ * launched like the caller's own.
  *
  * Every call is a command on views like a kernel launch: inputs are copied in lazily where they
  * are not already valid on the accelerator view's device, and outputs count as written there

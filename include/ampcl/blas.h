@@ -37,7 +37,7 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * keeps CLBlast on CPU devices.
  *
  * Otherwise (OpenCL), a GEMM that ampcl's own kernel can do (no transposes, alpha 1, beta 0)
- * runs through CLBlast or that kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU
+ * runs through CLBlast or that kernel (kernels_cl/gemm/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU
  * devices; on NVIDIA GPUs of compute capability 9.x, in float matmul_fast.cl with its K tiles
  * copied by cp.async (its step 13), and in double matmul_dmma_bulk.cl on the FP64 tensor cores,
  * with 128 x 64 blocks for matrices with few 128 x 128 ones; where the device refuses one (at
@@ -65,11 +65,11 @@ enum {
   /* Permission, not a requirement (as PyTorch's allow_tf32): a float GEMM that ampcl's own kernel
    * can do (no transposes, alpha 1, beta 0) may run on NVIDIA's tensor cores with its inputs
    * rounded to TF32 (10 of float's 23 mantissa bits; products summed in float), on GPUs of
-   * compute capability 8.0 and up (kernels_cl/matmul_tf32.cl). The result then carries a relative
-   * error of about 1e-4 to 1e-3 instead of float's 1e-6 (lab/NOTEBOOK.md measures both beside
-   * cuBLAS's TF32 mode), for several times the speed. Everywhere else (double, other GEMMs, other
-   * devices, a CPU accelerator, AMP_BLAS_GEMM=clblast or portable, or a driver that cannot build
-   * the kernel) the GEMM runs exactly as amp_blas_gemm would run it, in float. */
+   * compute capability 8.0 and up (kernels_cl/gemm/matmul_tf32.cl). The result then carries a
+   * relative error of about 1e-4 to 1e-3 instead of float's 1e-6 (lab/NOTEBOOK.md measures both
+   * beside cuBLAS's TF32 mode), for several times the speed. Everywhere else (double, other GEMMs,
+   * other devices, a CPU accelerator, AMP_BLAS_GEMM=clblast or portable, or a driver that cannot
+   * build the kernel) the GEMM runs exactly as amp_blas_gemm would run it, in float. */
   AMP_GEMM_ALLOW_TF32 = 1u
 };
 

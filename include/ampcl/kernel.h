@@ -1,8 +1,8 @@
 /* ampcl/kernel.h: kernels in OpenCL C and parallel_for_each (C++ AMP §7).
  *
  * C has no restrict(amp) lambdas, so a kernel body is an OpenCL C kernel function. ampcl prepends
- * its kernel prelude (kernels_cl/ampcl_prelude.h, documented in docs/KERNELS.md) to every source,
- * which gives kernels AMP's vocabulary: AMP_INDEX / AMP_TILED_INDEX for idx, idx.global_id,
+ * its kernel prelude (kernels_cl/prelude/ampcl_prelude.h, documented in docs/KERNELS.md) to every
+ * source, which gives kernels AMP's vocabulary: AMP_INDEX / AMP_TILED_INDEX for idx, idx.global_id,
  * idx.local_id and idx.tile; tile_static; amp_barrier_wait() and its fence variants; fast_math_*
  * and precise_math_*; and AMP_VIEW / AMP_CONST_VIEW parameters whose extent is known inside the
  * kernel, read with amp_at(view, i, j). Also AMP's atomics (amp_atomic_fetch_add, ...,

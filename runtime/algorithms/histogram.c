@@ -1,6 +1,6 @@
-/* runtime/algorithms/histogram.c: amp_histogram (kernels_cl/histogram.cl): zero the bins, then
- * count with a tile_static copy of the bins per tile when they fit there, with global atomics when
- * not.
+/* runtime/algorithms/histogram.c: amp_histogram (kernels_cl/algorithms/histogram.cl): zero the
+ * bins, then count with a tile_static copy of the bins per tile when they fit there, with global
+ * atomics when not.
  */
 #include <stdio.h>
 

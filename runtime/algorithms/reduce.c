@@ -1,4 +1,4 @@
-/* runtime/algorithms/reduce.c: amp_reduce and amp_reduce_custom (kernels_cl/reduce.cl).
+/* runtime/algorithms/reduce.c: amp_reduce and amp_reduce_custom (kernels_cl/algorithms/reduce.cl).
  *
  * Two launches of amp_reduce_tiles: G tiles fold the view into G partials (a temporary view
  * that lives on the device only), then one tile folds those into a one-element view, which is

@@ -1,4 +1,4 @@
-/* runtime/algorithms/scan.c: amp_scan, prefix sums (kernels_cl/scan.cl).
+/* runtime/algorithms/scan.c: amp_scan, prefix sums (kernels_cl/algorithms/scan.cl).
  *
  * One pass for int, uint and float where the device has cl_khr_int64_base_atomics:
  * amp_scan_init zeroes the look-back state, then amp_scan_onepass scans tiles of 4096 elements in

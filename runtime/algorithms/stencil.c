@@ -1,6 +1,6 @@
-/* runtime/algorithms/stencil.c: amp_stencil_2d and amp_gaussian_blur (kernels_cl/stencil.cl): one
- * tiled launch of 16 x 16 threads per 16 x 16 block of output, the input window with its halo and
- * the weights in tile_static memory. */
+/* runtime/algorithms/stencil.c: amp_stencil_2d and amp_gaussian_blur
+ * (kernels_cl/algorithms/stencil.cl): one tiled launch of 16 x 16 threads per 16 x 16 block of
+ * output, the input window with its halo and the weights in tile_static memory. */
 #include <math.h>
 #include <stdio.h>
 

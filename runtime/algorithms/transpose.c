@@ -1,5 +1,5 @@
-/* runtime/algorithms/transpose.c: amp_transpose_view (kernels_cl/transpose.cl): one tiled launch of
- * 8 x 32 threads per 32 x 32 block. */
+/* runtime/algorithms/transpose.c: amp_transpose_view (kernels_cl/algorithms/transpose.cl): one
+ * tiled launch of 8 x 32 threads per 32 x 32 block. */
 #include <stdio.h>
 
 #include "algorithms/algo.h"

@@ -1,7 +1,7 @@
 /* runtime/blas/gemm_choice.c: CLBlast or ampcl's own GEMM kernels, whichever is faster, per size.
  *
- * ampcl's fast kernel (kernels_cl/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU devices; for double
- * on NVIDIA devices of compute capability 9.x, matmul_dmma_bulk.cl and matmul_dmma.cl on the
+ * ampcl's fast kernel (kernels_cl/gemm/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU devices; for
+ * double on NVIDIA devices of compute capability 9.x, matmul_dmma_bulk.cl and matmul_dmma.cl on the
  * FP64 tensor cores)
  * computes C = A * B on row-major views, sections included, any sizes. On an H200 it beats CLBlast
  * at large sizes (1.3x in float, 1.76x in double) but not necessarily at every size. So a GEMM it

@@ -1,5 +1,5 @@
 /* runtime/exec/launch_debug.c: debug mode's checked launches (see launch_debug.h and
- * kernels_cl/ampcl_debug.h).
+ * kernels_cl/prelude/ampcl_debug.h).
  *
  * C++ AMP's REF accelerator caught kernel bugs by running kernels slowly and carefully. ampcl's
  * debug mode catches the commonest one, an index outside a view: each launch gets a small record
@@ -15,7 +15,7 @@
 #include "core/trace_impl.h"
 #include "data/source.h"
 
-/* The record's layout, in ints; kernels_cl/ampcl_debug.h writes it. */
+/* The record's layout, in ints; kernels_cl/prelude/ampcl_debug.h writes it. */
 enum {
   REC_COUNT_LO = 0,
   REC_COUNT_HI = 1,

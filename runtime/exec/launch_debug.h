@@ -1,7 +1,7 @@
 /* runtime/exec/launch_debug.h: debug mode's checked launches (AMP_DEBUG set).
  *
- * A program built in debug mode (program.c adds -DAMP_DEBUG=1; kernels_cl/ampcl_debug.h) gives
- * every view a third kernel parameter, v_debug, and checks every amp_at() against the view's
+ * A program built in debug mode (program.c adds -DAMP_DEBUG=1; kernels_cl/prelude/ampcl_debug.h)
+ * gives every view a third kernel parameter, v_debug, and checks every amp_at() against the view's
  * extent. launch.c calls these helpers for a pool whose `checked` flag is set:
  *
  *   amp__debug_view_params(pool)      how many parameters a view fills (2, or 3 when checked)

@@ -4,8 +4,8 @@
  * so the launcher can check arguments against the parameters. A `#line 1 "FILE"` after the prelude
  * makes the compiler count lines in the user's source and name the user's file. In debug mode
  * (AMP_DEBUG set) a program is built with -DAMP_DEBUG=1 as well, which gives it checked view
- * access (kernels_cl/ampcl_debug.h); that is another cache entry, and its kernels other pools.
- * Built programs are cached, keyed by the full text, the options and the device, while an
+ * access (kernels_cl/prelude/ampcl_debug.h); that is another cache entry, and its kernels other
+ * pools. Built programs are cached, keyed by the full text, the options and the device, while an
  * amp_program that has them stays alive: the last amp_program_release of every program using a
  * build frees it. The cache holds at most AMP_PROGRAM_CACHE_MAX builds (an environment variable,
  * read once; 64 when unset); past that the least recently used builds that no live amp_kernel uses
