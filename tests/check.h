@@ -133,6 +133,19 @@ static inline amp_accelerator_view *test_view(void) {
   return v;
 }
 
+/* Declares `av`, the default view; a test without one ends at once, failed. */
+#define REQUIRE_VIEW(av)                                                                           \
+  amp_accelerator_view *av = test_view();                                                          \
+  if (!(av))                                                                                       \
+  return 1
+
+/* The properties of the accelerator of `av` into *p. */
+static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_properties *p) {
+  amp_accelerator *a = NULL;
+  amp_status st = amp_accelerator_view_get_accelerator(av, &a);
+  return st != AMP_SUCCESS ? st : amp_accelerator_get_properties(a, p);
+}
+
 /* ---- Transfer counters and devices, for the tests that prove the data movement rules of
  * docs/MODEL.md (tests/data/ and others) with the counters of ampcl/stats.h. */
 
@@ -148,7 +161,7 @@ static inline amp_transfer_stats test_stats(const amp_accelerator *acc) {
 /* Checks every counter of `acc` (NULL: all accelerators) since the last reset. */
 #define CHECK_COUNTS(acc, to_dev, to_host, dev_copy)                                               \
   do {                                                                                             \
-    amp_transfer_stats st_ = test_stats(acc);                                                        \
+    amp_transfer_stats st_ = test_stats(acc);                                                      \
     CHECK_EQ_INT(st_.to_device_count, (to_dev));                                                   \
     CHECK_EQ_INT(st_.to_host_count, (to_host));                                                    \
     CHECK_EQ_INT(st_.device_copy_count, (dev_copy));                                               \
@@ -179,7 +192,7 @@ static inline amp_accelerator *test_acc_of(amp_accelerator_view *av) {
 }
 
 /* Launches `k` over `domain` on `av` with the given arguments; the status of the launch. */
-#define TEST_RUN(av, domain, k, ...)                                                                 \
+#define TEST_RUN(av, domain, k, ...)                                                               \
   amp_parallel_for_each((av), (domain), (k), (const amp_arg[]){__VA_ARGS__},                       \
                         sizeof((const amp_arg[]){__VA_ARGS__}) / sizeof(amp_arg))
 

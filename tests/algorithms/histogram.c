@@ -37,13 +37,9 @@ static void check_case(amp_accelerator_view *av, int n, int nb, amp_elem_type t)
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
-  amp_accelerator *acc = NULL;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  REQUIRE_OK(test_props(av, &props));
   const int sizes[] = {1, 3, 4097, 200003};
   const int nbins[] = {1, 256, 1000};
   for (size_t s = 0; s < 4; s++)

@@ -67,13 +67,9 @@ static void check_kind(amp_accelerator_view *av, int n, amp_elem_type t, amp_sca
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
-  amp_accelerator *acc = NULL;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  REQUIRE_OK(test_props(av, &props));
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     if (test_small() && sizes[s] > 21000) /* oclgrind: small sizes only */
       continue;

@@ -105,9 +105,7 @@ static void check_pairs(amp_accelerator_view *av, int n) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     if (test_small() && sizes[s] > 5000) /* oclgrind: small sizes only */
       continue;

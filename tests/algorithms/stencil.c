@@ -56,9 +56,7 @@ static void check_case(amp_accelerator_view *av, int H, int W, int r) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   const int shapes[][2] = {{1, 1}, {1, 40}, {17, 33}, {70, 45}};
   const int radii[] = {0, 1, 3, 8};
   for (int s = 0; s < 4; s++)

@@ -41,13 +41,9 @@ static void check_shape(amp_accelerator_view *av, int R, int C, amp_elem_type t)
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
-  amp_accelerator *acc = NULL;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  REQUIRE_OK(test_props(av, &props));
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     check_shape(av, shapes[s][0], shapes[s][1], AMP_INT32);
     check_shape(av, shapes[s][0], shapes[s][1], AMP_FLOAT);

@@ -12,19 +12,10 @@
  *     (C is not copied anywhere);
  *   - refuses mismatched sizes (AMP_ERROR_EXTENT_MISMATCH) and a read-only C
  *     (AMP_ERROR_ACCESS_DENIED), moving nothing.
- * Skips (77) when ampcl was built without CLBlast. Run as `test_gemm_coherence float` (GEMMs in float,
- * the mixing and the misuse) and `test_gemm_coherence double`, two ctest tests, because CLBlast builds
- * its kernels for each precision (some 20 s on POCL when its cache is cold). */
-#include "check.h"
-
-static const char *src = "__kernel void fill_a(AMP_VIEW(float, a)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(a, i[0], i[1]) = (float)((i[0] * 3 + i[1]) % 7) - 3.0f;\n"
-                         "}\n"
-                         "__kernel void copy_c(AMP_CONST_VIEW(float, c), AMP_VIEW(float, d)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(d, i[0], i[1]) = amp_at(c, i[0], i[1]) + 1.0f;\n"
-                         "}\n";
+ * Skips (77) when ampcl was built without CLBlast. Run as `test_gemm_coherence float` (GEMMs in
+ * float, the mixing and the misuse) and `test_gemm_coherence double`, two ctest tests, because
+ * CLBlast builds its kernels for each precision (some 20 s on POCL when its cache is cold). */
+#include "gemm_case.h"
 
 enum { M = 5, NN = 7, K = 6, BIG = 12 };
 
@@ -46,51 +37,27 @@ static void reference(int dbl, int ta, int tb, double alpha, const void *a, int 
     }
 }
 
-/* Fills n elements with small distinct values. */
-static void fill(void *p, int dbl, int n, int seed) {
-  for (int i = 0; i < n; i++) {
-    double x = (double)((i * 7 + seed * 13) % 11) * 0.25 - 1.0;
-    if (dbl)
-      ((double *)p)[i] = x;
-    else
-      ((float *)p)[i] = (float)x;
-  }
-}
-
 /* GEMM on whole views (dense) or on sections of BIG x BIG parents; checks the result and that
  * elements outside C's section are untouched. */
 static void gemm_case(amp_accelerator_view *av, int dbl, int ta, int tb, int sections) {
   static double abuf[BIG * BIG], bbuf[BIG * BIG], cbuf[BIG * BIG], c0[BIG * BIG];
-  amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
   int ar = ta ? K : M, ac = ta ? M : K, br = tb ? NN : K, bc = tb ? K : NN;
   int lda = sections ? BIG : ac, ldb = sections ? BIG : bc, ldc = sections ? BIG : NN;
   int oa = sections ? 2 * BIG + 3 : 0, ob = sections ? 1 * BIG + 4 : 0,
       oc = sections ? 3 * BIG + 2 : 0;
   size_t es = dbl ? sizeof(double) : sizeof(float);
-  fill(abuf, dbl, BIG * BIG, 1);
-  fill(bbuf, dbl, BIG * BIG, 2);
-  fill(cbuf, dbl, BIG * BIG, 3);
+  gemm_fill(abuf, dbl, BIG * BIG, 1);
+  gemm_fill(bbuf, dbl, BIG * BIG, 2);
+  gemm_fill(cbuf, dbl, BIG * BIG, 3);
   memcpy(c0, cbuf, sizeof c0);
-  amp_array_view *va = NULL, *vb = NULL, *vc = NULL, *pa = NULL, *pb = NULL, *pc = NULL;
-  if (sections) {
-    CHECK_OK(amp_array_view_create(amp_extent2(BIG, BIG), t, abuf, &pa));
-    CHECK_OK(amp_array_view_create(amp_extent2(BIG, BIG), t, bbuf, &pb));
-    CHECK_OK(amp_array_view_create(amp_extent2(BIG, BIG), t, cbuf, &pc));
-    CHECK_OK(amp_array_view_section(pa, amp_index2(2, 3), amp_extent2(ar, ac), &va));
-    CHECK_OK(amp_array_view_section(pb, amp_index2(1, 4), amp_extent2(br, bc), &vb));
-    CHECK_OK(amp_array_view_section(pc, amp_index2(3, 2), amp_extent2(M, NN), &vc));
-  } else {
-    CHECK_OK(amp_array_view_create(amp_extent2(ar, ac), t, abuf, &va));
-    CHECK_OK(amp_array_view_create(amp_extent2(br, bc), t, bbuf, &vb));
-    CHECK_OK(amp_array_view_create(amp_extent2(M, NN), t, cbuf, &vc));
-  }
+  gemm_operands g = gemm_operands_make(dbl, ta, tb, M, NN, K, BIG, sections, abuf, bbuf, cbuf);
   const double alpha = 1.5, beta = 0.5;
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, tb ? AMP_TRANS : AMP_NO_TRANS, alpha,
-                         va, vb, beta, vc, NULL));
+                         g.a, g.b, beta, g.c, NULL));
   /* Only the parts the three views cover go in. */
   CHECK_EQ_INT(test_stats(NULL).to_device_bytes, (size_t)(ar * ac + br * bc + M * NN) * es);
-  CHECK_OK(amp_array_view_synchronize(sections ? pc : vc));
+  CHECK_OK(amp_array_view_synchronize(sections ? g.pc : g.c));
   CHECK_EQ_INT(test_stats(NULL).to_host_bytes, (size_t)M * NN * es);
   double ref[M * NN];
   const char *pabuf = (const char *)abuf + (size_t)oa * es,
@@ -109,35 +76,23 @@ static void gemm_case(amp_accelerator_view *av, int dbl, int ta, int tb, int sec
       }
     }
   CHECK_EQ_INT(bad, 0);
-  if (sections) { /* the rest of C's parent is untouched */
-    int outside = 0;
-    for (int i = 0; i < BIG; i++)
-      for (int j = 0; j < BIG; j++) {
-        int in = i >= 3 && i < 3 + M && j >= 2 && j < 2 + NN;
-        if (!in)
-          outside += at(cbuf, dbl, BIG, i, j) != at(c0, dbl, BIG, i, j);
-      }
-    CHECK_EQ_INT(outside, 0);
-  }
-  amp_array_view *all[] = {va, vb, vc, pa, pb, pc};
-  for (size_t i = 0; i < 6; i++)
-    CHECK_OK(amp_array_view_release(all[i]));
+  if (sections) /* the rest of C's parent is untouched */
+    CHECK_EQ_INT(gemm_outside_changed(cbuf, c0, dbl, BIG, M, NN), 0);
+  gemm_operands_release(&g);
 }
 
 /* A kernel writes A, GEMM reads it and writes C, a kernel reads C: no host round trips. */
 static void mixing(amp_accelerator_view *av) {
   static float a[M * K], b[K * NN], c[M * NN], d[M * NN];
-  fill(b, 0, K * NN, 5);
+  gemm_fill(b, 0, K * NN, 5);
   for (int i = 0; i < M * NN; i++)
     c[i] = 1000.0f; /* beta = 0 and discarded: never read */
-  amp_kernel *k_fill = test_kernel(src, NULL, "fill_a"), *k_copy = test_kernel(src, NULL, "copy_c");
+  amp_kernel *k_fill = test_kernel(gemm_kernels_src, NULL, "fill_a"),
+             *k_copy = test_kernel(gemm_kernels_src, NULL, "plus_one");
   if (!k_fill || !k_copy)
     return;
   amp_array_view *va = NULL, *vb = NULL, *vc = NULL, *vd = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent2(M, K), AMP_FLOAT, a, &va));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(K, NN), AMP_FLOAT, b, &vb));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, NN), AMP_FLOAT, c, &vc));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, NN), AMP_FLOAT, d, &vd));
+  gemm_float_views(M, NN, K, 1, a, b, c, d, &va, &vb, &vc, &vd);
   CHECK_OK(amp_array_view_discard_data(va));
   CHECK_OK(amp_array_view_discard_data(vc));
   CHECK_OK(amp_array_view_discard_data(vd));
@@ -193,9 +148,7 @@ static void mixing(amp_accelerator_view *av) {
 
 int main(int argc, char **argv) {
   int want_dbl = argc > 1 && strcmp(argv[1], "double") == 0;
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties props;
   REQUIRE_OK(amp_accelerator_get_properties(test_acc_of(av), &props));
   if (want_dbl && !props.supports_double_precision) {

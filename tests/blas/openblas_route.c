@@ -12,32 +12,9 @@
  *   - a device array operand keeps the OpenCL path. */
 #include <stdlib.h>
 
-#include "check.h"
+#include "gemm_case.h"
 
 enum { M = 9, N = 7, K = 5, BIG = 16 };
-
-static const char *src = "__kernel void fill_a(AMP_VIEW(float, a)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(a, i[0], i[1]) = (float)((i[0] * 3 + i[1]) % 7) - 3.0f;\n"
-                         "}\n"
-                         "__kernel void plus_one(AMP_CONST_VIEW(float, c), AMP_VIEW(float, d)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(d, i[0], i[1]) = amp_at(c, i[0], i[1]) + 1.0f;\n"
-                         "}\n";
-
-static double get(const void *p, int dbl, size_t i) {
-  return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-
-static void fill(void *p, int dbl, int n, int seed) {
-  for (int i = 0; i < n; i++) {
-    double x = (double)((i * 7 + seed * 13) % 11) * 0.25 - 1.0;
-    if (dbl)
-      ((double *)p)[i] = x;
-    else
-      ((float *)p)[i] = (float)x;
-  }
-}
 
 /* |C - (alpha op(A) op(B) + beta C0)| small everywhere; A, B, C at the given offsets and lds. */
 static int gemm_ok(int dbl, int ta, int tb, double alpha, const void *a, int lda, const void *b,
@@ -47,10 +24,10 @@ static int gemm_ok(int dbl, int ta, int tb, double alpha, const void *a, int lda
     for (int j = 0; j < N; j++) {
       double s = 0;
       for (int k = 0; k < K; k++)
-        s += get(a, dbl, ta ? (size_t)(k * lda + i) : (size_t)(i * lda + k)) *
-             get(b, dbl, tb ? (size_t)(j * ldb + k) : (size_t)(k * ldb + j));
-      double want = alpha * s + beta * get(c0, dbl, (size_t)(i * ldc + j));
-      double got = get(c, dbl, (size_t)(i * ldc + j));
+        s += gemm_get(a, dbl, ta ? (size_t)(k * lda + i) : (size_t)(i * lda + k)) *
+             gemm_get(b, dbl, tb ? (size_t)(j * ldb + k) : (size_t)(k * ldb + j));
+      double want = alpha * s + beta * gemm_get(c0, dbl, (size_t)(i * ldc + j));
+      double got = gemm_get(c, dbl, (size_t)(i * ldc + j));
       if (fabs(got - want) > (dbl ? 1e-12 : 1e-4) * (1 + fabs(want)) && bad++ < 3)
         fprintf(stderr, "%s ta=%d tb=%d: C(%d,%d) = %g, want %g\n", dbl ? "double" : "float", ta,
                 tb, i, j, got, want);
@@ -62,66 +39,48 @@ static int gemm_ok(int dbl, int ta, int tb, double alpha, const void *a, int lda
 static void gemm_case(amp_accelerator_view *av, int dbl, int ta, int tb, int sections,
                       double beta) {
   static double abuf[BIG * BIG], bbuf[BIG * BIG], cbuf[BIG * BIG], c0[BIG * BIG];
-  amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
   size_t es = dbl ? sizeof(double) : sizeof(float);
-  int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
-  int lda = sections ? BIG : ac, ldb = sections ? BIG : bc, ldc = sections ? BIG : N;
+  int lda = sections ? BIG
+            : ta     ? M
+                     : K,
+      ldb = sections ? BIG
+            : tb     ? K
+                     : N,
+      ldc = sections ? BIG : N;
   size_t oa = sections ? 2 * BIG + 3 : 0, ob = sections ? BIG + 4 : 0,
          oc = sections ? 3 * BIG + 2 : 0;
-  fill(abuf, dbl, BIG * BIG, 1);
-  fill(bbuf, dbl, BIG * BIG, 2);
-  fill(cbuf, dbl, BIG * BIG, 3);
+  gemm_fill(abuf, dbl, BIG * BIG, 1);
+  gemm_fill(bbuf, dbl, BIG * BIG, 2);
+  gemm_fill(cbuf, dbl, BIG * BIG, 3);
   memcpy(c0, cbuf, sizeof c0);
-  amp_array_view *va = NULL, *vb = NULL, *vc = NULL, *pa = NULL, *pb = NULL, *pc = NULL;
-  if (sections) {
-    CHECK_OK(amp_array_view_create(amp_extent2(BIG, BIG), t, abuf, &pa));
-    CHECK_OK(amp_array_view_create(amp_extent2(BIG, BIG), t, bbuf, &pb));
-    CHECK_OK(amp_array_view_create(amp_extent2(BIG, BIG), t, cbuf, &pc));
-    CHECK_OK(amp_array_view_section(pa, amp_index2(2, 3), amp_extent2(ar, ac), &va));
-    CHECK_OK(amp_array_view_section(pb, amp_index2(1, 4), amp_extent2(br, bc), &vb));
-    CHECK_OK(amp_array_view_section(pc, amp_index2(3, 2), amp_extent2(M, N), &vc));
-  } else {
-    CHECK_OK(amp_array_view_create(amp_extent2(ar, ac), t, abuf, &va));
-    CHECK_OK(amp_array_view_create(amp_extent2(br, bc), t, bbuf, &vb));
-    CHECK_OK(amp_array_view_create(amp_extent2(M, N), t, cbuf, &vc));
-  }
+  gemm_operands g = gemm_operands_make(dbl, ta, tb, M, N, K, BIG, sections, abuf, bbuf, cbuf);
   CHECK_OK(amp_transfer_stats_reset());
   amp_future *done = NULL;
-  CHECK_OK(amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, tb ? AMP_TRANS : AMP_NO_TRANS, 1.5, va,
-                         vb, beta, vc, &done));
+  CHECK_OK(amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, tb ? AMP_TRANS : AMP_NO_TRANS, 1.5, g.a,
+                         g.b, beta, g.c, &done));
   uint64_t ns = 0;
   CHECK_OK(amp_future_elapsed_ns(done, &ns));
   CHECK(ns > 0);
   amp_future_release(done);
-  CHECK_OK(amp_array_view_synchronize(sections ? pc : vc));
+  CHECK_OK(amp_array_view_synchronize(sections ? g.pc : g.c));
   CHECK_COUNTS(NULL, 0, 0, 0); /* OpenBLAS worked in place */
   CHECK(gemm_ok(dbl, ta, tb, 1.5, (const char *)abuf + oa * es, lda, (const char *)bbuf + ob * es,
                 ldb, beta, (const char *)c0 + oc * es, (const char *)cbuf + oc * es, ldc));
-  if (sections) {
-    int outside = 0;
-    for (int i = 0; i < BIG; i++)
-      for (int j = 0; j < BIG; j++)
-        if (!(i >= 3 && i < 3 + M && j >= 2 && j < 2 + N))
-          outside += get(cbuf, dbl, (size_t)(i * BIG + j)) != get(c0, dbl, (size_t)(i * BIG + j));
-    CHECK_EQ_INT(outside, 0);
-  }
-  amp_array_view *all[] = {va, vb, vc, pa, pb, pc};
-  for (size_t i = 0; i < 6; i++)
-    amp_array_view_release(all[i]);
+  if (sections)
+    CHECK_EQ_INT(gemm_outside_changed(cbuf, c0, dbl, BIG, M, N), 0);
+  gemm_operands_release(&g);
 }
 
 /* A written on the device by a kernel, GEMM on the host, C read by a kernel on the device. */
 static void mixing(amp_accelerator_view *av) {
   static float a[M * K], b[K * N], c[M * N], d[M * N], c0[M * N];
-  fill(b, 0, K * N, 2);
+  gemm_fill(b, 0, K * N, 2);
   memset(a, 0, sizeof a);
   memset(c0, 0, sizeof c0);
-  amp_kernel *fill_a = test_kernel(src, NULL, "fill_a"), *plus = test_kernel(src, NULL, "plus_one");
+  amp_kernel *fill_a = test_kernel(gemm_kernels_src, NULL, "fill_a"),
+             *plus = test_kernel(gemm_kernels_src, NULL, "plus_one");
   amp_array_view *va = NULL, *vb = NULL, *vc = NULL, *vd = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent2(M, K), AMP_FLOAT, a, &va));
-  CHECK_OK(amp_array_view_create(amp_extent2(K, N), AMP_FLOAT, b, &vb));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c, &vc));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, d, &vd));
+  gemm_float_views(M, N, K, 0, a, b, c, d, &va, &vb, &vc, &vd);
   CHECK_OK(amp_array_view_discard_data(va));
   CHECK_OK(TEST_RUN(av, amp_extent2(M, K), fill_a, amp_arg_view(va)));
   CHECK_OK(amp_transfer_stats_reset());
@@ -151,9 +110,9 @@ static void mixing(amp_accelerator_view *av) {
 /* AMP_BLAS_CPU=opencl: CLBlast, which copies in; a device array keeps the OpenCL path too. */
 static void opencl_paths(amp_accelerator_view *av) {
   static float a[M * K], b[K * N], c[M * N], c0[M * N];
-  fill(a, 0, M * K, 1);
-  fill(b, 0, K * N, 2);
-  fill(c, 0, M * N, 3);
+  gemm_fill(a, 0, M * K, 1);
+  gemm_fill(b, 0, K * N, 2);
+  gemm_fill(c, 0, M * N, 3);
   memcpy(c0, c, sizeof c);
   amp_array_view *va = NULL, *vb = NULL, *vc = NULL;
   CHECK_OK(amp_array_view_create(amp_extent2(M, K), AMP_FLOAT, a, &va));
@@ -187,9 +146,7 @@ static void opencl_paths(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties p;
   REQUIRE_OK(amp_accelerator_get_properties(test_acc_of(av), &p));
   if (!p.is_emulated) {

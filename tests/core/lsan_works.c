@@ -11,9 +11,7 @@ static const char *src =
     "__kernel void one(AMP_VIEW(int, v)) { AMP_INDEX1(i); amp_at(v, i[0]) = 1; }";
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *k = test_kernel(src, NULL, "one");
   int data[4] = {0};
   amp_array_view *v = NULL;

@@ -49,9 +49,7 @@ int main(void) {
         SIZE_MAX);
 
   /* a launch over a pad that could not be done is refused, naming the rank */
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *k = test_kernel("__kernel void nop(AMP_VIEW(int, v)) { }", NULL, "nop");
   amp_array_view *v = NULL;
   REQUIRE_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));

@@ -16,9 +16,7 @@ int main(void) {
     b[i] = (float)(i % 7) * 0.25f;
     r[i] = -1;
   }
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_program *prog;
   amp_kernel *k;
   amp_array_view *va, *vb, *vr;

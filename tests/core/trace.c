@@ -139,9 +139,7 @@ static void *work(void *arg) {
 
 static int traced(const char *path) {
   CHECK(amp_trace_enabled());
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *k = test_kernel(src, NULL, "axpy");
   static float x[N], y[N], z[N];
   for (int i = 0; i < N; i++)

@@ -88,9 +88,7 @@ static void array_views(amp_accelerator_view *on) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *set2 = test_kernel(src, NULL, "set2");
   host_views(av, set2);
   /* the array on the last device: the second one when POCL exposes two */

@@ -285,9 +285,7 @@ static void two_accelerators(amp_accelerator *acc0, amp_accelerator *acc1) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   k_add1 = test_kernel(src, NULL, "add1");
   k_add1_2 = test_kernel(src, NULL, "add1_2");
   k_scale = test_kernel(src, NULL, "scale");

@@ -133,9 +133,7 @@ static void empty_views_die_quietly(amp_accelerator_view *av, amp_kernel *fill) 
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *fill = test_kernel(src, NULL, "fill"), *sum_into = test_kernel(src, NULL, "sum_into");
   if (!fill || !sum_into)
     return 1;

@@ -17,9 +17,7 @@ static const char *src = "__kernel void add1(AMP_VIEW(int, v)) {\n"
 enum { R = 6, C = 8 };
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *add1 = test_kernel(src, NULL, "add1");
   if (!add1)
     return 1;

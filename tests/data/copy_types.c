@@ -13,9 +13,7 @@ typedef struct pair {
 } pair;
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   int32_t si[N], di[N], di_orig[N];
   float df[N], df_orig[N];
   for (int i = 0; i < N; i++) {

@@ -23,9 +23,7 @@ static amp_transfer_stats stats(void) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *sum = test_kernel(src, NULL, "sum_into"), *fill = test_kernel(src, NULL, "fill");
   if (!sum || !fill)
     return check_done();

@@ -8,9 +8,7 @@
 #include "check.h"
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_accelerator *acc = NULL;
   REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
 

@@ -36,9 +36,7 @@ static int d[10][10], saved[10][10];
   } while (0)
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *k_add = test_kernel(src, NULL, "add1_2"), *k_sum = test_kernel(src, NULL, "sum2");
   if (!k_add || !k_sum)
     return 1;

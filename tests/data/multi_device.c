@@ -79,7 +79,7 @@ static void row_split(amp_accelerator *acc[2], amp_accelerator_view *av[2], int 
     amp_array_view *s = NULL;
     CHECK_OK(amp_array_view_section(v, amp_index2(b * rows, 0), amp_extent2(rows, COLS), &s));
     CHECK_OK(TEST_RUN(av[b % 2], amp_extent2(rows, COLS), k_mark, amp_arg_view(s),
-                    amp_arg_int(b * rows), amp_arg_int(b % 2 + 1)));
+                      amp_arg_int(b * rows), amp_arg_int(b % 2 + 1)));
     CHECK_OK(amp_array_view_release(s)); /* the parent lives: nothing comes back yet */
   }
   for (int a = 0; a < 2; a++) {
@@ -110,8 +110,8 @@ static void column_split(amp_accelerator *acc[2], amp_accelerator_view *av[2]) {
   for (int a = 0; a < 2; a++) {
     CHECK_OK(
         amp_array_view_section(v, amp_index2(0, a * COLS / 2), amp_extent2(ROWS, COLS / 2), &c[a]));
-    CHECK_OK(TEST_RUN(av[a], amp_extent2(ROWS, COLS / 2), k_mark, amp_arg_view(c[a]), amp_arg_int(0),
-                    amp_arg_int(a + 1)));
+    CHECK_OK(TEST_RUN(av[a], amp_extent2(ROWS, COLS / 2), k_mark, amp_arg_view(c[a]),
+                      amp_arg_int(0), amp_arg_int(a + 1)));
   }
   CHECK_COUNTS(NULL, 0, 0, 0); /* discarded: nothing copied in */
   CHECK_OK(amp_array_view_synchronize(v));
@@ -143,7 +143,7 @@ static void array_row_split(amp_accelerator_view *av[2]) {
     CHECK_OK(amp_array_view_section(va, amp_index2(a * ROWS / 2, 0), amp_extent2(ROWS / 2, COLS),
                                     &r[a]));
     CHECK_OK(TEST_RUN(av[a], amp_extent2(ROWS / 2, COLS), k_mark, amp_arg_view(r[a]),
-                    amp_arg_int(a * ROWS / 2), amp_arg_int(a + 1)));
+                      amp_arg_int(a * ROWS / 2), amp_arg_int(a + 1)));
   }
   CHECK_OK(amp_copy_from_array(arr, back, sizeof back));
   int bad = 0;

@@ -101,7 +101,7 @@ static void read_only_matrix(amp_accelerator_view *av) {
   CHECK_OK(amp_transfer_stats_reset());
   for (int r = 1; r <= 10; r++)
     CHECK_OK(TEST_RUN(av, amp_extent1(R), k, amp_arg_view(vm), amp_arg_view(vx), amp_arg_view(vy),
-                    amp_arg_float((float)r)));
+                      amp_arg_float((float)r)));
   CHECK_COUNTS(NULL, 2, 0, 0); /* the matrix and the vector, once each */
   CHECK_EQ_INT(test_stats(NULL).to_device_bytes, sizeof m + sizeof x);
   CHECK_OK(amp_array_view_release(vm));
@@ -121,9 +121,7 @@ static void read_only_matrix(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   nbody(av);
   read_only_matrix(av);
   return check_done();

@@ -13,9 +13,7 @@ static const char *src = "__kernel void mark(AMP_VIEW(int, m)) {\n"
                          "}\n";
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   int a[10];
   for (int i = 0; i < 10; i++)
     a[i] = i;

@@ -306,9 +306,7 @@ static void aliasing(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   k_fill1 = test_kernel(src, NULL, "fill1");
   k_add1_1 = test_kernel(src, NULL, "add1_1");
   k_add1_2 = test_kernel(src, NULL, "add1_2");

@@ -184,9 +184,7 @@ int main(void) {
     fprintf(stderr, "run with AMP_STAGING=force (tests/CMakeLists.txt does)\n");
     return 1;
   }
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   float *x = malloc((size_t)N * 4), *y = malloc((size_t)N * 4);
   if (!x || !y)
     return 1;

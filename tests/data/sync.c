@@ -259,9 +259,7 @@ static void waits(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   k_add1 = test_kernel(src, NULL, "add1");
   k_fill = test_kernel(src, NULL, "fill");
   k_twice = test_kernel(src, NULL, "twice");

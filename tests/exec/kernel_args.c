@@ -32,9 +32,7 @@ typedef struct pair {
 } pair;
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   for (int i = 0; i < N; i++)
     h[i] = orig[i] = 5 * i;
   amp_kernel *ls = test_kernel(src, NULL, "long_struct"), *lr = test_kernel(src, NULL, "long_real");

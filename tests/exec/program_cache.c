@@ -17,9 +17,7 @@ static long long live(amp_cl_object_kind kind) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_kernel *keep =
       test_kernel("__kernel void twice(AMP_VIEW(int, v)) { AMP_INDEX1(i); amp_at(v, i[0]) *= 2; }",
                   NULL, "twice");

@@ -39,9 +39,7 @@ static int32_t h[N], orig[N];
   "  amp_at(v, idx.global_id[0]) = t[r] + t[BIG - 64 + r];\n"
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   for (int i = 0; i < N; i++)
     h[i] = orig[i] = -1 - i;
   amp_kernel *tk = test_kernel(src, NULL, "tile_ids"), *lk = test_kernel(src, NULL, "line");
@@ -88,10 +86,8 @@ int main(void) {
    * kernels that declare more (up to the GPU's opt-in limit: from compute capability 7.0, 64 KB
    * or more), as long as no __local argument is added; there it runs and is checked, and the same
    * kernel with a __local argument is refused. */
-  amp_accelerator *acc = NULL;
   amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  REQUIRE_OK(test_props(av, &props));
   char opts[64];
   snprintf(opts, sizeof opts, "-DBIG=%llu", (unsigned long long)(props.local_memory / 4 + 64));
   static const char *big_src =

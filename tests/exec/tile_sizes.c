@@ -417,10 +417,8 @@ int main(int argc, char **argv) {
   av = test_view();
   if (!av)
     return 1;
-  amp_accelerator *acc = NULL;
   amp_accelerator_properties p;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &p));
+  REQUIRE_OK(test_props(av, &p));
   printf("%s: %s, %zu threads per tile\n", p.device_path, p.description, p.max_tile_size);
   limits();
 

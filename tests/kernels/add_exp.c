@@ -84,9 +84,7 @@ done:
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_program *prog, *sprog, *fprog;
   /* The fourth variant is add_exp_cpu built to stream its stores at every size (on clang and x86:
    * POCL there), so the streaming path is checked at sizes a test can afford. */

@@ -91,9 +91,7 @@ static const char *src =
     "}\n";
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   static int in[N], partial[TILES], out[TILES], twice[N];
   int total = 0, want_total = 0, want_tile[TILES] = {0};
   unsigned arrived = 0;

@@ -36,9 +36,7 @@ static const char *src =
     "}\n";
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   /* small (oclgrind): 2^16 keys, still 16 tiles contending for the bins */
   const int nkeys = test_small() ? 1 << 16 : KEYS, items = nkeys / PER_ITEM;
   uint32_t *keys = malloc((size_t)nkeys * sizeof *keys);

@@ -257,9 +257,7 @@ static void test_tile_order(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   for (int rank = 1; rank <= 3; rank++)
     test_rank(av, rank);
   test_tile_order(av);

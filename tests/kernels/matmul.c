@@ -285,13 +285,9 @@ static size_t fast_local_bytes(const config *c, const elem *e) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
-  amp_accelerator *acc;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  REQUIRE_OK(test_props(av, &props));
 
   /* The two ways matmul_fast.cl's comment gives for its domain agree. */
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {

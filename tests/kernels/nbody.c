@@ -207,9 +207,7 @@ done:
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ci++) {
     const config *c = &configs[ci];
     const char *name = c->kind == NAIVE   ? "nbody_naive"

@@ -1,6 +1,6 @@
 /* tests/oclgrind/catches.c: proof that the oclgrind runs can fail. Run under oclgrind only
- * (tests/oclgrind/CMakeLists.txt): `oob` launches a kernel whose last work item writes one element past
- * its view, `race` one whose work items all write the same tile_static int before a barrier.
+ * (tests/oclgrind/CMakeLists.txt): `oob` launches a kernel whose last work item writes one element
+ * past its view, `race` one whose work items all write the same tile_static int before a barrier.
  * Oclgrind must report each (the ctest passes on its message); on a real device these kernels
  * would corrupt memory or give an unspecified result, so the normal suite never runs them. */
 #include "check.h"
@@ -22,9 +22,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s oob|race (under oclgrind only)\n", argv[0]);
     return 2;
   }
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   enum { N = 64 };
   int host[N] = {0};
   amp_array_view *v = NULL;
