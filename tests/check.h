@@ -76,14 +76,6 @@ static int check_passed_, check_failed_;
     }                                                                                              \
   } while (0)
 
-/* Nonzero when AMP_TEST_SMALL is set (and not "0"): the test keeps to its small cases. The
- * oclgrind runs set it, since the simulator runs every work item on one host thread; the cases
- * kept still cover each kernel's edge and interior tiles. */
-static inline int test_small(void) {
-  const char *s = getenv("AMP_TEST_SMALL");
-  return s && *s && strcmp(s, "0") != 0;
-}
-
 static inline int check_done(void) {
   printf("%d passed, %d failed\n", check_passed_, check_failed_);
   return check_failed_ ? 1 : 0;
@@ -144,6 +136,44 @@ static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_pr
   amp_accelerator *a = NULL;
   amp_status st = amp_accelerator_view_get_accelerator(av, &a);
   return st != AMP_SUCCESS ? st : amp_accelerator_get_properties(a, p);
+}
+
+/* How much of its sweep a heavy test runs (tests/README.md, "Where each configuration runs"):
+ *   test_small()  the smallest cases, which still cover each kernel's edge and interior tiles:
+ *                 with AMP_TEST_SMALL set (not "0"), as oclgrind's runs and the sanitizer build set
+ *                 it (tests/CMakeLists.txt), and in debug mode (AMP_DEBUG) on a CPU device, where
+ *                 every kernel is compiled again with checked access;
+ *   test_full()   every size: the default on a GPU (any accelerator that is not a CPU device);
+ *                 AMP_TEST_FULL=1 asks for it anywhere, AMP_TEST_FULL=0 nowhere;
+ *   neither       on a CPU device such as POCL: every kernel, option set and element type, at the
+ *                 sizes that cover each kernel's edge and interior tiles. */
+static inline int test_env_set(const char *name) {
+  const char *s = getenv(name);
+  return s && *s && strcmp(s, "0") != 0;
+}
+
+/* The default accelerator is a CPU device (POCL and the like), or there is none. */
+static inline int test_on_cpu_device(void) {
+  amp_accelerator_view *v = NULL;
+  amp_accelerator_properties p;
+  if (amp_default_view(&v) != AMP_SUCCESS || test_props(v, &p) != AMP_SUCCESS)
+    return 1;
+  return p.is_emulated || p.is_host;
+}
+
+static inline int test_full(void) {
+  const char *f = getenv("AMP_TEST_FULL");
+  if (test_env_set("AMP_TEST_SMALL"))
+    return 0;
+  if (f && *f)
+    return strcmp(f, "0") != 0;
+  return !test_on_cpu_device();
+}
+
+static inline int test_small(void) {
+  if (test_env_set("AMP_TEST_SMALL"))
+    return 1;
+  return test_env_set("AMP_DEBUG") && !test_full();
 }
 
 /* ---- Transfer counters and devices, for the tests that prove the data movement rules of

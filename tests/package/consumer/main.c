@@ -1,6 +1,7 @@
-/* A program outside the ampcl tree, built against the installed package (tests/package/consumer/run.cmake):
- * it finds ampcl through find_package or pkg-config, embeds its kernel square.cl as a string
- * (square_cl.h, made by ampcl_embed_cl or the installed script), runs it and checks the result. */
+/* A program outside the ampcl tree, built against the installed package
+ * (tests/package/consumer/run.cmake): it finds ampcl through find_package or pkg-config, embeds its
+ * kernel square.cl as a string (square_cl.h, made by ampcl_embed_cl or the installed script), runs
+ * it and checks the result. */
 #include "square_cl.h"
 
 #include <ampcl.h>
