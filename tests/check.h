@@ -170,10 +170,13 @@ static inline int test_full(void) {
   return !test_on_cpu_device();
 }
 
-static inline int test_small(void) {
-  if (test_env_set("AMP_TEST_SMALL"))
-    return 1;
+/* Debug mode on a CPU device, where the sweeps are smallest (below). */
+static inline int test_debug_small(void) {
   return test_env_set("AMP_DEBUG") && !test_full();
+}
+
+static inline int test_small(void) {
+  return test_env_set("AMP_TEST_SMALL") || test_debug_small();
 }
 
 /* ---- Transfer counters and devices, for the tests that prove the data movement rules of
