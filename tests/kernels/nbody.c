@@ -225,13 +225,15 @@ int main(void) {
     for (size_t ni = 0; ni < sizeof counts / sizeof counts[0]; ni++) {
       /* small (oclgrind, debug mode on POCL, the sanitizers): one step, and instead of 1000 and
        * 1031 a count just past this configuration's first tile of bodies (past two vectors of an
-       * untiled kernel; 1031 for the pairs, whose blocks must come out odd and even): a full
-       * tile and a partial one, at a fraction of 1031 squared interactions */
+       * untiled kernel): a full tile and a partial one; for the pairs four blocks and a partial
+       * fifth, as 1031 bodies make for the largest block (32 x 8). A fraction of 1031 squared
+       * interactions. */
       int n = counts[ni];
       if (test_small() && n == 1000)
         continue;
-      if (test_small() && n == 1031 && c->kind != PAIRS)
-        n = (c->tile ? c->tile * c->bpt : 2 * c->bpt) + 7;
+      if (test_small() && n == 1031)
+        n = c->kind == PAIRS ? 4 * c->tile * c->bpt + 7
+                             : (c->tile ? c->tile * c->bpt : 2 * c->bpt) + 7;
       CHECK_EQ_INT(run_one(av, c, k, n, 1), 0);
       if (!test_small())
         CHECK_EQ_INT(run_one(av, c, k, n, 4), 0);
