@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the tile_limits test (tiles up to 1024 threads, 65535 tiles of 1, 2 and 1024, and
+# Runs the tile_sizes test (tiles up to 1024 threads, 65535 tiles of 1, 2 and 1024, and
 # amp_kernel_limits) on the first OpenCL GPU, plus amp-info --kernel for the library's kernels,
 # and writes both outputs under $OUT (default: .). Builds into build-gpu first. AMP_GPU=<device
 # path> picks the accelerator instead of the first non-POCL one.
@@ -9,7 +9,7 @@ out=${OUT:-.}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.." || exit 1
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-  cmake --build build-gpu -j8 --target test_tile_limits amp-info >/dev/null || exit 1
+  cmake --build build-gpu -j8 --target test_tile_sizes amp-info >/dev/null || exit 1
 gpu=${AMP_GPU:-$(./build-gpu/examples/amp-info | grep -v -e portable-computing -e '^cpu' | grep '^ocl/' |
   head -n 1 | cut -d' ' -f1)}
 if [ -z "$gpu" ]; then
@@ -18,7 +18,7 @@ if [ -z "$gpu" ]; then
 fi
 {
   echo "accelerator: $gpu"
-  AMP_DEFAULT_ACCELERATOR=$gpu ./build-gpu/tests/test_tile_limits big 2>&1
+  AMP_DEFAULT_ACCELERATOR=$gpu ./build-gpu/tests/exec/test_tile_sizes big 2>&1
   echo "exit status: $?"
 } | tee "$out/gpu_tiles.txt"
 for f in kernels_cl/lessons/matmul_tiled.cl kernels_cl/gemm/matmul_fast.cl kernels_cl/examples/nbody.cl; do

@@ -98,7 +98,7 @@ for part in $parts; do
     S=1000,1024,2048,3000,4096,5000,8192
     run cublas "$B/lab/ptx-probe"
     run cublas "$B/lab/local-probe"
-    run cublas ctest --test-dir "$B" -R "kernels_tensor|kernels_matmul$|gemm|accelerators|hardening_tiles|kernels_nbody|kernel_atomics" \
+    run cublas ctest --test-dir "$B" -R "kernels_tensor|kernels_matmul$|gemm|accelerators|tile_refused|kernels_nbody|kernel_atomics" \
       --output-on-failure
     run cublas $ab --workload matmul --impl fast,tensor,bulk,gemm,clblast --types double --sizes $S \
       --repeats 3 --csv "$out/cublas_dgemm.csv"

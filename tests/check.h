@@ -76,14 +76,6 @@ static int check_passed_, check_failed_;
     }                                                                                              \
   } while (0)
 
-/* Nonzero when AMP_TEST_SMALL is set (and not "0"): the test keeps to its small cases. The
- * oclgrind runs set it, since the simulator runs every work item on one host thread; the cases
- * kept still cover each kernel's edge and interior tiles. */
-static inline int test_small(void) {
-  const char *s = getenv("AMP_TEST_SMALL");
-  return s && *s && strcmp(s, "0") != 0;
-}
-
 static inline int check_done(void) {
   printf("%d passed, %d failed\n", check_passed_, check_failed_);
   return check_failed_ ? 1 : 0;
@@ -132,5 +124,109 @@ static inline amp_accelerator_view *test_view(void) {
   }
   return v;
 }
+
+/* Declares `av`, the default view; a test without one ends at once, failed. */
+#define REQUIRE_VIEW(av)                                                                           \
+  amp_accelerator_view *av = test_view();                                                          \
+  if (!(av))                                                                                       \
+  return 1
+
+/* The properties of the accelerator of `av` into *p. */
+static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_properties *p) {
+  amp_accelerator *a = NULL;
+  amp_status st = amp_accelerator_view_get_accelerator(av, &a);
+  return st != AMP_SUCCESS ? st : amp_accelerator_get_properties(a, p);
+}
+
+/* How much of its sweep a heavy test runs (tests/README.md, "Where each configuration runs"):
+ *   test_small()  the smallest cases, which still cover each kernel's edge and interior tiles:
+ *                 with AMP_TEST_SMALL set (not "0"), as oclgrind's runs and the sanitizer build set
+ *                 it (tests/CMakeLists.txt), and in debug mode (AMP_DEBUG) on a CPU device, where
+ *                 every kernel is compiled again with checked access;
+ *   test_full()   every size: the default on a GPU (any accelerator that is not a CPU device);
+ *                 AMP_TEST_FULL=1 asks for it anywhere, AMP_TEST_FULL=0 nowhere;
+ *   neither       on a CPU device such as POCL: every kernel, option set and element type, at the
+ *                 sizes that cover each kernel's edge and interior tiles. */
+static inline int test_env_set(const char *name) {
+  const char *s = getenv(name);
+  return s && *s && strcmp(s, "0") != 0;
+}
+
+/* The default accelerator is a CPU device (POCL and the like), or there is none. */
+static inline int test_on_cpu_device(void) {
+  amp_accelerator_view *v = NULL;
+  amp_accelerator_properties p;
+  if (amp_default_view(&v) != AMP_SUCCESS || test_props(v, &p) != AMP_SUCCESS)
+    return 1;
+  return p.is_emulated || p.is_host;
+}
+
+static inline int test_full(void) {
+  const char *f = getenv("AMP_TEST_FULL");
+  if (test_env_set("AMP_TEST_SMALL"))
+    return 0;
+  if (f && *f)
+    return strcmp(f, "0") != 0;
+  return !test_on_cpu_device();
+}
+
+/* Debug mode on a CPU device, where the sweeps are smallest (below). */
+static inline int test_debug_small(void) {
+  return test_env_set("AMP_DEBUG") && !test_full();
+}
+
+static inline int test_small(void) {
+  return test_env_set("AMP_TEST_SMALL") || test_debug_small();
+}
+
+/* ---- Transfer counters and devices, for the tests that prove the data movement rules of
+ * docs/MODEL.md (tests/data/ and others) with the counters of ampcl/stats.h. */
+
+/* The counters of one accelerator (acc != NULL) or of all (acc NULL); a failure to read them is a
+ * failed check (the zeros returned then must not pass for "no transfers"). */
+static inline amp_transfer_stats test_stats(const amp_accelerator *acc) {
+  amp_transfer_stats st;
+  memset(&st, 0, sizeof st);
+  CHECK_OK(amp_transfer_stats_get(acc, &st));
+  return st;
+}
+
+/* Checks every counter of `acc` (NULL: all accelerators) since the last reset. */
+#define CHECK_COUNTS(acc, to_dev, to_host, dev_copy)                                               \
+  do {                                                                                             \
+    amp_transfer_stats st_ = test_stats(acc);                                                      \
+    CHECK_EQ_INT(st_.to_device_count, (to_dev));                                                   \
+    CHECK_EQ_INT(st_.to_host_count, (to_host));                                                    \
+    CHECK_EQ_INT(st_.device_copy_count, (dev_copy));                                               \
+  } while (0)
+
+/* Up to `max` accelerators that can run kernels (the host "cpu" left out); returns how many. */
+static inline size_t test_devices(amp_accelerator **out, size_t max) {
+  size_t n = 0, found = 0;
+  if (amp_accelerator_count(&n) != AMP_SUCCESS)
+    return 0;
+  for (size_t i = 0; i < n && found < max; i++) {
+    amp_accelerator *a = NULL;
+    amp_accelerator_properties p;
+    if (amp_accelerator_get(i, &a) != AMP_SUCCESS ||
+        amp_accelerator_get_properties(a, &p) != AMP_SUCCESS || p.is_host)
+      continue;
+    out[found++] = a;
+  }
+  return found;
+}
+
+/* The accelerator of an accelerator view (NULL on failure). */
+static inline amp_accelerator *test_acc_of(amp_accelerator_view *av) {
+  amp_accelerator *a = NULL;
+  if (amp_accelerator_view_get_accelerator(av, &a) != AMP_SUCCESS)
+    return NULL;
+  return a;
+}
+
+/* Launches `k` over `domain` on `av` with the given arguments; the status of the launch. */
+#define TEST_RUN(av, domain, k, ...)                                                               \
+  amp_parallel_for_each((av), (domain), (k), (const amp_arg[]){__VA_ARGS__},                       \
+                        sizeof((const amp_arg[]){__VA_ARGS__}) / sizeof(amp_arg))
 
 #endif /* AMPCL_TESTS_CHECK_H */

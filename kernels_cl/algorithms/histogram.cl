@@ -1,5 +1,5 @@
 /* histogram.cl: bins[v] += 1 for every element v of a rank-1 int or uint view with 0 <= v < B,
- * B the number of bins (runtime/algo_histogram.c: amp_histogram). Other values are not counted.
+ * B the number of bins (runtime/algorithms/histogram.c: amp_histogram). Other values are not counted.
  * Built with -DT=<int or uint>.
  *
  *   amp_histogram_zero   bins[i] = 0. Domain: amp_extent1(B), untiled.

@@ -1,5 +1,5 @@
 /* reduce.cl: one value from a rank-1 view, combining its elements with an associative and
- * commutative operator (runtime/algo_reduce.c: amp_reduce, amp_reduce_custom).
+ * commutative operator (runtime/algorithms/reduce.c: amp_reduce, amp_reduce_custom).
  *
  * Built from generated source: the runtime puts the operator first,
  *     T amp_reduce_op(T a, T b)   (sum, min, max, or the caller's text)

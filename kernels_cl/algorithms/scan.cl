@@ -1,5 +1,5 @@
 /* scan.cl: prefix sums of a rank-1 view, inclusive (out[i] = in[0] + ... + in[i]) or exclusive
- * (out[i] = in[0] + ... + in[i-1], out[0] = 0) (runtime/algo_scan.c: amp_scan), two ways:
+ * (out[i] = in[0] + ... + in[i-1], out[0] = 0) (runtime/algorithms/scan.c: amp_scan), two ways:
  * reduce-then-scan in three launches (below), and a single pass with decoupled look-back (at the
  * end of the file: the default for int, uint and float where the device has 64-bit atomics). Built with
  * -DT=<int, uint, float or double> and -DT4=<its 4-vector>.

@@ -1,5 +1,5 @@
 /* sort.cl: one pass of a least-significant-digit radix sort of 32-bit keys, optionally carrying
- * 32-bit values (runtime/algo_sort.c: amp_sort, amp_sort_by_key). A sort is 8 passes of 4-bit
+ * 32-bit values (runtime/algorithms/sort.c: amp_sort, amp_sort_by_key). A sort is 8 passes of 4-bit
  * digits (shift 0, 4, ..., 28), each stable, so the whole is a stable sort.
  *
  * Built with -DK=<uint, int or float> (the key type), -DK4=<its 4-vector>, -DKEY_KIND=<0 uint, 1 int, 2 float>,

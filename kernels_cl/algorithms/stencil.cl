@@ -1,5 +1,5 @@
 /* stencil.cl: a 2-D stencil (convolution) of a float image with clamp-to-edge borders
- * (runtime/algo_stencil.c: amp_stencil_2d, amp_gaussian_blur):
+ * (runtime/algorithms/stencil.c: amp_stencil_2d, amp_gaussian_blur):
  *
  *   dst(i, j) = sum over -r <= a, b <= r of w(a + r, b + r) * src(clamp(i + a), clamp(j + b))
  *

@@ -1,5 +1,5 @@
 /* transpose.cl: dst(j, i) = src(i, j) for a rank-2 src of R x C and a rank-2 dst of C x R
- * (runtime/algo_transpose.c: amp_transpose). Built with -DT=<int, uint, float or double>.
+ * (runtime/algorithms/transpose.c: amp_transpose). Built with -DT=<int, uint, float or double>.
  *
  * Tile shape: 2-D tiles of TR_ROWS x TR_DIM threads (8 x 32) moving a TR_DIM x TR_DIM (32 x 32)
  * block: each thread reads 4 elements of the block down a column of threads (rows r, r+8, r+16,

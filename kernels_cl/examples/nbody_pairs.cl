@@ -15,7 +15,7 @@
  *   - a step is two kernels: nbody_pairs sums every body's acceleration into `accel`, then
  *     nbody_pairs_advance moves the bodies and sets `accel` back to zero for the next step;
  *   - the sums are not bitwise reproducible: float addition depends on the order in which the
- *     tiles' adds land. The result is as accurate as nbody_fast's (tests/kernels_nbody.c holds
+ *     tiles' adds land. The result is as accurate as nbody_fast's (tests/kernels/nbody.c holds
  *     both to the same tolerance against a double-precision reference).
  *
  * How the work is cut. Bodies form blocks of BLOCK = TILE * BPT consecutive bodies; with `blocks`

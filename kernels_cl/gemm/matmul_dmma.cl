@@ -67,7 +67,7 @@
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
  * amp_blas_gemm does this for you on such a device where matmul_dmma_bulk is refused
- * (runtime/blas_choice.c; for compute capability 9.x, the GPUs it was measured on). With
+ * (runtime/blas/gemm_choice.c; for compute capability 9.x, the GPUs it was measured on). With
  * AMP_DEBUG=1, cp.async's reads are not bounds-checked as amp_at's are (they do not go through
  * amp_at); the plain-load path's are. Only an NVIDIA device
  * of compute capability 9.0 or more builds the kernel (the PTX assembler rejects the f64 m16n8k8

@@ -1,7 +1,7 @@
 /* matmul_fast.cl: C = A * B with register blocking, a transposed and padded A tile in
  * tile_static memory, vector loads and stores, double buffering, an unchecked path for interior
  * tiles and an L2-friendly tile order. ampcl's portable GEMM kernel: what amp_blas_gemm runs on
- * GPUs without tensor cores for the type (runtime/blas_choice.c). It continues the matmul course
+ * GPUs without tensor cores for the type (runtime/blas/gemm_choice.c). It continues the matmul course
  * of kernels_cl/lessons/ from lesson 2 (matmul_tiled.cl); the 13 steps below are what it adds,
  * and the option of each step names it where it acts in the code.
  *
@@ -56,7 +56,7 @@
  *      more than the 48 KB NVIDIA's driver reports, but a kernel may declare that much there
  *      (docs/KERNELS.md). On an H100 that gained about 4% in float; 64 was slower, as were K tiles
  *      of 8 (lab/NOTEBOOK.md). amp_blas_gemm takes it on compute capability 9.x
- *      (runtime/blas_choice.c); other devices keep 16, which fits 48 KB.
+ *      (runtime/blas/gemm_choice.c); other devices keep 16, which fits 48 KB.
  *  11. The order of the multiply-adds (-DFMA_ORDER). Steps 1-10 wrote one vector statement per A
  *      value and B vector (FMA_ORDER=0), so the A operand changed every BW multiply-adds. Walking
  *      the register tile row by row with every other row reversed (1, the default for float and

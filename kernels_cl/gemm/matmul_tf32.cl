@@ -69,7 +69,7 @@
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
  * amp_blas_gemm_ex(..., AMP_GEMM_ALLOW_TF32, ...) does this for you where the device can
- * (runtime/blas_choice.c). Rows of A and B that start on 16-byte boundaries (offset and row
+ * (runtime/blas/gemm_choice.c). Rows of A and B that start on 16-byte boundaries (offset and row
  * stride multiples of 4) take cp.async; other views a plain-load path with the same results. */
 #if AMP_COMPUTE_CAPABILITY < 80
 #error                                                                                             \

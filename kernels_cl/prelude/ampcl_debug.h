@@ -20,7 +20,7 @@
 #ifndef AMPCL_DEBUG_H
 #define AMPCL_DEBUG_H
 
-/* The record, in ints (runtime/launch_debug.c reads the same layout):
+/* The record, in ints (runtime/exec/launch_debug.c reads the same layout):
  *   [0] [1] bad accesses, low and high 32 bits     [2] set by the first bad access
  *   [3] the view's argument position (shape.s6)    [4] how many indexes were given
  *   [5..7] the indexes                             [8] the source line

@@ -1,0 +1,157 @@
+/* algo_sort: amp_sort and amp_sort_by_key against a host sort, for uint, int and float
+ * keys at sizes around the tile (1, 2, 1023, 1025, 5000, 100003), with many equal keys (the
+ * values must keep their order: stable), negative and special floats, a section, and bad input. */
+#include "check.h"
+
+#include <stdint.h>
+
+static const int sizes[] = {1, 2, 1023, 1025, 5000, 100003};
+
+static uint32_t hash(uint32_t i) {
+  i ^= i >> 16;
+  i *= 0x7feb352du;
+  i ^= i >> 15;
+  i *= 0x846ca68bu;
+  return i ^ (i >> 16);
+}
+
+static int cmp_u(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+static int cmp_i(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+static int cmp_f(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  if (x == y) /* -0.0 before +0.0, as the radix order has it */
+    return !!signbit(y) - !!signbit(x);
+  return (x > y) - (x < y);
+}
+
+static int cmp64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sorts n keys of the given kind on the device and compares with qsort. */
+static void check_keys(amp_accelerator_view *av, int n, amp_elem_type t) {
+  uint32_t *k = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+  for (int i = 0; i < n; i++) {
+    uint32_t h = hash((uint32_t)i);
+    if (t.kind == AMP_ELEM_FLOAT) {
+      float f = ((float)(h % 20001u) - 10000.0f) / 7.0f;
+      if (i % 97 == 5)
+        f = -0.0f;
+      if (i % 101 == 7)
+        f = (i & 1) ? INFINITY : -INFINITY;
+      memcpy(&k[i], &f, 4);
+    } else {
+      k[i] = h;
+    }
+  }
+  memcpy(want, k, (size_t)n * 4);
+  qsort(want, (size_t)n, 4,
+        t.kind == AMP_ELEM_UINT32  ? cmp_u
+        : t.kind == AMP_ELEM_INT32 ? cmp_i
+                                   : cmp_f);
+  amp_array_view *v = NULL;
+  CHECK_OK(amp_array_view_create(amp_extent1(n), t, k, &v));
+  CHECK_OK(amp_sort(av, v));
+  CHECK_OK(amp_array_view_synchronize(v));
+  int bad = -1;
+  for (int i = 0; i < n && bad < 0; i++)
+    if (k[i] != want[i])
+      bad = i;
+  if (bad >= 0)
+    fprintf(stderr, "sort kind %d n %d: key %d is %08x, want %08x\n", (int)t.kind, n, bad, k[bad],
+            want[bad]);
+  CHECK(bad < 0);
+  amp_array_view_release(v);
+  free(k);
+  free(want);
+}
+
+/* Key-value: keys with many repeats, values their original positions. */
+static void check_pairs(amp_accelerator_view *av, int n) {
+  int32_t *k = malloc((size_t)n * 4);
+  uint32_t *val = malloc((size_t)n * 4);
+  int64_t *want = malloc((size_t)n * sizeof *want); /* key * 2^32 + position: sorted = stable */
+  for (int i = 0; i < n; i++) {
+    k[i] = (int32_t)(hash((uint32_t)i) % 50u) - 25;
+    val[i] = (uint32_t)i;
+    want[i] = (int64_t)k[i] * 4294967296LL + i;
+  }
+  amp_array_view *kv = NULL, *vv = NULL;
+  CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_INT32, k, &kv));
+  CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_UINT32, val, &vv));
+  CHECK_OK(amp_sort_by_key(av, kv, vv));
+  CHECK_OK(amp_array_view_synchronize(kv));
+  CHECK_OK(amp_array_view_synchronize(vv));
+  qsort(want, (size_t)n, sizeof *want, cmp64);
+  int bad = -1;
+  for (int i = 0; i < n && bad < 0; i++)
+    if ((int64_t)k[i] * 4294967296LL + val[i] != want[i])
+      bad = i;
+  if (bad >= 0)
+    fprintf(stderr, "sort_by_key n %d: pair %d is (%d, %u)\n", n, bad, k[bad], val[bad]);
+  CHECK(bad < 0);
+  amp_array_view_release(kv);
+  amp_array_view_release(vv);
+  free(k);
+  free(val);
+  free(want);
+}
+
+int main(void) {
+  REQUIRE_VIEW(av);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    /* small (oclgrind): up to two tiles of keys; the section below (3001 keys) has a middle tile */
+    if (test_small() && sizes[s] > 1025)
+      continue;
+    check_keys(av, sizes[s], AMP_UINT32);
+    check_keys(av, sizes[s], AMP_INT32);
+    check_keys(av, sizes[s], AMP_FLOAT);
+    check_pairs(av, sizes[s]);
+  }
+
+  /* A section from element 3 to the next-to-last: the rest stays as it was. */
+  enum { N = 3001 };
+  static uint32_t x[N], ref[N];
+  for (int i = 0; i < N; i++)
+    x[i] = ref[i] = hash((uint32_t)i) % 1000u;
+  qsort(ref + 3, N - 4, 4, cmp_u);
+  amp_array_view *all = NULL, *sec = NULL;
+  REQUIRE_OK(amp_array_view_create(amp_extent1(N), AMP_UINT32, x, &all));
+  REQUIRE_OK(amp_array_view_section(all, amp_index1(3), amp_extent1(N - 4), &sec));
+  CHECK_OK(amp_sort(av, sec));
+  CHECK_OK(amp_array_view_synchronize(all));
+  CHECK(memcmp(x, ref, sizeof x) == 0);
+
+  /* Bad input: nothing changes. */
+  amp_array_view *ro = NULL, *d = NULL, *other = NULL;
+  static double dx[16];
+  static uint32_t ox[17];
+  REQUIRE_OK(amp_array_view_as_const(all, &ro));
+  CHECK_STATUS(amp_sort(av, ro), AMP_ERROR_ACCESS_DENIED);
+  REQUIRE_OK(amp_array_view_create(amp_extent1(16), AMP_DOUBLE, dx, &d));
+  CHECK_STATUS(amp_sort(av, d), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("AMP_UINT32, AMP_INT32 or AMP_FLOAT");
+  REQUIRE_OK(amp_array_view_create(amp_extent1(17), AMP_UINT32, ox, &other));
+  CHECK_STATUS(amp_sort_by_key(av, all, other), AMP_ERROR_EXTENT_MISMATCH);
+  CHECK_MSG("3001");
+  CHECK_STATUS(amp_sort_by_key(av, sec, all), AMP_ERROR_EXTENT_MISMATCH);
+  CHECK_STATUS(amp_sort_by_key(av, all, all), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("same data");
+  CHECK_STATUS(amp_sort_by_key(av, all, NULL), AMP_ERROR_INVALID_HANDLE);
+  CHECK_STATUS(amp_sort(av, NULL), AMP_ERROR_INVALID_HANDLE);
+  CHECK_OK(amp_array_view_synchronize(all));
+  CHECK(memcmp(x, ref, sizeof x) == 0);
+  amp_array_view_release(other);
+  amp_array_view_release(d);
+  amp_array_view_release(ro);
+  amp_array_view_release(sec);
+  amp_array_view_release(all);
+  return check_done();
+}

@@ -1,0 +1,124 @@
+/* algo_stencil: amp_stencil_2d and amp_gaussian_blur against a host convolution with
+ * clamped borders, at image sizes that are not multiples of the 16 x 16 tile (1 x 1, 1 x 40,
+ * 17 x 33, 70 x 45), radii 0, 1, 3 and 8, a section with a row stride, and bad input. */
+#include "check.h"
+
+#include <stdint.h>
+
+static int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Host reference in double. */
+static void reference(const float *src, float *dst, int H, int W, const float *w, int r) {
+  int k = 2 * r + 1;
+  for (int i = 0; i < H; i++)
+    for (int j = 0; j < W; j++) {
+      double s = 0;
+      for (int a = -r; a <= r; a++)
+        for (int b = -r; b <= r; b++)
+          s += (double)w[(a + r) * k + b + r] *
+               src[clampi(i + a, 0, H - 1) * W + clampi(j + b, 0, W - 1)];
+      dst[i * W + j] = (float)s;
+    }
+}
+
+static void check_case(amp_accelerator_view *av, int H, int W, int r) {
+  int k = 2 * r + 1;
+  size_t n = (size_t)H * (size_t)W;
+  float *src = malloc(n * 4), *dst = malloc(n * 4), *want = malloc(n * 4),
+        *w = malloc((size_t)k * k * 4);
+  for (size_t i = 0; i < n; i++)
+    src[i] = (float)((i * 37) % 101) / 101.0f;
+  for (int i = 0; i < k * k; i++)
+    w[i] = (float)(1 + (i * 7) % 5) / (float)(3 * k * k); /* not symmetric: orientation shows */
+  reference(src, want, H, W, w, r);
+  amp_array_view *vs = NULL, *vd = NULL, *vw = NULL;
+  CHECK_OK(amp_array_view_create_const(amp_extent2(H, W), AMP_FLOAT, src, &vs));
+  CHECK_OK(amp_array_view_create(amp_extent2(H, W), AMP_FLOAT, dst, &vd));
+  CHECK_OK(amp_array_view_create_const(amp_extent2(k, k), AMP_FLOAT, w, &vw));
+  CHECK_OK(amp_array_view_discard_data(vd));
+  CHECK_OK(amp_stencil_2d(av, vs, vd, vw));
+  CHECK_OK(amp_array_view_synchronize(vd));
+  double worst = 0;
+  for (size_t i = 0; i < n; i++)
+    worst = fmax(worst, fabs(dst[i] - want[i]));
+  if (worst > 1e-5)
+    fprintf(stderr, "stencil %d x %d r %d: error %g\n", H, W, r, worst);
+  CHECK(worst <= 1e-5);
+  amp_array_view_release(vs);
+  amp_array_view_release(vd);
+  amp_array_view_release(vw);
+  free(src);
+  free(dst);
+  free(want);
+  free(w);
+}
+
+int main(void) {
+  REQUIRE_VIEW(av);
+  const int shapes[][2] = {{1, 1}, {1, 40}, {17, 33}, {70, 45}};
+  const int radii[] = {0, 1, 3, 8};
+  for (int s = 0; s < 4; s++)
+    for (int r = 0; r < 4; r++)
+      check_case(av, shapes[s][0], shapes[s][1], radii[r]);
+
+  /* Gaussian blur of a 40 x 50 section (rows of 64) of an impulse image: the result is the
+   * normalised Gaussian around the impulse, clamped at the section's edges. */
+  enum { H = 48, W = 64 };
+  static float img[H][W], out[40][50];
+  img[20][25] = 1.0f;
+  amp_array_view *vi = NULL, *sec = NULL, *vo = NULL;
+  REQUIRE_OK(amp_array_view_create(amp_extent2(H, W), AMP_FLOAT, img, &vi));
+  REQUIRE_OK(amp_array_view_section(vi, amp_index2(2, 3), amp_extent2(40, 50), &sec));
+  REQUIRE_OK(amp_array_view_create(amp_extent2(40, 50), AMP_FLOAT, out, &vo));
+  CHECK_OK(amp_gaussian_blur(av, sec, vo, 1.0f));
+  CHECK_OK(amp_array_view_synchronize(vo));
+  double total = 0, norm = 0;
+  for (int a = -3; a <= 3; a++)
+    for (int b = -3; b <= 3; b++)
+      norm += exp(-(a * a + b * b) / 2.0);
+  int bad = 0;
+  for (int i = 0; i < 40; i++)
+    for (int j = 0; j < 50; j++) {
+      int di = i - 18, dj = j - 22; /* the impulse sits at (18, 22) of the section */
+      double want = abs(di) <= 3 && abs(dj) <= 3 ? exp(-(di * di + dj * dj) / 2.0) / norm : 0.0;
+      bad += fabs(out[i][j] - want) > 1e-6;
+      total += out[i][j];
+    }
+  CHECK_EQ_INT(bad, 0);
+  CHECK(fabs(total - 1.0) < 1e-5);
+
+  /* Bad input. */
+  static float w4[16], w19[19 * 19], o2[50][40];
+  static int32_t iimg[40 * 50];
+  amp_array_view *v4 = NULL, *v19 = NULL, *vt = NULL, *vint = NULL, *ro = NULL;
+  REQUIRE_OK(amp_array_view_create(amp_extent2(4, 4), AMP_FLOAT, w4, &v4));
+  REQUIRE_OK(amp_array_view_create(amp_extent2(19, 19), AMP_FLOAT, w19, &v19));
+  REQUIRE_OK(amp_array_view_create(amp_extent2(50, 40), AMP_FLOAT, o2, &vt));
+  REQUIRE_OK(amp_array_view_create(amp_extent2(40, 50), AMP_INT32, iimg, &vint));
+  CHECK_STATUS(amp_stencil_2d(av, sec, vo, v4), AMP_ERROR_EXTENT_MISMATCH);
+  CHECK_MSG("odd side");
+  CHECK_STATUS(amp_stencil_2d(av, sec, vo, v19), AMP_ERROR_LIMIT_EXCEEDED);
+  CHECK_MSG("radius 9");
+  CHECK_STATUS(amp_stencil_2d(av, sec, vt, v4), AMP_ERROR_EXTENT_MISMATCH);
+  CHECK_STATUS(amp_stencil_2d(av, vint, vo, v4), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(amp_gaussian_blur(av, sec, vo, 0.0f), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(amp_gaussian_blur(av, sec, vo, NAN), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(amp_gaussian_blur(av, sec, vo, 3.0f), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("sigma is 3");
+  CHECK_STATUS(amp_gaussian_blur(av, sec, sec, 1.0f), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("same data");
+  REQUIRE_OK(amp_array_view_as_const(vo, &ro));
+  CHECK_STATUS(amp_gaussian_blur(av, sec, ro, 1.0f), AMP_ERROR_ACCESS_DENIED);
+  CHECK_STATUS(amp_gaussian_blur(av, NULL, vo, 1.0f), AMP_ERROR_INVALID_HANDLE);
+  amp_array_view_release(ro);
+  amp_array_view_release(vint);
+  amp_array_view_release(vt);
+  amp_array_view_release(v19);
+  amp_array_view_release(v4);
+  amp_array_view_release(vo);
+  amp_array_view_release(sec);
+  amp_array_view_release(vi);
+  return check_done();
+}

@@ -1,0 +1,40 @@
+/* tests/oclgrind/catches.c: proof that the oclgrind runs can fail. Run under oclgrind only
+ * (tests/oclgrind/CMakeLists.txt): `oob` launches a kernel whose last work item writes one element
+ * past its view, `race` one whose work items all write the same tile_static int before a barrier.
+ * Oclgrind must report each (the ctest passes on its message); on a real device these kernels
+ * would corrupt memory or give an unspecified result, so the normal suite never runs them. */
+#include "check.h"
+
+static const char *src = "__kernel void oob(AMP_VIEW(int, v)) {\n"
+                         "  AMP_INDEX1(i);\n"
+                         "  amp_at(v, i[0] + 1) = i[0];\n" /* the last item writes at n */
+                         "}\n"
+                         "__kernel void race(AMP_VIEW(int, v)) {\n"
+                         "  AMP_TILED_INDEX1(idx);\n"
+                         "  tile_static int t[1];\n"
+                         "  t[0] = idx.local_id[0];\n" /* every item of the tile, at once */
+                         "  amp_barrier_wait();\n"
+                         "  amp_at(v, idx.global_id[0]) = t[0];\n"
+                         "}\n";
+
+int main(int argc, char **argv) {
+  if (argc != 2 || (strcmp(argv[1], "oob") != 0 && strcmp(argv[1], "race") != 0)) {
+    fprintf(stderr, "usage: %s oob|race (under oclgrind only)\n", argv[0]);
+    return 2;
+  }
+  REQUIRE_VIEW(av);
+  enum { N = 64 };
+  int host[N] = {0};
+  amp_array_view *v = NULL;
+  amp_kernel *k = test_kernel(src, NULL, argv[1]);
+  REQUIRE_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, host, &v));
+  amp_arg a[] = {amp_arg_view(v)};
+  if (strcmp(argv[1], "oob") == 0)
+    CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, a, 1));
+  else
+    CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), 16), k, a, 1));
+  CHECK_OK(amp_array_view_synchronize(v));
+  amp_array_view_release(v);
+  amp_kernel_release(k);
+  return check_done();
+}
