@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The restructuring's before/after check on the GPU machine: build, the whole ctest suite on the
-# default accelerator (the GPU), and amp-bench's cuBLAS comparison (SGEMM and DGEMM at 4096 and
+# default accelerator (the GPU; sweeps at full size there), the tests labelled debug again with
+# AMP_DEBUG=1, and amp-bench's cuBLAS comparison (SGEMM and DGEMM at 4096 and
 # 8192: ampcl's fast kernel, amp_blas_gemm and CLBlast, beside cuBLAS through CuPy in the same run).
 #   . .device/setup.sh && bash lab/gpu_check.sh "$OUT"
 set -uo pipefail
@@ -19,6 +20,11 @@ echo "build $(($(date +%s) - t0)) s"
 t0=$(date +%s)
 timeout 330 ctest --test-dir $B --output-on-failure -j8 --timeout 300 >"$out/ctest.txt" 2>&1
 echo "ctest rc=$? $(($(date +%s) - t0)) s"; tail -25 "$out/ctest.txt"
+# What debug mode changes, at full size: on a CPU device CI runs the sweeps' small cases only.
+t0=$(date +%s)
+AMP_DEBUG=1 timeout 300 ctest --test-dir $B --output-on-failure -j8 --timeout 280 -L debug \
+  >"$out/ctest-debug.txt" 2>&1
+echo "ctest (AMP_DEBUG=1, label debug) rc=$? $(($(date +%s) - t0)) s"; tail -8 "$out/ctest-debug.txt"
 ab=$B/bench/amp-bench
 for t in float double; do
   timeout 150 $ab --workload matmul --impl fast,gemm,clblast --types $t --sizes 4096,8192 --repeats 3 \
