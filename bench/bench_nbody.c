@@ -21,8 +21,9 @@
 
 #include "bench.h"
 
-#define SOFTENING2 0.01f /* kernels_cl/examples/nbody.cl's default; passed to it as -DSOFTENING2   \
-                          */
+#define SOFTENING2                                                                                 \
+  0.01f /* kernels_cl/examples/nbody.cl's default; passed to it as -DSOFTENING2                    \
+         */
 #define NB_TILE        256
 #define NB_BPT         4
 #define NB_CHECKED     256

@@ -3,7 +3,8 @@
  * tiles and an L2-friendly tile order. ampcl's portable GEMM kernel: what amp_blas_gemm runs on
  * GPUs without tensor cores for the type (runtime/blas/gemm_choice.c). It continues the matmul course
  * of kernels_cl/lessons/ from lesson 2 (matmul_tiled.cl); the 13 steps below are what it adds,
- * and the option of each step names it where it acts in the code.
+ * and the option of each step names it where it acts in the code. Lessons 3 to 6 take steps 1,
+ * 3 with 4, and 6 one at a time, each a small kernel of its own.
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views
  * (sections allowed), for any m, n, w >= 1: odd, prime, non-square.

@@ -1,6 +1,5 @@
 /* matmul_tiled.cl: C = A * B with TILE x TILE tiles of A and B staged in tile_static memory.
- * Lesson 2 of the matmul course (lesson 1: matmul_naive.cl). The course goes on in the
- * production kernel kernels_cl/gemm/matmul_fast.cl, whose header walks through its 13 steps.
+ * Lesson 2 of the matmul course (lesson 1: matmul_naive.cl; lesson 3: matmul_lesson3_column.cl).
  *
  * What it computes: as matmul_naive, C (m x n) = A (m x w) * B (w x n), row-major rank-2 views,
  * one work-item per element of C. This is the C++ AMP article's tiled MatrixMultiply, made to work for every
@@ -16,6 +15,9 @@
  * each thread reads TILE elements of each block from fast on-chip memory. Global traffic drops by
  * a factor TILE. la[row][t] is the same address for the threads of one row (a broadcast) and
  * lb[t][col] is consecutive across a row of threads, so neither read conflicts on memory banks.
+ *
+ * What lesson 3 attacks: every multiply-add here needs two tile_static reads, so on-chip memory,
+ * not arithmetic, sets the speed.
  *
  * Sizes the tile does not divide: the launch domain is C's extent rounded up to whole tiles
  * (amp_tiled_extent_pad), so some threads lie outside C. Those threads still load (zeros, for

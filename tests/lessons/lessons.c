@@ -1,0 +1,274 @@
+/* lessons: every lesson of the matmul course (kernels_cl/lessons/, lessons 1 to 6) against a host
+ * reference at small sizes no tile divides (1 x 1 x 1 up to 130 x 33 x 131, m x w x n): each with
+ * its default options in float, and lessons 3 to 6 with another shape of their tile in double or
+ * int. Each product runs twice: on whole views, and on sections
+ * inside larger buffers with an odd row stride, where the elements around C must come back
+ * untouched (the device holds the whole C buffer, filled with a sentinel, so a stray write would
+ * return with it) and A and B must be unchanged. Each lesson that declares its tile must refuse
+ * another one. Building the kernels on POCL is most of the run time, hence one type per row. */
+#include "check.h"
+
+#include <float.h>
+#include <stdint.h>
+
+typedef struct {
+  const char *label;
+  const char *kernel;  /* file name without .cl: the builtin program and its kernel */
+  const char *options; /* besides -DT=... */
+  int elem;            /* index into elems[]: the type it is built for */
+  int rts_m, rts_n;    /* tile of threads; 0: an untiled launch (lesson 1) */
+  int wpt_m, wpt_n;    /* elements of C per thread, down and across */
+} lesson;
+
+/* The launch domain of each lesson's header: one thread per wpt_m x wpt_n block of C, padded to
+ * whole tiles. */
+static const lesson lessons[] = {
+    {"1 naive", "matmul_naive", "", 0, 0, 0, 1, 1},
+    {"2 tiled", "matmul_tiled", "", 0, 16, 16, 1, 1},
+    {"3 column", "matmul_lesson3_column", "", 0, 4, 32, 8, 1},
+    {"3 column 16/4", "matmul_lesson3_column", "-DTILE=16 -DWPT=4", 2, 4, 16, 4, 1},
+    {"4 regtile", "matmul_lesson4_regtile", "", 0, 8, 8, 4, 4},
+    {"4 regtile 16 2x8", "matmul_lesson4_regtile", "-DTILE=16 -DWPT_M=2 -DWPT_N=8", 1, 8, 2, 2, 8},
+    {"5 vectors", "matmul_lesson5_vectors", "", 0, 8, 8, 4, 4},
+    {"5 vectors 16 4x8 unpadded", "matmul_lesson5_vectors", "-DTILE=16 -DWPT_N=8 -DPADV=0", 2, 4, 2,
+     4, 8},
+    {"6 double buffer", "matmul_lesson6_double_buffer", "", 0, 8, 8, 4, 4},
+    {"6 double buffer 16 8x4", "matmul_lesson6_double_buffer", "-DTILE=16 -DWPT_M=8 -DPADV=2", 1, 2,
+     4, 8, 4},
+};
+
+typedef struct {
+  const char *cl; /* -DT= */
+  amp_elem_type type;
+  size_t size;
+} elem;
+
+/* (AMP_FLOAT and friends are compound literals, not constants: spelled out for a static table) */
+static const elem elems[] = {
+    {"float", {AMP_ELEM_FLOAT, 4}, 4},
+    {"double", {AMP_ELEM_DOUBLE, 8}, 8},
+    {"int", {AMP_ELEM_INT32, 4}, 4},
+};
+
+/* m x w times w x n: one element; sizes no tile divides, with a partial K step; whole tiles. */
+static const int sizes[][3] = {{1, 1, 1}, {37, 29, 41}, {64, 64, 64}, {130, 33, 131}};
+
+static const char *fill_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
+                              "  AMP_INDEX2(i);\n"
+                              "  amp_at(v, i[0], i[1]) = value;\n"
+                              "}\n";
+
+static uint32_t rng = 2718u;
+static int next_int(void) { /* -8 .. 8 */
+  rng = rng * 1664525u + 1013904223u;
+  return (int)((rng >> 8) % 17u) - 8;
+}
+
+static double get(const elem *e, const void *p, size_t i) {
+  switch (e->type.kind) {
+  case AMP_ELEM_INT32:
+    return ((const int32_t *)p)[i];
+  case AMP_ELEM_FLOAT:
+    return ((const float *)p)[i];
+  default:
+    return ((const double *)p)[i];
+  }
+}
+
+static void put(const elem *e, void *p, size_t i, double v) {
+  switch (e->type.kind) {
+  case AMP_ELEM_INT32:
+    ((int32_t *)p)[i] = (int32_t)v;
+    break;
+  case AMP_ELEM_FLOAT:
+    ((float *)p)[i] = (float)v;
+    break;
+  default:
+    ((double *)p)[i] = v;
+  }
+}
+
+/* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
+static double sentinel(const elem *e) {
+  return e->type.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
+}
+
+static amp_arg sentinel_arg(const elem *e) {
+  return e->type.kind == AMP_ELEM_INT32   ? amp_arg_int(INT32_MIN)
+         : e->type.kind == AMP_ELEM_FLOAT ? amp_arg_float(NAN)
+                                          : amp_arg_double(NAN);
+}
+
+static amp_status launch(amp_accelerator_view *av, const lesson *l, amp_kernel *k,
+                         amp_array_view *va, amp_array_view *vb, amp_array_view *vc, int m, int n) {
+  amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+  const amp_extent threads =
+      amp_extent2((m + l->wpt_m - 1) / l->wpt_m, (n + l->wpt_n - 1) / l->wpt_n);
+  if (!l->rts_m)
+    return amp_parallel_for_each(av, threads, k, args, AMP_NARGS(args));
+  amp_tiled_extent dom = amp_tiled_extent_pad(amp_tile2(threads, l->rts_m, l->rts_n));
+  return amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args));
+}
+
+/* One product, C = A * B (m x w times w x n); in sections (`section` set) each matrix lies at
+ * (1, 2) of a buffer two rows taller and three columns wider. Returns the number of wrong
+ * elements, printing the first few. */
+static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp_kernel *k,
+                   amp_kernel *fill, int m, int w, int n, int section) {
+  const int r0 = section ? 1 : 0, c0 = section ? 2 : 0, grow = section ? 2 : 0;
+  const int grow_cols = section ? 3 : 0;
+  const int ra = m + grow, lda = w + grow_cols, rb = w + grow, ldb = n + grow_cols;
+  const int rc = m + grow, ldc = n + grow_cols;
+  const size_t na = (size_t)ra * lda, nb = (size_t)rb * ldb, nc = (size_t)rc * ldc;
+  char *A = malloc(na * e->size), *A0 = malloc(na * e->size);
+  char *B = malloc(nb * e->size), *B0 = malloc(nb * e->size);
+  char *C = malloc(nc * e->size);
+  double *ref = malloc((size_t)m * n * sizeof(double));
+  double *mag = malloc((size_t)m * n * sizeof(double));
+  int bad = -1;
+  amp_array_view *fa = NULL, *fb = NULL, *fc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  if (!A || !A0 || !B || !B0 || !C || !ref || !mag)
+    goto done;
+  const double scale = e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0;
+  for (size_t i = 0; i < na; i++)
+    put(e, A, i, next_int() / scale);
+  for (size_t i = 0; i < nb; i++)
+    put(e, B, i, next_int() / scale);
+  for (size_t i = 0; i < nc; i++)
+    put(e, C, i, sentinel(e));
+  memcpy(A0, A, na * e->size);
+  memcpy(B0, B, nb * e->size);
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0, s_abs = 0;
+      for (int t = 0; t < w; t++) {
+        const double p =
+            get(e, A, (size_t)(r0 + i) * lda + c0 + t) * get(e, B, (size_t)(r0 + t) * ldb + c0 + j);
+        s += p;
+        s_abs += fabs(p);
+      }
+      ref[(size_t)i * n + j] = s;
+      mag[(size_t)i * n + j] = s_abs;
+    }
+
+  amp_status st;
+  if ((st = amp_array_view_create_const(amp_extent2(ra, lda), e->type, A, &fa)) ||
+      (st = amp_array_view_create_const(amp_extent2(rb, ldb), e->type, B, &fb)) ||
+      (st = amp_array_view_create(amp_extent2(rc, ldc), e->type, C, &fc))) {
+    fprintf(stderr, "creating views: %s\n", amp_last_error());
+    goto done;
+  }
+  if (section) {
+    /* The whole C buffer on the device, newer than the host's: synchronizing fc brings all of it
+     * back, so a write outside the section would show. */
+    amp_arg fargs[] = {amp_arg_view(fc), sentinel_arg(e)};
+    CHECK_OK(amp_parallel_for_each(av, amp_extent2(rc, ldc), fill, fargs, AMP_NARGS(fargs)));
+    if ((st = amp_array_view_section(fa, amp_index2(r0, c0), amp_extent2(m, w), &va)) ||
+        (st = amp_array_view_section(fb, amp_index2(r0, c0), amp_extent2(w, n), &vb)) ||
+        (st = amp_array_view_section(fc, amp_index2(r0, c0), amp_extent2(m, n), &vc))) {
+      fprintf(stderr, "creating sections: %s\n", amp_last_error());
+      goto done;
+    }
+  } else {
+    va = fa, vb = fb, vc = fc;
+    fa = fb = fc = NULL;
+  }
+  CHECK_OK(st = launch(av, l, k, va, vb, vc, m, n));
+  CHECK_OK(amp_array_view_synchronize(fc ? fc : vc));
+  if (st != AMP_SUCCESS)
+    goto done;
+
+  bad = 0;
+  const double eps = e->type.kind == AMP_ELEM_FLOAT    ? FLT_EPSILON
+                     : e->type.kind == AMP_ELEM_DOUBLE ? DBL_EPSILON
+                                                       : 0;
+  for (int i = 0; i < rc; i++)
+    for (int j = 0; j < ldc; j++) {
+      const double got = get(e, C, (size_t)i * ldc + j);
+      const int inside = i >= r0 && i < r0 + m && j >= c0 && j < c0 + n;
+      double want = sentinel(e), tol = 0;
+      if (inside) {
+        want = ref[(size_t)(i - r0) * n + (j - c0)];
+        tol = 2.0 * w * eps * mag[(size_t)(i - r0) * n + (j - c0)];
+      }
+      const int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol;
+      if (!ok && bad++ < 3)
+        fprintf(stderr, "  lesson %s, %s, %dx%dx%d, %s: C(%d,%d)%s = %.9g, expected %.9g\n",
+                l->label, e->cl, m, w, n, section ? "sections" : "whole views", i - r0, j - c0,
+                inside ? "" : " (outside C)", got, want);
+    }
+  if (memcmp(A, A0, na * e->size) || memcmp(B, B0, nb * e->size)) {
+    fprintf(stderr, "  lesson %s, %s, %dx%dx%d: A or B changed\n", l->label, e->cl, m, w, n);
+    bad++;
+  }
+done:
+  amp_array_view_release(va);
+  amp_array_view_release(vb);
+  amp_array_view_release(vc);
+  amp_array_view_release(fa);
+  amp_array_view_release(fb);
+  amp_array_view_release(fc);
+  free(A);
+  free(A0);
+  free(B);
+  free(B0);
+  free(C);
+  free(ref);
+  free(mag);
+  return bad;
+}
+
+int main(void) {
+  amp_accelerator_view *av = test_view();
+  if (!av)
+    return 1;
+  amp_accelerator *acc;
+  amp_accelerator_properties props;
+  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
+  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+
+  amp_kernel *fills[sizeof elems / sizeof elems[0]] = {NULL};
+  for (size_t li = 0; li < sizeof lessons / sizeof lessons[0]; li++) {
+    const lesson *l = &lessons[li];
+    const elem *e = &elems[l->elem];
+    if (e->type.kind == AMP_ELEM_DOUBLE && !props.supports_double_precision) {
+      printf("lesson %-24s %-6s skipped: %s has no fp64\n", l->label, e->cl, props.device_path);
+      continue;
+    }
+    char opts[256];
+    snprintf(opts, sizeof opts, "-DT=%s %s", e->cl, l->options);
+    if (!fills[l->elem] && !(fills[l->elem] = test_kernel(fill_src, opts, "fill")))
+      break;
+    amp_program *prog;
+    amp_kernel *k;
+    REQUIRE_OK(amp_program_create_builtin(l->kernel, opts, &prog));
+    REQUIRE_OK(amp_kernel_create(prog, l->kernel, &k));
+    int total_bad = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+      for (int section = 0; section <= 1; section++) {
+        const int bad =
+            run_one(av, l, e, k, fills[l->elem], sizes[s][0], sizes[s][1], sizes[s][2], section);
+        CHECK_EQ_INT(bad, 0);
+        total_bad += bad != 0;
+      }
+    if (l->rts_m) {
+      /* AMP_TILE_SHAPE: a tile other than the lesson's is refused before anything runs. */
+      const int other = l->rts_m == 8 && l->rts_n == 8 ? 16 : 8;
+      amp_array_view *v;
+      double dummy = 0; /* room for one element of any type */
+      REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
+      amp_arg args[] = {amp_arg_view(v), amp_arg_view(v), amp_arg_view(v)};
+      CHECK_STATUS(amp_parallel_for_each_tiled(av,
+                                               amp_tile2(amp_extent2(other, other), other, other),
+                                               k, args, AMP_NARGS(args)),
+                   AMP_ERROR_INVALID_ARGUMENT);
+      amp_array_view_release(v);
+    }
+    printf("lesson %-24s %-6s %s\n", l->label, e->cl, total_bad ? "MISMATCH" : "verified");
+    amp_kernel_release(k);
+    amp_program_release(prog);
+  }
+  for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++)
+    amp_kernel_release(fills[i]);
+  return check_done();
+}
