@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 mkdir -p "$out"
 B=build-gpu
 export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-git rev-parse HEAD >"$out/commit.txt" 2>/dev/null || true
-git status --short >>"$out/commit.txt" 2>/dev/null || true
+# (the GPU machine gets a copy of the working tree whose git metadata may be older: the run's
+# README names the commit)
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 t0=$(date +%s)
 { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)"; } >"$out/build.log" 2>&1 ||
