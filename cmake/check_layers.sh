@@ -13,26 +13,25 @@ mapfile -t objs < <(find "$objdir" -name '*.o' | sort)
 [ ${#objs[@]} -gt 0 ] || { echo "check_layers: no object files under $objdir" >&2; exit 1; }
 defs=$(mktemp) uses=$(mktemp) edges=$(mktemp)
 trap 'rm -f "$defs" "$uses" "$edges"' EXIT
-for o in "${objs[@]}"; do
-  f=${o#"$objdir"/}
-  f=${f%.o}
-  f=${f#runtime/}
-  case $f in ampcl_embedded_kernels.c) f=exec/ampcl_embedded_kernels.c ;; esac
-  nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >>"$defs"
-  nm -g --undefined-only "$o" | awk -v f="$f" '{ print $NF, f }' >>"$uses"
-done
+# "<object>: <type> <symbol>" for every global symbol, defined and undefined, in one nm each
+name() { # object path -> the source it came from, relative to runtime/
+  sed -e "s|^$objdir/||" -e 's|\.o:| |' -e 's|^runtime/||' \
+      -e 's|^ampcl_embedded_kernels\.c |exec/ampcl_embedded_kernels.c |'
+}
+nm -A -g --defined-only "${objs[@]}" | name | awk 'NF >= 3 { print $NF, $1 }' >"$defs"
+nm -A -g --undefined-only "${objs[@]}" | name | awk '{ print $NF, $1 }' >"$uses"
 # symbol used -> file defining it
 awk 'NR == FNR { def[$1] = $2; next } ($1 in def) && def[$1] != $2 { print $2, def[$1], $1 }' \
   "$defs" "$uses" | sort -u >"$edges"
+# the layer order: a file may use its own layer and those below; blas and algorithms are peers
 status=0
-rank() { case $1 in core/*) echo 0 ;; data/*) echo 1 ;; exec/*) echo 2 ;; blas/* | algorithms/*) echo 3 ;; *) echo 9 ;; esac; }
-while read -r from to sym; do
-  rf=$(rank "$from") rt=$(rank "$to")
-  if [ "$rt" -gt "$rf" ] || { [ "$rt" -eq "$rf" ] && [ "${from%%/*}" != "${to%%/*}" ]; } || [ "$rf" -eq 9 ]; then
-    echo "layer violation: $from uses $sym from $to"
-    status=1
-  fi
-done <"$edges"
+awk 'function rank(f) { if (f ~ /^core\//) return 0; if (f ~ /^data\//) return 1
+                        if (f ~ /^exec\//) return 2; if (f ~ /^(blas|algorithms)\//) return 3
+                        return 9 }
+     { rf = rank($1); rt = rank($2); split($1, a, "/"); split($2, b, "/")
+       if (rt > rf || (rt == rf && a[1] != b[1]) || rf == 9) {
+         print "layer violation: " $1 " uses " $3 " from " $2; bad = 1 } }
+     END { exit bad }' "$edges" || status=1
 if ! awk '{ print $1, $2 }' "$edges" | sort -u | tsort >/dev/null 2>"$edges.tsort"; then
   echo "a circle between files:"
   cat "$edges.tsort"

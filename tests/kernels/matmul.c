@@ -27,47 +27,51 @@ typedef struct {
   unsigned min_cc; /* NVIDIA compute capability the options need (inline PTX); 0: any device */
   int elem_bytes;  /* options that build for one element size only (step 13's 16-byte B vectors:
                       BW elements of 4 bytes, int and float, or of 8, double); 0: any */
+  int debug_small; /* run in debug mode on a CPU device: one configuration per kernel file and
+                      main shape (each checked build is compiled again there) */
 } config;
 
 static const config configs[] = {
-    {"naive", NAIVE, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"tiled 16", TILED, "-DTILE=16", 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"fast defaults", FAST, "", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
-    {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 128, 128, 16, 8, 8, 1, 0, 4, 0, 0},
-    {"fast all checked", FAST, "-DINNER_FAST=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
-    {"fast row-by-row order", FAST, "-DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
-    {"fast K tiles of 32", FAST, "-DTS_K=32", 1, 0, 128, 128, 32, 8, 8, 1, 1, 4, 0, 0},
-    {"fast plain fma order", FAST, "-DFMA_ORDER=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
-    {"fast column fma order", FAST, "-DFMA_ORDER=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0},
+    {"naive", NAIVE, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    {"tiled 16", TILED, "-DTILE=16", 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    {"tiled 8", TILED, "-DTILE=8", 1, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"fast defaults", FAST, "", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0, 1},
+    {"fast single buffer", FAST, "-DDOUBLE_BUFFER=0", 1, 0, 128, 128, 16, 8, 8, 1, 0, 4, 0, 0, 0},
+    {"fast all checked", FAST, "-DINNER_FAST=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0, 0},
+    {"fast row-by-row order", FAST, "-DGROUP_M=1", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0, 0},
+    {"fast K tiles of 32", FAST, "-DTS_K=32", 1, 0, 128, 128, 32, 8, 8, 1, 1, 4, 0, 0, 0},
+    {"fast plain fma order", FAST, "-DFMA_ORDER=0", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0, 0},
+    {"fast column fma order", FAST, "-DFMA_ORDER=2", 1, 0, 128, 128, 16, 8, 8, 1, 1, 4, 0, 0, 0},
     {"fast 64x128 8x4", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 1, 0, 64, 128, 16, 8, 4,
-     1, 1, 4, 0, 0},
+     1, 1, 4, 0, 0, 0},
     {"fast 32x64 k8 4x8", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8", 0, 0, 32, 64, 8,
-     4, 8, 1, 1, 4, 0, 0},
+     4, 8, 1, 1, 4, 0, 0, 0},
     {"fast 64x128 8x8 k8", FAST, "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8", 1, 0, 64, 128,
-     8, 8, 8, 1, 1, 4, 0, 0},
+     8, 8, 8, 1, 1, 4, 0, 0, 0},
     {"fast 32x64 bands of 3", FAST, "-DTS_M=32 -DTS_N=64 -DTS_K=8 -DWPT_M=4 -DWPT_N=8 -DGROUP_M=3",
-     1, 0, 32, 64, 8, 4, 8, 1, 1, 4, 0, 0},
+     1, 0, 32, 64, 8, 4, 8, 1, 1, 4, 0, 0, 0},
     {"fast double shape, 2-wide B", FAST,
      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 0, 64, 128, 8, 8, 8, 1, 1, 2, 0,
-     0},
+     0, 1},
     {"fast 2-wide B single buffer", FAST,
      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DDOUBLE_BUFFER=0 -DBW=2", 1, 0, 64, 128,
-     16, 8, 8, 1, 0, 2, 0, 0},
+     16, 8, 8, 1, 0, 2, 0, 0, 0},
     {"fast 32x32 4x2 2-wide", FAST, "-DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=2 -DTS_K=16 -DBW=2", 1,
-     0, 32, 32, 16, 4, 2, 1, 1, 2, 0, 0},
-    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0},
+     0, 32, 32, 16, 4, 2, 1, 1, 2, 0, 0, 0},
+    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+     0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
-     16, 4, 4, 0, 1, 4, 0, 0},
+     16, 4, 4, 0, 1, 4, 0, 0, 0},
     /* step 13, GPU only: the cp.async ring (what amp_blas_gemm runs in float on 9.x: 135 KB of
      * tile_static memory, which 8.x GPUs may not have), two stages, and the double shape */
     {"fast ring K32 4 stages", FAST, "-DTS_K=32 -DASYNC_STAGES=4", 0, 0, 128, 128, 32, 8, 8, 1, 3,
-     4, 90, 4},
-    {"fast ring K16 2 stages", FAST, "-DASYNC_STAGES=2", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4, 80, 4},
+     4, 90, 4, 0},
+    {"fast ring K16 2 stages", FAST, "-DASYNC_STAGES=2", 0, 0, 128, 128, 16, 8, 8, 1, 1, 4, 80, 4,
+     0},
     {"fast ring double shape", FAST,
      "-DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3", 0, 0, 64, 128,
-     16, 8, 8, 1, 2, 2, 80, 8},
+     16, 8, 8, 1, 2, 2, 80, 8, 0},
 };
 
 typedef struct {
@@ -349,12 +353,13 @@ int main(void) {
       if ((c->float_only && e->type.kind != AMP_ELEM_FLOAT) ||
           (c->elem_bytes && c->elem_bytes != (int)e->type.size))
         continue;
-      /* Debug mode on a CPU device: the checked builds of the float-only variants take most of
-       * the debug pass's time (10-20 s each on POCL), so there each tile shape runs in its
-       * configuration for every type; the variants' bounds are checked by the oclgrind run, and
-       * their checked builds run wherever debug mode has the full sweep (on a GPU, or with
-       * AMP_TEST_FULL=1; tests/README.md) */
-      if (test_debug_small() && c->float_only)
+      /* Debug mode on a CPU device: every checked build is compiled again there (5-20 s each on
+       * POCL), so one configuration per kernel file and main shape runs (debug_small); the
+       * variants' bounds are checked by the oclgrind run (those that fit its 32 KB of
+       * tile_static memory), and every configuration's checked build runs wherever debug mode
+       * has the full sweep (on a GPU: lab/gpu_check.sh; or with AMP_TEST_FULL=1;
+       * tests/README.md) */
+      if (test_debug_small() && (c->float_only || !c->debug_small))
         continue;
       if (c->min_cc && props.compute_capability < c->min_cc) {
         printf("%-22s %-6s needs NVIDIA compute capability %u.%u: skipped on %s\n", c->label,
