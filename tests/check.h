@@ -140,7 +140,7 @@ static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_pr
 
 /* How much of its sweep a heavy test runs (tests/README.md, "Where each configuration runs"):
  *   test_small()  the smallest cases, which still cover each kernel's edge and interior tiles:
- *                 with AMP_TEST_SMALL set (not "0"), as oclgrind's runs set
+ *                 with AMP_TEST_SMALL set (not "0"), as oclgrind's runs and the sanitizer build set
  *                 it (tests/CMakeLists.txt), and in debug mode (AMP_DEBUG) on a CPU device, where
  *                 every kernel is compiled again with checked access;
  *   test_full()   every size: the default on a GPU (any accelerator that is not a CPU device);

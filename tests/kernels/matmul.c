@@ -8,6 +8,7 @@
  * its newest contents and the final synchronize brings all of it back: a write outside the
  * section shows up too. */
 #include "check.h"
+#include "kernels/elements.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -94,45 +95,7 @@ static const elem elems[] = {
 static const int sizes[][3] = {{1, 1, 1},      {17, 13, 29},   {61, 67, 59},   {128, 64, 96},
                                {130, 33, 131}, {136, 40, 260}, {330, 20, 140}, {200, 9, 200}};
 
-static const char *fill_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
-                              "  AMP_INDEX2(i);\n"
-                              "  amp_at(v, i[0], i[1]) = value;\n"
-                              "}\n";
-
 static uint32_t rng = 12345u;
-static int next_int(void) { /* -8 .. 8 */
-  rng = rng * 1664525u + 1013904223u;
-  return (int)((rng >> 8) % 17u) - 8;
-}
-
-static double get(const elem *e, const void *p, size_t i) {
-  switch (e->type.kind) {
-  case AMP_ELEM_INT32:
-    return ((const int32_t *)p)[i];
-  case AMP_ELEM_FLOAT:
-    return ((const float *)p)[i];
-  default:
-    return ((const double *)p)[i];
-  }
-}
-
-static void put(const elem *e, void *p, size_t i, double v) {
-  switch (e->type.kind) {
-  case AMP_ELEM_INT32:
-    ((int32_t *)p)[i] = (int32_t)v;
-    break;
-  case AMP_ELEM_FLOAT:
-    ((float *)p)[i] = (float)v;
-    break;
-  default:
-    ((double *)p)[i] = v;
-  }
-}
-
-/* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
-static double sentinel(const elem *e) {
-  return e->type.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
-}
 
 /* The launch domain each kernel's opening comment prescribes. */
 static amp_tiled_extent domain_for(const config *c, int m, int n) {
@@ -202,17 +165,17 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
   if (!A || !B || !C || !ref || !mag)
     goto done;
   for (size_t i = 0; i < (size_t)ra * lda; i++)
-    put(e, A, i, next_int() / (e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0));
+    elem_put(e->type, A, i, next_small_int(&rng) / (e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0));
   for (size_t i = 0; i < (size_t)rb * ldb; i++)
-    put(e, B, i, next_int() / (e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0));
+    elem_put(e->type, B, i, next_small_int(&rng) / (e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0));
   for (size_t i = 0; i < (size_t)rc * ldc; i++)
-    put(e, C, i, sentinel(e));
+    elem_put(e->type, C, i, elem_sentinel(e->type));
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++) {
       double s = 0, s_abs = 0;
       for (int t = 0; t < w; t++) {
-        double p =
-            get(e, A, (size_t)(r0 + i) * lda + c0 + t) * get(e, B, (size_t)(r0 + t) * ldb + c0 + j);
+        double p = elem_get(e->type, A, (size_t)(r0 + i) * lda + c0 + t) *
+                   elem_get(e->type, B, (size_t)(r0 + t) * ldb + c0 + j);
         s += p;
         s_abs += fabs(p);
       }
@@ -253,14 +216,14 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
                                                        : 0;
   for (int i = 0; i < rc; i++)
     for (int j = 0; j < ldc; j++) {
-      const double got = get(e, C, (size_t)i * ldc + j);
+      const double got = elem_get(e->type, C, (size_t)i * ldc + j);
       const int inside = i >= r0 && i < r0 + m && j >= c0 && j < c0 + n;
       double want, tol;
       if (inside) {
         want = ref[(size_t)(i - r0) * n + (j - c0)];
         tol = 2.0 * w * eps * mag[(size_t)(i - r0) * n + (j - c0)];
       } else {
-        want = sentinel(e);
+        want = elem_sentinel(e->type);
         tol = 0;
       }
       const int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol;
@@ -345,7 +308,7 @@ int main(void) {
      * configuration: on POCL every build is compiled, which is most of this test's time) */
     char fill_opts[32];
     snprintf(fill_opts, sizeof fill_opts, "-DT=%s", e->cl);
-    amp_kernel *fill = test_kernel(fill_src, fill_opts, "fill");
+    amp_kernel *fill = test_kernel(fill2d_src, fill_opts, "fill");
     if (!fill)
       return check_done();
     for (size_t ci = 0; ci < sizeof configs / sizeof configs[0]; ci++) {
@@ -360,6 +323,10 @@ int main(void) {
        * has the full sweep (on a GPU: lab/gpu_check.sh; or with AMP_TEST_FULL=1;
        * tests/README.md) */
       if (test_debug_small() && (c->float_only || !c->debug_small))
+        continue;
+      /* On a CPU device the other element types run with one configuration per kernel file and
+       * main shape; every configuration runs them on a GPU (test_full) */
+      if (!test_full() && e->type.kind != AMP_ELEM_FLOAT && !c->debug_small)
         continue;
       if (c->min_cc && props.compute_capability < c->min_cc) {
         printf("%-22s %-6s needs NVIDIA compute capability %u.%u: skipped on %s\n", c->label,

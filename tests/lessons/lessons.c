@@ -7,6 +7,7 @@
  * return with it) and A and B must be unchanged. Each lesson that declares its tile must refuse
  * another one. Building the kernels on POCL is most of the run time, hence one type per row. */
 #include "check.h"
+#include "kernels/elements.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -53,45 +54,7 @@ static const elem elems[] = {
 /* m x w times w x n: one element; sizes no tile divides, with a partial K step; whole tiles. */
 static const int sizes[][3] = {{1, 1, 1}, {37, 29, 41}, {64, 64, 64}, {130, 33, 131}};
 
-static const char *fill_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
-                              "  AMP_INDEX2(i);\n"
-                              "  amp_at(v, i[0], i[1]) = value;\n"
-                              "}\n";
-
 static uint32_t rng = 2718u;
-static int next_int(void) { /* -8 .. 8 */
-  rng = rng * 1664525u + 1013904223u;
-  return (int)((rng >> 8) % 17u) - 8;
-}
-
-static double get(const elem *e, const void *p, size_t i) {
-  switch (e->type.kind) {
-  case AMP_ELEM_INT32:
-    return ((const int32_t *)p)[i];
-  case AMP_ELEM_FLOAT:
-    return ((const float *)p)[i];
-  default:
-    return ((const double *)p)[i];
-  }
-}
-
-static void put(const elem *e, void *p, size_t i, double v) {
-  switch (e->type.kind) {
-  case AMP_ELEM_INT32:
-    ((int32_t *)p)[i] = (int32_t)v;
-    break;
-  case AMP_ELEM_FLOAT:
-    ((float *)p)[i] = (float)v;
-    break;
-  default:
-    ((double *)p)[i] = v;
-  }
-}
-
-/* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
-static double sentinel(const elem *e) {
-  return e->type.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
-}
 
 static amp_arg sentinel_arg(const elem *e) {
   return e->type.kind == AMP_ELEM_INT32   ? amp_arg_int(INT32_MIN)
@@ -131,19 +94,19 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
     goto done;
   const double scale = e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0;
   for (size_t i = 0; i < na; i++)
-    put(e, A, i, next_int() / scale);
+    elem_put(e->type, A, i, next_small_int(&rng) / scale);
   for (size_t i = 0; i < nb; i++)
-    put(e, B, i, next_int() / scale);
+    elem_put(e->type, B, i, next_small_int(&rng) / scale);
   for (size_t i = 0; i < nc; i++)
-    put(e, C, i, sentinel(e));
+    elem_put(e->type, C, i, elem_sentinel(e->type));
   memcpy(A0, A, na * e->size);
   memcpy(B0, B, nb * e->size);
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++) {
       double s = 0, s_abs = 0;
       for (int t = 0; t < w; t++) {
-        const double p =
-            get(e, A, (size_t)(r0 + i) * lda + c0 + t) * get(e, B, (size_t)(r0 + t) * ldb + c0 + j);
+        const double p = elem_get(e->type, A, (size_t)(r0 + i) * lda + c0 + t) *
+                         elem_get(e->type, B, (size_t)(r0 + t) * ldb + c0 + j);
         s += p;
         s_abs += fabs(p);
       }
@@ -184,9 +147,9 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
                                                        : 0;
   for (int i = 0; i < rc; i++)
     for (int j = 0; j < ldc; j++) {
-      const double got = get(e, C, (size_t)i * ldc + j);
+      const double got = elem_get(e->type, C, (size_t)i * ldc + j);
       const int inside = i >= r0 && i < r0 + m && j >= c0 && j < c0 + n;
-      double want = sentinel(e), tol = 0;
+      double want = elem_sentinel(e->type), tol = 0;
       if (inside) {
         want = ref[(size_t)(i - r0) * n + (j - c0)];
         tol = 2.0 * w * eps * mag[(size_t)(i - r0) * n + (j - c0)];
@@ -231,13 +194,15 @@ int main(void) {
   for (size_t li = 0; li < sizeof lessons / sizeof lessons[0]; li++) {
     const lesson *l = &lessons[li];
     const elem *e = &elems[l->elem];
+    if (test_debug_small() && l->options[0])
+      continue; /* debug mode on a CPU device: each lesson's checked build at its defaults */
     if (e->type.kind == AMP_ELEM_DOUBLE && !props.supports_double_precision) {
       printf("lesson %-24s %-6s skipped: %s has no fp64\n", l->label, e->cl, props.device_path);
       continue;
     }
     char opts[256];
     snprintf(opts, sizeof opts, "-DT=%s %s", e->cl, l->options);
-    if (!fills[l->elem] && !(fills[l->elem] = test_kernel(fill_src, opts, "fill")))
+    if (!fills[l->elem] && !(fills[l->elem] = test_kernel(fill2d_src, opts, "fill")))
       break;
     amp_program *prog;
     amp_kernel *k;

@@ -1,0 +1,54 @@
+/* tests/kernels/elements.h: what the matmul tests (kernels/matmul.c, lessons/lessons.c) share: host
+ * access to an element of any numeric type, a sentinel no result equals, small random operands
+ * whose products are exact, and a kernel that fills a rank-2 view. */
+#ifndef AMPCL_TESTS_ELEMENTS_H
+#define AMPCL_TESTS_ELEMENTS_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "ampcl.h"
+
+/* fill(AMP_VIEW(T, v), T value): every element of a rank-2 view; built with -DT=<type>. */
+static const char *const fill2d_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
+                                      "  AMP_INDEX2(i);\n"
+                                      "  amp_at(v, i[0], i[1]) = value;\n"
+                                      "}\n";
+
+/* -8 .. 8 from a linear congruential generator with its state in *rng. */
+static inline int next_small_int(uint32_t *rng) {
+  *rng = *rng * 1664525u + 1013904223u;
+  return (int)((*rng >> 8) % 17u) - 8;
+}
+
+/* Element i of an int32, float or double array, as a double. */
+static inline double elem_get(amp_elem_type t, const void *p, size_t i) {
+  switch (t.kind) {
+  case AMP_ELEM_INT32:
+    return ((const int32_t *)p)[i];
+  case AMP_ELEM_FLOAT:
+    return ((const float *)p)[i];
+  default:
+    return ((const double *)p)[i];
+  }
+}
+
+static inline void elem_put(amp_elem_type t, void *p, size_t i, double v) {
+  switch (t.kind) {
+  case AMP_ELEM_INT32:
+    ((int32_t *)p)[i] = (int32_t)v;
+    break;
+  case AMP_ELEM_FLOAT:
+    ((float *)p)[i] = (float)v;
+    break;
+  default:
+    ((double *)p)[i] = v;
+  }
+}
+
+/* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
+static inline double elem_sentinel(amp_elem_type t) {
+  return t.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
+}
+
+#endif /* AMPCL_TESTS_ELEMENTS_H */
