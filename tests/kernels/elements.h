@@ -4,8 +4,10 @@
 #ifndef AMPCL_TESTS_ELEMENTS_H
 #define AMPCL_TESTS_ELEMENTS_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ampcl.h"
 
@@ -49,6 +51,34 @@ static inline void elem_put(amp_elem_type t, void *p, size_t i, double v) {
 /* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
 static inline double elem_sentinel(amp_elem_type t) {
   return t.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
+}
+
+/* Where C (an rc x ldc row-major buffer) holds the product at rows r0.., columns c0.. (m x n, inner
+ * dimension w): how many elements differ from ref (beyond 2 w eps |a||b|, the bound ampcl's GEMM
+ * tests use, from mag) inside, or from the sentinel outside. The first three are printed after
+ * `what` (the test's case). */
+static inline int check_product(amp_elem_type t, const void *C, int rc, int ldc, int r0, int c0,
+                                int m, int n, int w, const double *ref, const double *mag,
+                                const char *what) {
+  const double eps = t.kind == AMP_ELEM_FLOAT    ? FLT_EPSILON
+                     : t.kind == AMP_ELEM_DOUBLE ? DBL_EPSILON
+                                                 : 0;
+  int bad = 0;
+  for (int i = 0; i < rc; i++)
+    for (int j = 0; j < ldc; j++) {
+      const double got = elem_get(t, C, (size_t)i * ldc + j);
+      const int inside = i >= r0 && i < r0 + m && j >= c0 && j < c0 + n;
+      double want = elem_sentinel(t), tol = 0;
+      if (inside) {
+        want = ref[(size_t)(i - r0) * n + (j - c0)];
+        tol = 2.0 * w * eps * mag[(size_t)(i - r0) * n + (j - c0)];
+      }
+      const int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol;
+      if (!ok && bad++ < 3)
+        fprintf(stderr, "  %s: C(%d,%d)%s = %.9g, expected %.9g\n", what, i - r0, j - c0,
+                inside ? "" : " (outside C)", got, want);
+    }
+  return bad;
 }
 
 #endif /* AMPCL_TESTS_ELEMENTS_H */

@@ -210,28 +210,10 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
   if (st != AMP_SUCCESS)
     goto done;
 
-  bad = 0;
-  const double eps = e->type.kind == AMP_ELEM_FLOAT    ? FLT_EPSILON
-                     : e->type.kind == AMP_ELEM_DOUBLE ? DBL_EPSILON
-                                                       : 0;
-  for (int i = 0; i < rc; i++)
-    for (int j = 0; j < ldc; j++) {
-      const double got = elem_get(e->type, C, (size_t)i * ldc + j);
-      const int inside = i >= r0 && i < r0 + m && j >= c0 && j < c0 + n;
-      double want, tol;
-      if (inside) {
-        want = ref[(size_t)(i - r0) * n + (j - c0)];
-        tol = 2.0 * w * eps * mag[(size_t)(i - r0) * n + (j - c0)];
-      } else {
-        want = elem_sentinel(e->type);
-        tol = 0;
-      }
-      const int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol;
-      if (!ok && bad++ < 3)
-        fprintf(stderr, "  %s, %s, %dx%dx%d, %s: C(%d,%d)%s = %.9g, expected %.9g\n", c->label,
-                e->name, m, w, n, section_name(section), i - r0, j - c0,
-                inside ? "" : " (outside the section)", got, want);
-    }
+  char what[160];
+  snprintf(what, sizeof what, "%s, %s, %dx%dx%d, %s", c->label, e->name, m, w, n,
+           section_name(section));
+  bad = check_product(e->type, C, rc, ldc, r0, c0, m, n, w, ref, mag, what);
 done:
   amp_array_view_release(va);
   amp_array_view_release(vb);

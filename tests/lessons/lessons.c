@@ -141,25 +141,10 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
   if (st != AMP_SUCCESS)
     goto done;
 
-  bad = 0;
-  const double eps = e->type.kind == AMP_ELEM_FLOAT    ? FLT_EPSILON
-                     : e->type.kind == AMP_ELEM_DOUBLE ? DBL_EPSILON
-                                                       : 0;
-  for (int i = 0; i < rc; i++)
-    for (int j = 0; j < ldc; j++) {
-      const double got = elem_get(e->type, C, (size_t)i * ldc + j);
-      const int inside = i >= r0 && i < r0 + m && j >= c0 && j < c0 + n;
-      double want = elem_sentinel(e->type), tol = 0;
-      if (inside) {
-        want = ref[(size_t)(i - r0) * n + (j - c0)];
-        tol = 2.0 * w * eps * mag[(size_t)(i - r0) * n + (j - c0)];
-      }
-      const int ok = isnan(want) ? isnan(got) : fabs(got - want) <= tol;
-      if (!ok && bad++ < 3)
-        fprintf(stderr, "  lesson %s, %s, %dx%dx%d, %s: C(%d,%d)%s = %.9g, expected %.9g\n",
-                l->label, e->cl, m, w, n, section ? "sections" : "whole views", i - r0, j - c0,
-                inside ? "" : " (outside C)", got, want);
-    }
+  char what[160];
+  snprintf(what, sizeof what, "lesson %s, %s, %dx%dx%d, %s", l->label, e->cl, m, w, n,
+           section ? "sections" : "whole views");
+  bad = check_product(e->type, C, rc, ldc, r0, c0, m, n, w, ref, mag, what);
   if (memcmp(A, A0, na * e->size) || memcmp(B, B0, nb * e->size)) {
     fprintf(stderr, "  lesson %s, %s, %dx%dx%d: A or B changed\n", l->label, e->cl, m, w, n);
     bad++;
