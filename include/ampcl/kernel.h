@@ -80,8 +80,10 @@ typedef enum amp_arg_kind {
 } amp_arg_kind;
 
 /* One kernel argument. Make them with the amp_arg_* functions below, in the kernel's parameter
- * order. Messages about arguments give their index in the array, counting from 0 ("argument 0"
- * is args[0]); a view fills two parameters, so parameter positions may differ. */
+ * order: one argument per parameter as written, a view for each AMP_VIEW / AMP_CONST_VIEW.
+ * Messages about arguments give their index in the array, counting from 0 ("argument 0" is
+ * args[0]), name the parameter (v for AMP_VIEW(T, v)) and give both in ampcl's terms ("a view of
+ * float", "int (by value)"); every mismatched argument of a launch is in one message. */
 typedef struct amp_arg {
   amp_arg_kind kind;
   union {
