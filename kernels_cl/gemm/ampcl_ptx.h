@@ -60,7 +60,7 @@ static inline void ampcl_cp_async16(__local void *dst, __global const void *src,
 
 /* ---- mma.sync m16n8k8: a warp's 16 x 8 x 8 matrix product (compute capability 8.0) ---------- *
  * The 32 threads of a warp compute D (16 x 8) = A (16 x 8) * B (8 x 8) + C together, each holding
- * a fixed part of every operand (g = lane / 4, t = lane % 4; bench/ptx_probe.c checks it):
+ * a fixed part of every operand (g = lane / 4, t = lane % 4; lab/ptx_probe.c checks it):
  *   a: a[0] = (g, t), a[1] = (g + 8, t), a[2] = (g, t + 4), a[3] = (g + 8, t + 4)
  *   b: b[0] = (t, g), b[1] = (t + 4, g)
  *   d: d[0] = (g, 2t), d[1] = (g, 2t + 1), d[2] = (g + 8, 2t), d[3] = (g + 8, 2t + 1), C in place

@@ -21,9 +21,9 @@
  *     B: two doubles, rows t and t + 4 of column g              (b0 = (t, g), b1 = (t + 4, g))
  *     C, D: four doubles, rows g and g + 8, columns 2t, 2t + 1  (d0 = (g, 2t), d1 = (g, 2t + 1),
  *                                                               d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1))
- * (bench/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
+ * (lab/ptx_probe.c checks this against a host product; the PTX ISA's "Matrix Fragments for
  * mma.m16n8k8" describes the same). The older m8n8k4 shape works on sm_80 too, but on an H100 it
- * runs at half the rate of m16n8k8 (bench/ptx_probe.c, operands in registers).
+ * runs at half the rate of m16n8k8 (lab/ptx_probe.c, operands in registers).
  *
  * The kernel, step by step:
  *   1. A tile of threads (4 warps by default) computes a BM x BN block of C (128 x 64), each warp

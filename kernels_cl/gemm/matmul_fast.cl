@@ -111,9 +111,9 @@
  * The main loop (in the kernel, at the end of the file) is one of three, by these options: the
  * cp.async ring (ASYNC_STAGES, step 13), else the double buffer (DOUBLE_BUFFER=1, step 6), else
  * one buffer between two barriers (DOUBLE_BUFFER=0, steps 1-5). amp_blas_gemm runs the first two,
- * tests/kernels_matmul.c builds all three, and bench/run_suite.sh's `tune` times the last two.
+ * tests/kernels/matmul.c builds all three, and lab/run_suite.sh's `tune` times the last two.
  * The defaults are among the fastest shapes measured for float on an NVIDIA H200 (64 x 256 is
- * within 2%; `bench/run_suite.sh tune`, lab/NOTEBOOK.md). For double use
+ * within 2%; `lab/run_suite.sh tune`, lab/NOTEBOOK.md). For double use
  *     -DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2
  * (8 x 16 threads, 25.3 KB of tile_static memory), the fastest measured for double.
  * Small matrices: a 128 x 128 tile leaves most of the GPU idle when C has fewer such blocks than

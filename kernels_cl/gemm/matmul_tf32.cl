@@ -16,7 +16,7 @@
  *
  * The instruction. `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 d, a, b, c` makes the 32
  * threads of a warp compute D (16 x 8) = A (16 x 8) * B (8 x 8) + C. Each thread holds (g = lane
- * / 4, t = lane % 4; bench/ptx_probe.c checks it against a host product):
+ * / 4, t = lane % 4; lab/ptx_probe.c checks it against a host product):
  *     A: four values, a0 = (g, t), a1 = (g + 8, t), a2 = (g, t + 4), a3 = (g + 8, t + 4)
  *     B: two values, b0 = (t, g), b1 = (t + 4, g)
  *     C, D: four floats, d0 = (g, 2t), d1 = (g, 2t + 1), d2 = (g + 8, 2t), d3 = (g + 8, 2t + 1)
@@ -56,7 +56,7 @@
  * as fast there, with Hopper's warpgroup mma (wgmma), which OpenCL cannot reach: NVIDIA's
  * compiler emits PTX for target sm_90, and ptxas refuses the sm_90a-only instructions there
  * (setmaxnreg was tried, lab/NOTEBOOK.md); mma.sync itself peaks below cuBLAS's rate
- * (bench/ptx_probe.c measures it from registers).
+ * (lab/ptx_probe.c measures it from registers).
  *
  * Launch: a rank-2 tiled domain whose tile is (warps, 32), warps = (BM / WM) * (BN / WN), and
  * ceil(m / BM) x ceil(n / BN) tiles:
