@@ -14,7 +14,7 @@
  *
  * Needs an accelerator of NVIDIA compute capability 8.0 or more (amp_accelerator_properties;
  * matmul_dmma's shapes only from 9.0): skipped (77) everywhere else, which is CI. It runs in the
- * GPU runs (docs/perf/). */
+ * GPU runs (lab/gpu_check.sh; raw outputs in lab/runs/). */
 #include "check.h"
 
 #include <float.h>
