@@ -40,6 +40,12 @@ AMP_API amp_status amp_array_get_accelerator_view(const amp_array *array,
 AMP_API amp_status amp_array_view_of(amp_array *array, amp_array_view **out);
 
 /* Releasing the last reference frees the device memory once the work using it is done. */
+/* One element of the array, from or to the host (AMP's array(i, j) / array[idx]), exactly as
+ * amp_array_view_get / amp_array_view_set on the array's whole view (array_view.h): only the
+ * element's bytes move, the index is checked against the array's extent. */
+AMP_API amp_status amp_array_get(amp_array *array, amp_index index, void *out);
+AMP_API amp_status amp_array_set(amp_array *array, amp_index index, const void *value);
+
 AMP_API amp_status amp_array_retain(amp_array *array);
 AMP_API amp_status amp_array_release(amp_array *array);
 

@@ -99,6 +99,17 @@ AMP_API amp_status amp_array_view_synchronize(amp_array_view *view);
  * copies it in again. */
 AMP_API amp_status amp_array_view_data(amp_array_view *view, void **out);
 
+/* Host access to one element of a view of any rank (AMP's av(i, j) / av[idx] on the host): `index`
+ * has the view's rank (AMP_ERROR_RANK_MISMATCH) and lies inside its extent (AMP_ERROR_OUT_OF_RANGE,
+ * naming both). Only the element's bytes move: get copies them to host memory from wherever the
+ * latest contents are (nothing when the host holds them) and reads them into *out; set writes
+ * *value there and marks the accelerators' copies of those bytes stale, so the next kernel using
+ * the view copies the new value in. out / value point to one element of the view's type (its
+ * size: amp_elem_type.size). A read-only view refuses set (AMP_ERROR_ACCESS_DENIED). For many
+ * elements, synchronize once and read the host memory (or amp_array_view_data), as in AMP. */
+AMP_API amp_status amp_array_view_get(amp_array_view *view, amp_index index, void *out);
+AMP_API amp_status amp_array_view_set(amp_array_view *view, amp_index index, const void *value);
+
 /* After the caller wrote the host memory directly (not through amp_array_view_data), marks every
  * cached accelerator copy of the view's part stale (AMP's refresh()). */
 AMP_API amp_status amp_array_view_refresh(amp_array_view *view);
