@@ -445,12 +445,9 @@ fail:
 /* ---- public queries ----------------------------------------------------------------------- */
 
 amp_status amp_accelerator_count(size_t *out) {
-  amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
-  AMP__CHECK_OUT(out);
-  AMP__TRY(amp__accelerators(&list, out));
-fail:
-  return status;
+  amp_status status = amp__check_out(out, __func__);
+  return status == AMP_SUCCESS ? amp__accelerators(&list, out) : status;
 }
 
 amp_status amp_accelerator_get(size_t index, amp_accelerator **out) {
@@ -479,13 +476,8 @@ fail:
   return status;
 }
 
-amp_status amp_accelerator_get_properties(const amp_accelerator *acc,
-                                          amp_accelerator_properties *out) {
-  amp_status status = AMP__CHECK_GET(acc, AMP__MAGIC_ACCELERATOR, "accelerator", out);
-  if (status == AMP_SUCCESS)
-    *out = acc->props;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_accelerator_get_properties, amp_accelerator, AMP__MAGIC_ACCELERATOR,
+                   "accelerator", amp_accelerator_properties, h->props)
 
 amp_status amp__context(amp_accelerator *acc, cl_context *out) {
   amp_status status = AMP_SUCCESS;

@@ -71,6 +71,29 @@ amp_status amp__handle_unref(void *h, size_t refs_at, uint32_t magic, const char
 #define AMP__UNREF(h, T, magic, what, last)                                                        \
   AMP__TRY(amp__handle_unref((h), offsetof(T, refs), (magic), (what), __func__, (last)))
 
+/* Defines T_retain and T_release, the public reference counting of the counted handle type T:
+ * retain checks the handle and adds a reference; release checks it and drops one, and when that
+ * was the last calls destroy(h), whose status it returns. Releasing NULL succeeds. */
+#define AMP__DEFINE_REFCOUNT(T, magic, what, destroy)                                              \
+  amp_status T##_retain(T *h) {                                                                    \
+    return AMP__RETAIN(h, T, magic, what);                                                         \
+  }                                                                                                \
+  amp_status T##_release(T *h) {                                                                   \
+    int last;                                                                                      \
+    amp_status status = amp__handle_unref(h, offsetof(T, refs), magic, what, __func__, &last);     \
+    return status == AMP_SUCCESS && last ? destroy(h) : status;                                    \
+  }
+
+/* Defines `amp_status fn(const T *h, OutT *out)`, a public getter: checks h and out, then
+ * *out = expr (an expression of h). */
+#define AMP__DEFINE_GETTER(fn, T, magic, what, OutT, expr)                                         \
+  amp_status fn(const T *h, OutT *out) {                                                           \
+    amp_status status = AMP__CHECK_GET(h, magic, what, out);                                       \
+    if (status == AMP_SUCCESS)                                                                     \
+      *out = (expr);                                                                               \
+    return status;                                                                                 \
+  }
+
 /* A getter's output pointer: NULL is AMP_ERROR_INVALID_ARGUMENT, "<fn>: out is NULL". */
 amp_status amp__check_out(const void *out, const char *fn);
 #define AMP__CHECK_OUT(out) AMP__TRY(amp__check_out((out), __func__))

@@ -101,12 +101,8 @@ amp_status amp_accelerator_create_view_profiling(amp_accelerator *acc, amp_queui
   return create_view(acc, mode, profiling, out, "amp_accelerator_create_view_profiling");
 }
 
-amp_status amp_accelerator_view_get_profiling(const amp_accelerator_view *view, bool *out) {
-  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
-  if (status == AMP_SUCCESS)
-    *out = view->profiling;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_accelerator_view_get_profiling, amp_accelerator_view, AMP__MAGIC_VIEW,
+                   "accelerator view", bool, h->profiling)
 
 amp_status amp_default_view(amp_accelerator_view **out) {
   amp_status status = AMP_SUCCESS;
@@ -133,13 +129,8 @@ amp_status amp_accelerator_view_get_accelerator(const amp_accelerator_view *view
   return status;
 }
 
-amp_status amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view,
-                                                 amp_queuing_mode *out) {
-  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
-  if (status == AMP_SUCCESS)
-    *out = view->mode;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_accelerator_view_get_queuing_mode, amp_accelerator_view, AMP__MAGIC_VIEW,
+                   "accelerator view", amp_queuing_mode, h->mode)
 
 void amp__view_enqueued(amp_accelerator_view *view) {
   if (view->mode == AMP_QUEUING_MODE_IMMEDIATE)
@@ -350,34 +341,23 @@ fail:
   return status;
 }
 
-amp_status amp_future_retain(amp_future *future) {
-  return AMP__RETAIN(future, amp_future, AMP__MAGIC_FUTURE, "future");
-}
-
-amp_status amp_future_release(amp_future *future) {
+/* The last reference went: its events and its host-side outcome. */
+static amp_status future_destroy(amp_future *future) {
   amp_status status = AMP_SUCCESS;
-  int last;
-  AMP__UNREF(future, amp_future, AMP__MAGIC_FUTURE, "future", &last);
-  if (last) {
-    amp__async_release(future->async);
-    clReleaseEvent(future->event);
-    if (future->start)
-      clReleaseEvent(future->start);
-    amp__handle_retire(future);
-  }
-fail:
+  amp__async_release(future->async);
+  clReleaseEvent(future->event);
+  if (future->start)
+    clReleaseEvent(future->start);
+  amp__handle_retire(future);
   return status;
 }
+
+AMP__DEFINE_REFCOUNT(amp_future, AMP__MAGIC_FUTURE, "future", future_destroy)
 
 /* ---- interop (ampcl/opencl.h) ------------------------------------------------------------- */
 
-amp_status amp_accelerator_view_get_cl_queue(const amp_accelerator_view *view,
-                                             cl_command_queue *out) {
-  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_VIEW, "accelerator view", out);
-  if (status == AMP_SUCCESS)
-    *out = view->queue;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_accelerator_view_get_cl_queue, amp_accelerator_view, AMP__MAGIC_VIEW,
+                   "accelerator view", cl_command_queue, h->queue)
 
 /* ---- host-side asynchronous work ----------------------------------------------------------- */
 

@@ -57,12 +57,8 @@ fail:
   return status;
 }
 
-amp_status amp_array_get_extent(const amp_array *array, amp_extent *out) {
-  amp_status status = AMP__CHECK_GET(array, AMP__MAGIC_ARRAY, "array", out);
-  if (status == AMP_SUCCESS)
-    *out = array->whole->extent;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_array_get_extent, amp_array, AMP__MAGIC_ARRAY, "array", amp_extent,
+                   h->whole->extent)
 
 amp_status amp_array_get_accelerator_view(const amp_array *array, amp_accelerator_view **out) {
   amp_status status = AMP__CHECK_GET(array, AMP__MAGIC_ARRAY, "array", out);
@@ -81,21 +77,15 @@ fail:
   return status;
 }
 
-amp_status amp_array_retain(amp_array *array) {
-  return AMP__RETAIN(array, amp_array, AMP__MAGIC_ARRAY, "array");
-}
-
-amp_status amp_array_release(amp_array *array) {
+/* The last reference went: the array's whole view (its storage) and its accelerator view go too. */
+static amp_status array_destroy(amp_array *array) {
   amp_status status = AMP_SUCCESS;
-  int last;
-  AMP__UNREF(array, amp_array, AMP__MAGIC_ARRAY, "array", &last);
-  if (last) {
-    amp_array_view *whole = array->whole;
-    amp_accelerator_view *view = array->view;
-    amp__handle_retire(array);
-    status = amp_array_view_release(whole);
-    amp_accelerator_view_release(view);
-  }
-fail:
+  amp_array_view *whole = array->whole;
+  amp_accelerator_view *view = array->view;
+  amp__handle_retire(array);
+  status = amp_array_view_release(whole);
+  amp_accelerator_view_release(view);
   return status;
 }
+
+AMP__DEFINE_REFCOUNT(amp_array, AMP__MAGIC_ARRAY, "array", array_destroy)

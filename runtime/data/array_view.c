@@ -103,73 +103,64 @@ amp_status amp_array_view_create_const(amp_extent extent, amp_elem_type type, co
   return create(extent, type, (void *)(uintptr_t)data, 1, 0, "amp_array_view_create_const", out);
 }
 
-amp_status amp_array_view_retain(amp_array_view *view) {
-  return AMP__RETAIN(view, amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view");
+/* The last reference went: a view of a device array returns what it wrote elsewhere to the
+ * array (rule 7), and the source loses a view (the last view of it frees it). */
+static amp_status view_destroy(amp_array_view *view) {
+  amp__source *s = view->src;
+  const char *prev_reason = amp__trace_reason("copy back at the last release");
+  amp_status home =
+      s->home >= 0 && !view->read_only ? amp__source_sync_home(view, NULL) : AMP_SUCCESS;
+  amp__handle_retire(view);
+  amp_status status = amp__source_release(s);
+  amp__trace_reason(prev_reason);
+  return status != AMP_SUCCESS ? status : home;
 }
 
-amp_status amp_array_view_release(amp_array_view *view) {
-  amp_status status = AMP_SUCCESS;
-  int last;
-  AMP__UNREF(view, amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view", &last);
-  if (last) {
-    amp__source *s = view->src;
-    /* A view of a device array returns what it wrote elsewhere to the array (rule 7). */
-    const char *prev_reason = amp__trace_reason("copy back at the last release");
-    amp_status home =
-        s->home >= 0 && !view->read_only ? amp__source_sync_home(view, NULL) : AMP_SUCCESS;
-    amp__handle_retire(view);
-    status = amp__source_release(s);
-    amp__trace_reason(prev_reason);
-    if (status != AMP_SUCCESS)
-      goto fail;
-    status = home;
-  }
-fail:
-  return status;
-}
+AMP__DEFINE_REFCOUNT(amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view", view_destroy)
 
-amp_status amp_array_view_get_extent(const amp_array_view *view, amp_extent *out) {
-  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out);
-  if (status == AMP_SUCCESS)
-    *out = view->extent;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_array_view_get_extent, amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view",
+                   amp_extent, h->extent)
 
-amp_status amp_array_view_get_elem_type(const amp_array_view *view, amp_elem_type *out) {
-  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out);
-  if (status == AMP_SUCCESS)
-    *out = view->type;
-  return status;
-}
+AMP__DEFINE_GETTER(amp_array_view_get_elem_type, amp_array_view, AMP__MAGIC_ARRAY_VIEW,
+                   "array view", amp_elem_type, h->type)
 
-amp_status amp_array_view_is_read_only(const amp_array_view *view, bool *out) {
-  amp_status status = AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out);
-  if (status == AMP_SUCCESS)
-    *out = view->read_only != 0;
-  return status;
+AMP__DEFINE_GETTER(amp_array_view_is_read_only, amp_array_view, AMP__MAGIC_ARRAY_VIEW, "array view",
+                   bool, h->read_only != 0)
+
+/* discard_data (discard 1) and refresh (discard 0): copies of the view's part become stale. */
+static amp_status invalidate(amp_array_view *view, int discard, const char *fn) {
+  amp_status status = amp__check_handle(view, AMP__MAGIC_ARRAY_VIEW, "array view", fn);
+  if (status == AMP_SUCCESS && discard && view->read_only)
+    status = amp__set_error(AMP_ERROR_ACCESS_DENIED,
+                            "%s: the view is read-only; its data cannot be discarded", fn);
+  return status == AMP_SUCCESS ? amp__source_invalidate(view, discard) : status;
 }
 
 amp_status amp_array_view_discard_data(amp_array_view *view) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (view->read_only)
-    AMP__FAIL(AMP_ERROR_ACCESS_DENIED,
-              "amp_array_view_discard_data: the view is read-only; its data cannot be discarded");
-  AMP__TRY(amp__source_invalidate(view, 1));
-fail:
+  return invalidate(view, 1, __func__);
+}
+
+typedef enum { SYNC, SYNC_ASYNC, WAIT } sync_op;
+
+/* synchronize, synchronize_async (its future into *out) and wait: each a host span of the trace
+ * named after `fn`, whose copies the trace gives `reason`. */
+static amp_status sync_or_wait(amp_array_view *view, sync_op op, amp_future **out,
+                               const char *reason, const char *fn) {
+  AMP__TRACE_BEGIN;
+  const char *prev_reason = amp__trace_reason(reason);
+  amp_status status = amp__check_handle(view, AMP__MAGIC_ARRAY_VIEW, "array view", fn);
+  if (status == AMP_SUCCESS && op == SYNC_ASYNC)
+    status = amp__check_out(out, fn);
+  if (status == AMP_SUCCESS)
+    status = op == WAIT ? amp__source_wait(view->src)
+                        : amp__source_sync_home(view, op == SYNC_ASYNC ? out : NULL);
+  amp__trace_reason(prev_reason);
+  AMP__TRACE_END(fn);
   return status;
 }
 
 amp_status amp_array_view_synchronize(amp_array_view *view) {
-  amp_status status = AMP_SUCCESS;
-  AMP__TRACE_BEGIN;
-  const char *prev_reason = amp__trace_reason("synchronize");
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  AMP__TRY(amp__source_sync_home(view, NULL));
-fail:
-  amp__trace_reason(prev_reason);
-  AMP__TRACE_END("amp_array_view_synchronize");
-  return status;
+  return sync_or_wait(view, SYNC, NULL, "synchronize", __func__);
 }
 
 amp_status amp_array_view_synchronize_access(amp_array_view *view, amp_access_type access) {
@@ -198,16 +189,7 @@ fail:
 }
 
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_future **out) {
-  amp_status status = AMP_SUCCESS;
-  AMP__TRACE_BEGIN;
-  const char *prev_reason = amp__trace_reason("synchronize_async");
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  AMP__CHECK_OUT(out);
-  AMP__TRY(amp__source_sync_home(view, out));
-fail:
-  amp__trace_reason(prev_reason);
-  AMP__TRACE_END("amp_array_view_synchronize_async");
-  return status;
+  return sync_or_wait(view, SYNC_ASYNC, out, "synchronize_async", __func__);
 }
 
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *target) {
@@ -253,23 +235,11 @@ fail:
 }
 
 amp_status amp_array_view_refresh(amp_array_view *view) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  AMP__TRY(amp__source_invalidate(view, 0));
-fail:
-  return status;
+  return invalidate(view, 0, __func__);
 }
 
 amp_status amp_array_view_wait(amp_array_view *view) {
-  amp_status status = AMP_SUCCESS;
-  AMP__TRACE_BEGIN;
-  const char *prev_reason = amp__trace_reason("wait");
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  AMP__TRY(amp__source_wait(view->src));
-fail:
-  amp__trace_reason(prev_reason);
-  AMP__TRACE_END("amp_array_view_wait");
-  return status;
+  return sync_or_wait(view, WAIT, NULL, "wait", __func__);
 }
 
 /* ---- views without a source, and views of views ----------------------------------------- */
@@ -311,9 +281,7 @@ amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_ex
                                   amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_array_view_section";
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out));
   const amp_extent e = view->extent;
   if (origin.rank != e.rank || extent.rank != e.rank)
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
@@ -341,9 +309,7 @@ fail:
 amp_status amp_array_view_project(amp_array_view *view, int i, amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_array_view_project";
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out));
   const amp_extent e = view->extent;
   if (e.rank < 2)
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH, "%s: a rank-1 view has no projection (it needs rank 2 or 3)",
@@ -367,9 +333,7 @@ fail:
 amp_status amp_array_view_view_as(amp_array_view *view, amp_extent extent, amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_array_view_view_as";
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out));
   AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
@@ -397,9 +361,7 @@ amp_status amp_array_view_reinterpret_as(amp_array_view *view, amp_elem_type typ
                                          amp_array_view **out) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_array_view_reinterpret_as";
-  AMP__CHECK(view, AMP__MAGIC_ARRAY_VIEW, "array view");
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+  AMP__TRY(AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out));
   AMP__TRY(check_type(type, fn));
   AMP__TRY(check_flat_rank(view, fn));
   if (!contiguous(view))

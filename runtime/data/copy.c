@@ -1,6 +1,7 @@
 /* runtime/data/copy.c: AMP's explicit copies (AMP §5.3): amp_copy_* between host memory, views
  * and arrays, blocking and on a worker thread (the _async forms, which return a future). Every
  * copy is checked whole (shapes, types, byte counts) before a byte moves. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,35 +20,32 @@ static amp_status check_bytes(const amp_array *a, size_t bytes, const char *fn) 
   return AMP_SUCCESS;
 }
 
-static amp_status copy_in(const void *src, size_t bytes, amp_array *dst, amp_future **fut,
-                          const char *fn) {
+/* Between host memory (`host`, `bytes` long) and the whole array: into it (to_array) or out of it.
+ * `fn` names the public call in errors. */
+static amp_status array_host_copy(amp_array *a, void *host, size_t bytes, int to_array,
+                                  amp_future **fut, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  AMP__CHECK(dst, AMP__MAGIC_ARRAY, "array");
-  if (!src)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
-  AMP__TRY(check_bytes(dst, bytes, fn));
-  AMP__TRY(amp__source_write_home(dst->whole->src, src, fut));
+  AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY, "array", fn));
+  if (!host)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, to_array ? "src" : "dst");
+  AMP__TRY(check_bytes(a, bytes, fn));
+  AMP__TRY(to_array ? amp__source_write_home(a->whole->src, host, fut)
+                    : amp__source_read_home(a->whole->src, host, fut));
 fail:
   return status;
 }
 
-static amp_status copy_out(amp_array *src, void *dst, size_t bytes, amp_future **fut,
-                           const char *fn) {
-  amp_status status = AMP_SUCCESS;
-  AMP__CHECK(src, AMP__MAGIC_ARRAY, "array");
-  if (!dst)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: dst is NULL", fn);
-  AMP__TRY(check_bytes(src, bytes, fn));
-  AMP__TRY(amp__source_read_home(src->whole->src, dst, fut));
-fail:
-  return status;
+/* The caller's source memory is only read (a copy into the array). */
+static amp_status copy_in(const void *src, size_t bytes, amp_array *dst, amp_future **fut,
+                          const char *fn) {
+  return array_host_copy(dst, (void *)(uintptr_t)src, bytes, 1, fut, fn);
 }
 
 amp_status amp_copy_to_array(const void *src, size_t bytes, amp_array *dst) {
   return copy_in(src, bytes, dst, NULL, "amp_copy_to_array");
 }
 amp_status amp_copy_from_array(amp_array *src, void *dst, size_t bytes) {
-  return copy_out(src, dst, bytes, NULL, "amp_copy_from_array");
+  return array_host_copy(src, dst, bytes, 0, NULL, "amp_copy_from_array");
 }
 
 amp_status amp_copy_to_array_async(const void *src, size_t bytes, amp_array *dst,
@@ -62,7 +60,7 @@ fail:
 amp_status amp_copy_from_array_async(amp_array *src, void *dst, size_t bytes, amp_future **out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK_OUT(out);
-  AMP__TRY(copy_out(src, dst, bytes, out, "amp_copy_from_array_async"));
+  AMP__TRY(array_host_copy(src, dst, bytes, 0, out, "amp_copy_from_array_async"));
 fail:
   return status;
 }

@@ -620,6 +620,12 @@ fail:
   return status;
 }
 
+/* Every accelerator's copy of `want` is stale: the host (or nowhere) holds its latest contents. */
+static void stale_on_devices(amp__source *s, const amp__rangeset *want) {
+  for (size_t a = 0; a < s->nloc; a++)
+    amp__rangeset_remove_all(&s->loc[a].valid, want);
+}
+
 amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
   amp_status status = AMP_SUCCESS;
   amp__source *s = v->src;
@@ -631,8 +637,7 @@ amp_status amp__source_to_host(const amp_array_view *v, int exclusive) {
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   AMP__TRY(amp__source_host_latest(s, &want));
   if (exclusive)
-    for (size_t a = 0; a < s->nloc; a++)
-      amp__rangeset_remove_all(&s->loc[a].valid, &want);
+    stale_on_devices(s, &want);
 fail:
   pthread_mutex_unlock(&s->lock);
   amp__rangeset_free(&want);
@@ -706,8 +711,7 @@ amp_status amp__source_claim_host(const amp_array_view *v) {
   wait_all(s); /* kernels still writing this part must not land on top of the caller's data */
   if (amp__rangeset_add_all(&s->host_valid, &want))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  for (size_t a = 0; a < s->nloc; a++)
-    amp__rangeset_remove_all(&s->loc[a].valid, &want);
+  stale_on_devices(s, &want);
 fail:
   pthread_mutex_unlock(&s->lock);
   amp__rangeset_free(&want);
@@ -729,8 +733,7 @@ amp_status amp__source_invalidate(const amp_array_view *v, int discard) {
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   if (!discard)
     wait_host_idle(s);
-  for (size_t a = 0; a < s->nloc; a++)
-    amp__rangeset_remove_all(&s->loc[a].valid, &want);
+  stale_on_devices(s, &want);
   if (discard)
     amp__rangeset_remove_all(&s->host_valid, &want);
   else if (amp__rangeset_add_all(&s->host_valid, &want)) /* refresh: s->host is set (above) */

@@ -147,24 +147,18 @@ fail:
   return status;
 }
 
-amp_status amp_program_retain(amp_program *program) {
-  return AMP__RETAIN(program, amp_program, AMP__MAGIC_PROGRAM, "program");
-}
-
-amp_status amp_program_release(amp_program *program) {
+/* The last reference went: out of the build cache, and freed. */
+static amp_status program_destroy(amp_program *program) {
   amp_status status = AMP_SUCCESS;
-  int last;
-  AMP__UNREF(program, amp_program, AMP__MAGIC_PROGRAM, "program", &last);
-  if (last) {
-    cache_forget(program);
-    free(program->label);
-    free(program->source);
-    free(program->options);
-    amp__handle_retire(program);
-  }
-fail:
+  cache_forget(program);
+  free(program->label);
+  free(program->source);
+  free(program->options);
+  amp__handle_retire(program);
   return status;
 }
+
+AMP__DEFINE_REFCOUNT(amp_program, AMP__MAGIC_PROGRAM, "program", program_destroy)
 
 amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
@@ -193,27 +187,22 @@ fail:
   return status;
 }
 
-amp_status amp_kernel_retain(amp_kernel *kernel) {
-  return AMP__RETAIN(kernel, amp_kernel, AMP__MAGIC_KERNEL, "kernel");
-}
-
-amp_status amp_kernel_release(amp_kernel *kernel) {
+/* The last reference went: its builds unpinned in the cache, then its program released. */
+static amp_status kernel_destroy(amp_kernel *kernel) {
   amp_status status = AMP_SUCCESS;
-  int last;
-  AMP__UNREF(kernel, amp_kernel, AMP__MAGIC_KERNEL, "kernel", &last);
-  if (last) {
-    amp_program *p = kernel->program;
-    for (size_t i = 0; i < kernel->npools; i++)
-      if (kernel->pools[i])
-        cache_unpin(kernel->pools[i]->entry);
-    free(kernel->name);
-    free((void *)kernel->pools);
-    amp__handle_retire(kernel);
-    AMP__TRY(amp_program_release(p));
-  }
+  amp_program *p = kernel->program;
+  for (size_t i = 0; i < kernel->npools; i++)
+    if (kernel->pools[i])
+      cache_unpin(kernel->pools[i]->entry);
+  free(kernel->name);
+  free((void *)kernel->pools);
+  amp__handle_retire(kernel);
+  AMP__TRY(amp_program_release(p));
 fail:
   return status;
 }
+
+AMP__DEFINE_REFCOUNT(amp_kernel, AMP__MAGIC_KERNEL, "kernel", kernel_destroy)
 
 /* ---- the build cache ---------------------------------------------------------------------- */
 

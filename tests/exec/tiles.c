@@ -174,6 +174,17 @@ static const char *matmul_src =
 
 enum { M = 64, K = 48, N = 80 };
 
+/* The end of both matmul tests: both kernels' results matched, and everything released. */
+static void matmul_done(int bad_naive, int bad_tiled, amp_array_view *views[4], amp_kernel *naive,
+                        amp_kernel *tiled) {
+  CHECK_EQ_INT(bad_naive, 0);
+  CHECK_EQ_INT(bad_tiled, 0);
+  for (int i = 0; i < 4; i++)
+    amp_array_view_release(views[i]);
+  amp_kernel_release(naive);
+  amp_kernel_release(tiled);
+}
+
 static void test_matmul_int(void) {
   static int a[M][K], b[K][N], c1[M][N], c2[M][N], ref[M][N];
   for (int i = 0; i < M; i++)
@@ -216,14 +227,7 @@ static void test_matmul_int(void) {
       bad1 += c1[i][j] != ref[i][j];
       bad2 += c2[i][j] != ref[i][j];
     }
-  CHECK_EQ_INT(bad1, 0);
-  CHECK_EQ_INT(bad2, 0);
-  amp_array_view_release(va);
-  amp_array_view_release(vb);
-  amp_array_view_release(vc1);
-  amp_array_view_release(vc2);
-  amp_kernel_release(naive);
-  amp_kernel_release(tiled);
+  matmul_done(bad1, bad2, (amp_array_view *[]){va, vb, vc1, vc2}, naive, tiled);
 }
 
 static void test_matmul_float(void) {
@@ -261,14 +265,7 @@ static void test_matmul_float(void) {
       bad1 += !(fabsf(c1[i][j] - ref[i][j]) <= tol);
       bad2 += !(fabsf(c2[i][j] - ref[i][j]) <= tol);
     }
-  CHECK_EQ_INT(bad1, 0);
-  CHECK_EQ_INT(bad2, 0);
-  amp_array_view_release(va);
-  amp_array_view_release(vb);
-  amp_array_view_release(vc1);
-  amp_array_view_release(vc2);
-  amp_kernel_release(naive);
-  amp_kernel_release(tiled);
+  matmul_done(bad1, bad2, (amp_array_view *[]){va, vb, vc1, vc2}, naive, tiled);
 }
 
 int main(void) {
