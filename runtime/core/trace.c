@@ -12,13 +12,23 @@
  * offset used; the spread of the differences is reported as the drift. One offset per accelerator
  * keeps each queue's order; a device time can come out early by at most the smallest lag. The file
  * is rewritten whole at each flush: a complete JSON document always, also if the program dies
- * later. */
+ * later.
+ *
+ * The file is chosen by the environment, so it is opened with care: AMP_TRACE is read with
+ * secure_getenv (a setuid or setgid program ignores it: its caller does not choose what it
+ * writes), and the file is opened without following a symbolic link at its last component (a link
+ * planted there by another user would otherwise redirect the write), created with mode 0644 when
+ * missing. */
+#define _GNU_SOURCE /* secure_getenv (glibc); getenv where the C library lacks it */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/trace_impl.h"
 
@@ -64,8 +74,18 @@ static void at_exit(void) {
     fprintf(stderr, "[ampcl] AMP_TRACE: writing %s at exit failed: %s\n", T.path, amp_last_error());
 }
 
+/* The environment's value of a variable that chooses a file: none for a setuid or setgid program.
+ */
+static const char *file_env(const char *name) {
+#if defined(__GLIBC__)
+  return secure_getenv(name);
+#else
+  return getenv(name);
+#endif
+}
+
 static void init(void) {
-  const char *p = getenv("AMP_TRACE");
+  const char *p = file_env("AMP_TRACE");
   if (!p || !*p)
     return;
   T.path = strdup(p);
@@ -270,11 +290,15 @@ amp_status amp_trace_flush(void) {
       al[a].drift = al[a].offset - al[a].low;
     }
   }
-  f = fopen(T.path, "w");
-  if (!f) {
-    status =
-        amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp_trace_flush: cannot write the trace file \"%s\" (AMP_TRACE)", T.path);
+  int fd = open(T.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0 || !(f = fdopen(fd, "w"))) {
+    int e = errno;
+    if (fd >= 0)
+      close(fd);
+    status = amp__set_error(
+        AMP_ERROR_INVALID_ARGUMENT,
+        "amp_trace_flush: cannot write the trace file \"%s\" (AMP_TRACE): %s", T.path,
+        e == ELOOP ? "it is a symbolic link, which ampcl does not follow" : strerror(e));
     goto done;
   }
   fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
