@@ -284,6 +284,17 @@ static void note(mismatches *m, amp_status status, const char *fmt, ...) {
     m->len = m->len + (size_t)w < sizeof m->text ? m->len + (size_t)w : sizeof m->text - 1;
 }
 
+/* Notes "argument i is <what it is>, but parameter '<name>' is <what that is><suffix>": the
+ * descriptions are made only here, when a mismatch is found, not on every launch. */
+static void note_kinds(mismatches *m, size_t i, const amp_arg *a, const amp__kernel_pool *pool,
+                       const user_param *u, const char *canon, const char *suffix) {
+  char pdesc[256], adesc[96], nbuf[64];
+  describe_param(pool, u, canon, pdesc, sizeof pdesc);
+  describe_arg(a, adesc, sizeof adesc);
+  note(m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s%s", i, adesc,
+       param_name(pool, u, nbuf, sizeof nbuf), pdesc, suffix);
+}
+
 /* Checks argument i against the user's parameter u, noting a mismatch. *param_const: u is a
  * const view. Fails at once only where the argument itself is broken (a dead view handle, bytes
  * with no data, an unknown kind). */
@@ -294,27 +305,23 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp__kernel_poo
   const amp__param *P = &pool->params[u->first];
   const amp_arg *a = &l->args[i];
   char *pt = canonical_type(source, P->type); /* the parameter's type, canonical */
-  char pdesc[256], adesc[96], nbuf[64];
+  char nbuf[64];
   if (!pt)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   const char *pname = param_name(pool, u, nbuf, sizeof nbuf);
-  describe_param(pool, u, pt, pdesc, sizeof pdesc);
-  describe_arg(a, adesc, sizeof adesc);
   *param_const = 0;
   switch (a->kind) {
   case AMP_ARG_VIEW: {
     amp_array_view *v = a->u.view;
     if (!u->view) {
-      note(m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s", i, adesc,
-           pname, pdesc);
+      note_kinds(m, i, a, pool, u, pt, "");
       break;
     }
     AMP__TRY(amp__debug_check_view(pool, u->first, i));
     const char *want = elem_cl_name(v->type.kind);
     size_t psize = P->size ? P->size : amp__builtin_type_size(pt);
     if (want && strcmp(pt, want) != 0)
-      note(m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s", i, adesc,
-           pname, pdesc);
+      note_kinds(m, i, a, pool, u, pt, "");
     else if (!want && psize && psize != v->type.size)
       note(m, AMP_ERROR_KERNEL_ARGS,
            "argument %zu is a view of %zu-byte structs, but parameter '%s' is a view of %s (%zu "
@@ -340,8 +347,7 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp__kernel_poo
     static const char *names[] = {"", "", "int", "uint", "float", "double"};
     if (u->view || P->address != CL_KERNEL_ARG_ADDRESS_PRIVATE || is_pointer(P->type) ||
         strcmp(pt, names[a->kind]) != 0)
-      note(m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s", i, adesc,
-           pname, pdesc);
+      note_kinds(m, i, a, pool, u, pt, "");
     break;
   }
   case AMP_ARG_BYTES:
@@ -349,21 +355,18 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp__kernel_poo
       AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
                 "parallel_for_each(%s): argument %zu (bytes) has no data or size 0", kname, i);
     if (u->view || P->address != CL_KERNEL_ARG_ADDRESS_PRIVATE || is_pointer(P->type))
-      note(m, AMP_ERROR_KERNEL_ARGS,
-           "argument %zu is %s, but parameter '%s' is %s; pass a view (amp_arg_view) for a "
-           "view parameter",
-           i, adesc, pname, pdesc);
+      note_kinds(m, i, a, pool, u, pt, "; pass a view (amp_arg_view) for a view parameter");
     else if (P->size && P->size != a->u.bytes.size)
-      note(m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s (%zu bytes)", i,
-           adesc, pname, P->type, P->size);
+      note(m, AMP_ERROR_KERNEL_ARGS,
+           "argument %zu is %zu bytes by value, but parameter '%s' is %s (%zu bytes)", i,
+           a->u.bytes.size, pname, P->type, P->size);
     break;
   case AMP_ARG_LOCAL:
     if (!a->u.local_size)
       AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
                 "parallel_for_each(%s): argument %zu (local) has size 0", kname, i);
     if (P->address != CL_KERNEL_ARG_ADDRESS_LOCAL)
-      note(m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s, not __local", i,
-           adesc, pname, pdesc);
+      note_kinds(m, i, a, pool, u, pt, ", not __local");
     break;
   default:
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
@@ -413,8 +416,8 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
                            const amp__kernel_pool *pool, amp__use *uses, size_t *nuses) {
   amp_status status = AMP_SUCCESS;
   const char *kname = pool->name;
-  user_param *up = NULL;
-  mismatches *m = NULL;
+  user_param stack_up[16], *up = stack_up;
+  mismatches m = {0};
   size_t nu = 0;
   int need_fp64 = 0;
   for (size_t i = 0; i < l->nargs; i++) {
@@ -433,9 +436,7 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
   if (!pool->params) {
     AMP__TRY(check_count_only(l, pool));
   } else {
-    up = malloc((pool->nparams ? pool->nparams : 1) * sizeof *up);
-    m = calloc(1, sizeof *m);
-    if (!up || !m)
+    if (pool->nparams > 16 && !(up = malloc(pool->nparams * sizeof *up)))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     size_t np = user_params(pool, up);
     for (size_t k = 0; k < np; k++) /* a view declared by hand, without debug mode's v_debug */
@@ -450,7 +451,7 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
     }
     for (size_t i = 0; i < l->nargs; i++) {
       int param_const = 0;
-      AMP__TRY(check_arg(l, i, pool, &up[i], m, &param_const));
+      AMP__TRY(check_arg(l, i, pool, &up[i], &m, &param_const));
       if (l->args[i].kind == AMP_ARG_VIEW) {
         amp_array_view *v = l->args[i].u.view;
         uses[nu].view = v;
@@ -458,13 +459,13 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
         nu++;
       }
     }
-    if (m->count == 1)
-      AMP__FAIL(m->status, "parallel_for_each(%s): %s", kname, m->text);
-    if (m->count > 1)
-      AMP__FAIL(m->status,
+    if (m.count == 1)
+      AMP__FAIL(m.status, "parallel_for_each(%s): %s", kname, m.text);
+    if (m.count > 1)
+      AMP__FAIL(m.status,
                 "parallel_for_each(%s): %zu arguments do not match the kernel's "
                 "parameters: %s",
-                kname, m->count, m->text);
+                kname, m.count, m.text);
   }
   if (!pool->params) { /* the views, all written unless read-only */
     for (size_t i = 0; i < l->nargs; i++)
@@ -485,8 +486,8 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
               kname, acc->props.device_path);
   *nuses = nu;
 fail:
-  free(up);
-  free(m);
+  if (up != stack_up)
+    free(up);
   return status;
 }
 
