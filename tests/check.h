@@ -138,6 +138,49 @@ static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_pr
   return st != AMP_SUCCESS ? st : amp_accelerator_get_properties(a, p);
 }
 
+/* ---- Devices by position, not by name: tests hold on every OpenCL implementation, so none
+ * names a vendor's device path. tests/CMakeLists.txt's two-device runs ask POCL for two devices
+ * (POCL_DEVICES, which other implementations ignore) and pick the second with AMP_TEST_DEVICE. */
+
+/* The device path of the k-th OpenCL accelerator (ampcl's order, the host "cpu" left out), or
+ * NULL when there are fewer than k + 1. */
+static inline const char *test_device_path(size_t k) {
+  size_t count = 0, seen = 0;
+  if (amp_accelerator_count(&count) != AMP_SUCCESS)
+    return NULL;
+  for (size_t i = 0; i < count; i++) {
+    amp_accelerator *acc = NULL;
+    amp_accelerator_properties p;
+    if (amp_accelerator_get(i, &acc) != AMP_SUCCESS ||
+        amp_accelerator_get_properties(acc, &p) != AMP_SUCCESS || p.is_host)
+      continue;
+    if (seen++ == k)
+      return p.device_path;
+  }
+  return NULL;
+}
+
+/* AMP_TEST_DEVICE=k in the environment: makes the k-th OpenCL device the default, as a user
+ * does, through AMP_DEFAULT_ACCELERATOR (read at the default's first use, which has not happened
+ * yet when a test's main calls this first). Returns SKIP, saying why, when there is no k-th
+ * device; 0 otherwise, also when AMP_TEST_DEVICE is not set. */
+static inline int test_use_device_from_env(void) {
+  const char *k = getenv("AMP_TEST_DEVICE");
+  if (!k || !*k)
+    return 0;
+  const char *path = test_device_path((size_t)strtoul(k, NULL, 10));
+  if (!path) {
+    fprintf(stderr,
+            "skip: AMP_TEST_DEVICE=%s, but this implementation exposes fewer devices "
+            "(POCL makes two with POCL_DEVICES=\"pthread pthread\")\n",
+            k);
+    return SKIP;
+  }
+  printf("AMP_TEST_DEVICE=%s: AMP_DEFAULT_ACCELERATOR=%s\n", k, path);
+  setenv("AMP_DEFAULT_ACCELERATOR", path, 1);
+  return 0;
+}
+
 /* How much of its sweep a heavy test runs (tests/README.md, "Where each configuration runs"):
  *   test_small()  the smallest cases, which still cover each kernel's edge and interior tiles:
  *                 with AMP_TEST_SMALL set (not "0"), as oclgrind's runs and the sanitizer build set

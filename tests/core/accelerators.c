@@ -189,7 +189,6 @@ int main(void) {
     REQUIRE_OK(amp_accelerator_get(i, &accs[i]));
     REQUIRE_OK(amp_accelerator_get_properties(accs[i], &props[i]));
   }
-  int pocl = 0;
   for (size_t i = 0; i < ndev; i++) {
     printf("%s: %s\n", props[i].device_path, props[i].description);
     if (strcmp(props[i].device_path, refs[i].path) != 0)
@@ -198,9 +197,8 @@ int main(void) {
     CHECK(strcmp(props[i].device_path, refs[i].path) == 0);
     CHECK(well_formed(props[i].device_path));
     check_properties(&props[i], &refs[i]);
-    pocl += strncmp(props[i].device_path, "ocl/portable-computing-language/", 32) == 0;
   }
-  CHECK(pocl >= 1); /* the tests run on POCL everywhere */
+  CHECK(ndev >= 1); /* the tests run on an OpenCL device everywhere (POCL's CPU at least) */
 
   /* The host comes last and is no kernel target. */
   const amp_accelerator_properties *host = &props[count - 1];

@@ -13,6 +13,9 @@ static const char *src = "__kernel void mark(AMP_VIEW(int, m)) {\n"
                          "}\n";
 
 int main(void) {
+  int skip = test_use_device_from_env(); /* reshape_rules.two: the second device */
+  if (skip)
+    return skip;
   REQUIRE_VIEW(av);
   int a[10];
   for (int i = 0; i < 10; i++)

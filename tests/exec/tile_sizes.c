@@ -414,6 +414,9 @@ static void heavy_kernel(void) {
 }
 
 int main(int argc, char **argv) {
+  int skip = test_use_device_from_env(); /* tile_sizes.two: the second device */
+  if (skip)
+    return skip;
   av = test_view();
   if (!av)
     return 1;
