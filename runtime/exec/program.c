@@ -18,6 +18,7 @@
  * concurrent processes right for a gain those caches already give. docs/KERNELS.md says more. */
 #include "exec/program.h"
 #include "core/clobjects.h"
+#include "exec/math_accuracy.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -392,11 +393,16 @@ static char *line_directive(const char *label) {
 }
 
 /* What ampcl adds to every build's options for `acc`: the device's compute capability as a macro
- * (the prelude's AMP_COMPUTE_CAPABILITY) and, for checked builds, AMP_DEBUG. */
-#define DEVICE_DEFINES_MAX 64
+ * (the prelude's AMP_COMPUTE_CAPABILITY), for checked builds AMP_DEBUG, and the fast_math_*
+ * mappings of exec/math_accuracy.c. */
+#define DEVICE_DEFINES_MAX 512
 static void device_defines(const amp_accelerator *acc, int checked, char out[DEVICE_DEFINES_MAX]) {
-  snprintf(out, DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u%s", acc->props.compute_capability,
-           checked ? " -DAMP_DEBUG=1" : "");
+  int n = snprintf(out, DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u%s",
+                   acc->props.compute_capability, checked ? " -DAMP_DEBUG=1" : "");
+  /* fast_math_* held to ampcl's bound where native_* is not (exec/math_accuracy.c); the table's
+   * longest entry is far below the room left */
+  if (n > 0 && n < DEVICE_DEFINES_MAX)
+    amp__fast_math_options(acc, out + n, DEVICE_DEFINES_MAX - (size_t)n);
 }
 
 /* The cache entry for (program, accelerator, checked or not), created if new, and in use by the
