@@ -65,7 +65,8 @@ typedef struct amp_accelerator_properties {
   bool supports_double_precision; /* full IEEE fp64 as OpenCL 1.2 requires it */
   bool supports_limited_double_precision; /* some fp64 support (true whenever the above is) */
   bool supports_cpu_shared_memory;        /* host and device share memory (unified memory) */
-  size_t max_tile_size;                   /* CL_DEVICE_MAX_WORK_GROUP_SIZE: threads per tile */
+  size_t max_tile_size;      /* threads per tile: C++ AMP's 1024, or CL_DEVICE_MAX_WORK_GROUP_SIZE
+                                where that is smaller (ampcl keeps AMP's limit on every device) */
   size_t max_tile_extent[3]; /* the most threads a tile may have in AMP dimension 0, 1, 2 of a
                                 rank-3 tile (rank r uses the last r of these) */
   uint64_t local_memory;     /* bytes of tile_static (__local) memory per tile (on NVIDIA the

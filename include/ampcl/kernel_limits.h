@@ -25,8 +25,9 @@ extern "C" {
 
 /* The limits of one kernel on one accelerator. */
 typedef struct amp_kernel_limits_info {
-  size_t max_tile_threads;        /* CL_KERNEL_WORK_GROUP_SIZE: most threads per tile for it */
-  size_t device_max_tile_threads; /* CL_DEVICE_MAX_WORK_GROUP_SIZE: the device's own limit */
+  size_t max_tile_threads;        /* CL_KERNEL_WORK_GROUP_SIZE, at most device_max_tile_threads: the
+                                     most threads per tile for it */
+  size_t device_max_tile_threads; /* the device's max_tile_size (AMP's 1024 at most) */
   size_t preferred_multiple;      /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: tile sizes
                                      that are a multiple of it run best (the warp or SIMD width) */
   uint64_t private_bytes;         /* CL_KERNEL_PRIVATE_MEM_SIZE: private memory per thread */

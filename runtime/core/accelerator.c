@@ -137,6 +137,19 @@ static unsigned nv_compute_capability(cl_device_id d) {
   return 10 * major + minor;
 }
 
+/* The most tile_static memory a kernel may declare on an NVIDIA GPU: the driver reports CUDA's
+ * default per block (48 KB) but builds and runs kernels that declare up to the GPU's opt-in limit,
+ * which CUDA documents per compute capability (docs/KERNELS.md); `reported` where unknown. */
+static uint64_t nv_declared_local(unsigned cc, uint64_t reported) {
+  static const struct {
+    unsigned cc, kb;
+  } optin[] = {{90, 227}, {89, 99}, {87, 163}, {86, 99}, {80, 163}, {75, 64}, {70, 96}};
+  for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
+    if (cc >= optin[i].cc)
+      return (uint64_t)optin[i].kb * 1024 > reported ? (uint64_t)optin[i].kb * 1024 : reported;
+  return reported;
+}
+
 static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const char *path,
                                         const char *platform_name, size_t index) {
   amp_accelerator *a = new_accelerator(index);
@@ -198,17 +211,21 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   pr->supports_double_precision = (fp64 & full) == full;
   pr->supports_limited_double_precision = fp64 != 0;
   pr->supports_cpu_shared_memory = unified == CL_TRUE;
-  pr->max_tile_size = wg;
+  /* AMP's 1024 threads per tile on every device, also where the device allows more (POCL and
+   * Intel's CPU runtime: 4096 and 8192), so that code written there runs on a GPU */
+  a->device_max_tile = wg;
+  pr->max_tile_size = wg < AMP__MAX_TILE_THREADS ? wg : AMP__MAX_TILE_THREADS;
   /* AMP order: a rank-3 tile (t0, t1, t2) runs as OpenCL local size (t2, t1, t0). */
-  pr->max_tile_extent[0] = items[2];
-  pr->max_tile_extent[1] = items[1];
-  pr->max_tile_extent[2] = items[0];
+  for (int k = 0; k < 3; k++)
+    pr->max_tile_extent[k] = items[2 - k] < pr->max_tile_size ? items[2 - k] : pr->max_tile_size;
   pr->local_memory = local;
   a->kernel_limit_is_floor = platform_name && strstr(platform_name, "NVIDIA") != NULL;
   a->has_int64_atomics = has_extension(d, "cl_khr_int64_base_atomics");
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   pr->compute_capability = nv_compute_capability(d);
+  a->declared_local_limit =
+      a->kernel_limit_is_floor ? nv_declared_local(pr->compute_capability, local) : local;
   return a;
 }
 

@@ -2,6 +2,10 @@
 #ifndef AMPCL_RUNTIME_ACCELERATOR_H
 #define AMPCL_RUNTIME_ACCELERATOR_H
 
+/* C++ AMP's limit on threads per tile. ampcl holds every device to it, so that a tile that
+ * runs on a CPU device also runs on a GPU. */
+#define AMP__MAX_TILE_THREADS 1024
+
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -23,6 +27,12 @@ struct amp_accelerator {
    * 1024 (measured on an H100, docs/KERNELS.md "Tiles of 1024 threads on NVIDIA"). There a tile
    * above that number is tried, and the driver's refusal at enqueue is the kernel's limit. */
   int kernel_limit_is_floor;
+  /* CL_DEVICE_MAX_WORK_GROUP_SIZE as the device reports it; props.max_tile_size is that or AMP's
+   * 1024 if smaller (AMP__MAX_TILE_THREADS). */
+  size_t device_max_tile;
+  /* The most tile_static memory a kernel may declare here: props.local_memory, or on NVIDIA the
+   * GPU's opt-in limit for its compute capability (docs/KERNELS.md). */
+  uint64_t declared_local_limit;
   /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
    * pass publishes a tile's state and value in one 64-bit word). */
   int has_int64_atomics;

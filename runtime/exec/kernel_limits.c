@@ -36,7 +36,9 @@ amp_status amp_kernel_limits(amp_kernel *kernel, amp_accelerator *acc,
   AMP__CL(clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                    sizeof required, required, NULL),
           "clGetKernelWorkGroupInfo(CL_KERNEL_COMPILE_WORK_GROUP_SIZE)");
-  r.max_tile_threads = pool->work_group_size;
+  /* within C++ AMP's 1024 (the device's max_tile_size), also where the driver would take more */
+  r.max_tile_threads = pool->work_group_size < acc->props.max_tile_size ? pool->work_group_size
+                                                                        : acc->props.max_tile_size;
   r.device_max_tile_threads = acc->props.max_tile_size;
   r.private_bytes = priv;
   r.static_local_bytes = pool->static_local;

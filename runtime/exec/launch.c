@@ -57,6 +57,19 @@ static amp_status check_required_tile(const amp_launch *l, const amp__kernel_poo
 
 /* Checks the domain; fills OpenCL global and local sizes (reversed: AMP's last dimension is
  * OpenCL's dimension 0). */
+/* ", though DEVICE allows N" where the device would take more than AMP's limit: code that ran
+ * there would fail on a GPU. Formatted into a per-thread buffer (only on the error path). */
+static const char *device_allows_note(const amp_accelerator *acc) {
+  static _Thread_local char note[256];
+  note[0] = '\0';
+  if (acc->device_max_tile > AMP__MAX_TILE_THREADS)
+    snprintf(note, sizeof note,
+             " (%s itself allows %zu, but code written for that fails on a GPU: amp_kernel_limits "
+             "and max_tile_size report 1024)",
+             acc->props.device_path, acc->device_max_tile);
+  return note;
+}
+
 static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
                                const amp__kernel_pool *pool, size_t *global, size_t *local) {
   amp_status status = AMP_SUCCESS;
@@ -83,6 +96,11 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
                 "or truncate it",
                 kname, t, d, e.dim[d]);
     size_t lim = acc->props.max_tile_extent[AMP_MAX_RANK - e.rank + d];
+    if ((size_t)t > AMP__MAX_TILE_THREADS)
+      AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+                "parallel_for_each(%s): tile size %d in dimension %d exceeds C++ AMP's limit of "
+                "%d threads per tile, which ampcl keeps on every device%s",
+                kname, t, d, AMP__MAX_TILE_THREADS, device_allows_note(acc));
     if ((size_t)t > lim)
       AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
                 "parallel_for_each(%s): tile size %d in dimension %d exceeds %s's limit of %zu "
@@ -91,6 +109,11 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
     local[e.rank - 1 - d] = (size_t)t;
     threads *= (size_t)t;
   }
+  if (l->tiled && threads > AMP__MAX_TILE_THREADS)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "parallel_for_each(%s): a tile of %zu threads exceeds C++ AMP's limit of %d threads "
+              "per tile, which ampcl keeps on every device%s",
+              kname, threads, AMP__MAX_TILE_THREADS, device_allows_note(acc));
   if (l->tiled && threads > acc->props.max_tile_size)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): a tile of %zu threads exceeds %s's limit of %zu threads per "

@@ -553,6 +553,12 @@ amp_status amp__set_scalar_args(const amp_launch *l, cl_kernel k, const amp_acce
     if (l->args[i].kind == AMP_ARG_LOCAL)
       args_local += l->args[i].u.local_size;
   used += args_local;
+  if (acc->kernel_limit_is_floor && used > acc->declared_local_limit)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "parallel_for_each(%s): the kernel declares %llu bytes of tile_static memory per "
+              "tile; %s allows at most %llu (the GPU's opt-in limit for its compute capability)",
+              kname, (unsigned long long)used, acc->props.device_path,
+              (unsigned long long)acc->declared_local_limit);
   if (used > acc->props.local_memory && (!acc->kernel_limit_is_floor || args_local))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): the kernel needs %llu bytes of tile_static memory per tile; "
