@@ -91,6 +91,9 @@ int main(int argc, char **argv) {
   }
   if (def_st != AMP_SUCCESS)
     return fail("choosing the default accelerator", def_st);
+  const char *why = NULL;
+  if (amp_accelerator_default_reason(&why) == AMP_SUCCESS)
+    printf("default: %s\n", why);
   amp_accelerator_properties dp;
   if (amp_accelerator_get_properties(def, &dp) == AMP_SUCCESS && dp.is_host) {
     /* AMP's fallback: no device, or "cpu" named as the default. Say why kernels will not run. */

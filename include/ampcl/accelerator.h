@@ -19,7 +19,9 @@
  *   1. the environment variable AMP_DEFAULT_ACCELERATOR, if set, names it by device path; an
  *      unknown path there is an error (AMP_ERROR_NOT_FOUND), never a silent fallback;
  *   2. otherwise the non-emulated accelerator with the most dedicated memory;
- *   3. otherwise an emulated one (a CPU device such as POCL's, ampcl's WARP);
+ *   3. otherwise an emulated one (a CPU device such as POCL's, ampcl's WARP); where several CPU
+ *      implementations are installed, the one ampcl measured faster on its CPU workloads
+ *      (Intel's CPU runtime before POCL: docs/IMPLEMENTATIONS.md), then the most memory;
  *   4. with no OpenCL platform or device at all, "cpu", as AMP falls back to its CPU accelerator:
  *      the list then holds "cpu" alone, and amp_default_view and every launch on the default
  *      fail with AMP_ERROR_UNSUPPORTED_FEATURE, naming it and saying what to install.
@@ -100,6 +102,11 @@ AMP_API amp_status amp_accelerator_find(const char *path, amp_accelerator **out)
 
 /* The default accelerator into *out (choosing it now if this is the first use). */
 AMP_API amp_status amp_accelerator_get_default(amp_accelerator **out);
+
+/* Why the default accelerator is the one it is, as a sentence amp-info prints ("named by
+ * AMP_DEFAULT_ACCELERATOR", "the non-CPU device with the most memory", ...), into *out: a string
+ * that lives as long as the process. Chooses the default now if this is its first use. */
+AMP_API amp_status amp_accelerator_default_reason(const char **out);
 
 /* Makes the accelerator at `path` the default (AMP's accelerator::set_default). Succeeds once per
  * process, and only before the default is first used (by any call that needs it, such as

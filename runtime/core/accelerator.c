@@ -29,7 +29,8 @@ static struct {
   amp_accelerator *chosen; /* the default, once used */
   amp_accelerator *preset; /* set by amp_accelerator_set_default before first use */
   char no_device[256];     /* why only "cpu" is listed (no OpenCL platform or device), or "" */
-} g = {PTHREAD_ONCE_INIT, AMP_SUCCESS, "", NULL, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, ""};
+  char reason[256];        /* why the default is the one it is, once chosen */
+} g = {PTHREAD_ONCE_INIT, AMP_SUCCESS, "", NULL, 0, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, "", ""};
 
 /* ---- reading device information --------------------------------------------------------- */
 
@@ -384,7 +385,27 @@ fail:
 
 /* ---- the default ------------------------------------------------------------------------- */
 
-/* The rules of ampcl/accelerator.h; called with g.lock held, on first use. */
+/* CPU implementations in the order ampcl prefers them when several are installed: the one that ran
+ * ampcl's CPU workloads (add-exp, n-body, matmul, reduce, scan, transpose, stencil) faster on most
+ * of them comes first (docs/IMPLEMENTATIONS.md has the measurement). An implementation not listed
+ * comes after these. */
+static const struct {
+  const char *platform; /* CL_PLATFORM_NAME */
+  const char *why;      /* what the measurement showed */
+} cpu_preference[] = {
+    {"Intel(R) OpenCL", "Intel's CPU runtime ran ampcl's CPU workloads faster than POCL"},
+    {"Portable Computing Language", "POCL"},
+};
+enum { CPU_UNRANKED = sizeof cpu_preference / sizeof cpu_preference[0] };
+
+static size_t cpu_rank(const amp_accelerator *a) {
+  for (size_t i = 0; i < CPU_UNRANKED; i++)
+    if (strcmp(a->props.platform_name, cpu_preference[i].platform) == 0)
+      return i;
+  return CPU_UNRANKED;
+}
+
+/* The rules of ampcl/accelerator.h; called with g.lock held, on first use. Records the reason. */
 static amp_status choose_default(amp_accelerator **out) {
   amp_status status = AMP_SUCCESS;
   amp_accelerator **list = NULL;
@@ -392,6 +413,7 @@ static amp_status choose_default(amp_accelerator **out) {
   AMP__TRY(amp__accelerators(&list, &n));
   if (g.preset) {
     *out = g.preset;
+    snprintf(g.reason, sizeof g.reason, "set by amp_accelerator_set_default");
     return AMP_SUCCESS;
   }
   const char *env = getenv("AMP_DEFAULT_ACCELERATOR");
@@ -401,22 +423,52 @@ static amp_status choose_default(amp_accelerator **out) {
     if (status != AMP_SUCCESS)
       return status;
     *out = a; /* "cpu" too: then kernels are refused, naming it (amp_default_view) */
+    snprintf(g.reason, sizeof g.reason, "named by AMP_DEFAULT_ACCELERATOR");
     return AMP_SUCCESS;
   }
   amp_accelerator *best = NULL;
-  for (int emulated = 0; emulated <= 1 && !best; emulated++) {
-    for (size_t i = 0; i < n; i++) {
+  size_t cpus = 0;
+  for (size_t i = 0; i < n; i++) /* rule 2: a GPU (or other non-CPU device), the most memory */
+    if (!list[i]->props.is_host && !list[i]->props.is_emulated &&
+        (!best || list[i]->props.dedicated_memory > best->props.dedicated_memory))
+      best = list[i];
+  if (best) {
+    snprintf(g.reason, sizeof g.reason, "the non-CPU device with the most memory");
+  } else {
+    for (size_t i = 0; i < n; i++) { /* rule 3: a CPU device, the preferred implementation */
       amp_accelerator *a = list[i];
-      if (a->props.is_host || a->props.is_emulated != (emulated == 1))
+      if (a->props.is_host)
         continue;
-      if (!best || a->props.dedicated_memory > best->props.dedicated_memory)
+      cpus++;
+      if (!best || cpu_rank(a) < cpu_rank(best) ||
+          (cpu_rank(a) == cpu_rank(best) &&
+           a->props.dedicated_memory > best->props.dedicated_memory))
         best = a;
     }
+    if (best && cpus > 1 && cpu_rank(best) < CPU_UNRANKED)
+      snprintf(g.reason, sizeof g.reason,
+               "of %zu CPU devices, the preferred implementation (%s; docs/IMPLEMENTATIONS.md)",
+               cpus, cpu_preference[cpu_rank(best)].why);
+    else if (best)
+      snprintf(g.reason, sizeof g.reason, "the only kind of device: a CPU device");
   }
-  if (!best) /* no OpenCL device: the CPU accelerator, as AMP falls back (the list ends with it) */
+  if (!best) { /* no OpenCL device: the CPU accelerator, as AMP falls back (the list ends with it)
+                */
     best = list[n - 1];
+    snprintf(g.reason, sizeof g.reason, "no OpenCL device: the host, as AMP falls back");
+  }
   *out = best;
 fail:
+  return status;
+}
+
+amp_status amp_accelerator_default_reason(const char **out) {
+  amp_accelerator *def = NULL;
+  amp_status status = amp__check_out(out, __func__);
+  if (status == AMP_SUCCESS)
+    status = amp_accelerator_get_default(&def);
+  if (status == AMP_SUCCESS)
+    *out = g.reason; /* written once, under g.lock, before the default is published */
   return status;
 }
 

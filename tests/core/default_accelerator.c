@@ -45,7 +45,12 @@ static void check_default_is(const char *want) {
   amp_accelerator *def = NULL, *viaf = NULL, *viav = NULL;
   amp_accelerator_view *view = NULL;
   CHECK_OK(amp_accelerator_get_default(&def));
-  printf("default: %s (expected %s)\n", path_of(def), want);
+  const char *why = NULL;
+  CHECK_OK(amp_accelerator_default_reason(&why));
+  CHECK(why && *why);
+  printf("default: %s (expected %s): %s\n", path_of(def), want, why ? why : "(no reason)");
+  if (why && getenv("AMP_DEFAULT_ACCELERATOR"))
+    CHECK(strstr(why, "AMP_DEFAULT_ACCELERATOR") != NULL);
   CHECK(strcmp(path_of(def), want) == 0);
   CHECK_OK(amp_accelerator_find("default", &viaf));
   CHECK(viaf == def);
@@ -65,8 +70,18 @@ static void check_default_is(const char *want) {
 }
 
 /* What the rule picks, computed from OpenCL alone: the non-CPU device with the most global
- * memory, else the CPU device with the most. Devices are counted across platforms in OpenCL's
- * order, which is the accelerator list's order (the accelerators test proves that). */
+ * memory, else a CPU device of Intel's CPU runtime (documented as preferred over POCL, the other
+ * implementation ampcl ranks), else the CPU device with the most. Devices are counted across
+ * platforms in OpenCL's order, which is the accelerator list's order (the accelerators test proves
+ * that). */
+static int cpu_rank(cl_platform_id p) {
+  char name[256] = "";
+  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+  return strcmp(name, "Intel(R) OpenCL") == 0               ? 0
+         : strcmp(name, "Portable Computing Language") == 0 ? 1
+                                                            : 2;
+}
+
 static void expected_auto(char *out, size_t cap) {
   snprintf(out, cap, "(no OpenCL device)");
   cl_platform_id plats[16];
@@ -74,7 +89,7 @@ static void expected_auto(char *out, size_t cap) {
   if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS)
     return;
   long best = -1;
-  int best_cpu = 1;
+  int best_cpu = 1, best_rank = 3;
   cl_ulong best_mem = 0;
   size_t index = 0;
   for (cl_uint pi = 0; pi < np && pi < 16; pi++) {
@@ -87,10 +102,12 @@ static void expected_auto(char *out, size_t cap) {
       cl_ulong mem = 0;
       clGetDeviceInfo(devs[di], CL_DEVICE_TYPE, sizeof type, &type, NULL);
       clGetDeviceInfo(devs[di], CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
-      int cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
-      if (best < 0 || cpu < best_cpu || (cpu == best_cpu && mem > best_mem)) {
+      int cpu = (type & CL_DEVICE_TYPE_CPU) != 0, rank = cpu ? cpu_rank(plats[pi]) : 0;
+      if (best < 0 || cpu < best_cpu ||
+          (cpu == best_cpu && (rank < best_rank || (rank == best_rank && mem > best_mem)))) {
         best = (long)index;
         best_cpu = cpu;
+        best_rank = rank;
         best_mem = mem;
       }
     }
