@@ -29,7 +29,7 @@ int amp__env_uint(const char *v, unsigned long long lo, unsigned long long hi,
     if (*c < '0' || *c > '9')
       return 0;
     unsigned d = (unsigned)(*c - '0');
-    if (n > (hi - d) / 10) /* n * 10 + d > hi, without overflow */
+    if (d > hi || n > (hi - d) / 10) /* n * 10 + d > hi, without overflow */
       return 0;
     n = n * 10 + d;
   }

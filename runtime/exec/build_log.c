@@ -38,10 +38,10 @@ char *amp__line_directive(const char *label) {
   return d;
 }
 
-/* At c, ":LINE:COL" with digits after both colons: the line (saturated at LONG_MAX) and where its
- * digits end, else 0. */
+/* At c, ":LINE:COL" with digits after both colons and a line of at most 18 digits (a longer one
+ * is left as written: strtol would saturate it): the line and where its digits end, else 0. */
 static int position_at(const char *c, long *line, const char **end) {
-  if (c[0] != ':' || !isdigit((unsigned char)c[1]))
+  if (c[0] != ':' || !isdigit((unsigned char)c[1]) || strspn(c + 1, "0123456789") > 18)
     return 0;
   char *e;
   *line = strtol(c + 1, &e, 10);
@@ -91,7 +91,7 @@ char *amp__log_shift(const char *log, long offset, const char *label) {
       c += sizeof anon - 2; /* the ':' stays, for the line number that follows */
       continue;
     }
-    if (position_at(c, &line, &end) && offset >= 0 && line > offset) {
+    if (offset > 0 && position_at(c, &line, &end) && line > offset) {
       o += (size_t)snprintf(out + o, cap - o, ":%ld", line - offset);
       c = end;
       continue;

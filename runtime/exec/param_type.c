@@ -96,6 +96,9 @@ char *amp__canonical_type(const char *source, const char *type) {
       break;
     free(t);
     t = next;
+    size_t len = strlen(t); /* `typedef float *fptr;`: the pointee, as for a pointer parameter */
+    while (len && t[len - 1] == '*')
+      t[--len] = '\0';
   }
   canonical_unsigned(t);
   return t;
