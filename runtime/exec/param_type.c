@@ -63,7 +63,8 @@ static char *typedef_of(const char *source, const char *name) {
     const char *first = last;
     while (first > p && is_ident(first[-1]))
       first--;
-    if ((size_t)(last - first) != nlen || strncmp(first, name, nlen) != 0)
+    /* the name must follow the keyword ("typedef;" names nothing: the keyword is not a name) */
+    if (first < p + 8 || (size_t)(last - first) != nlen || strncmp(first, name, nlen) != 0)
       continue;
     size_t cap = (size_t)(first - (p + 7)) + 1;
     char *out = malloc(cap), *o = out;
