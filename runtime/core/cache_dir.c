@@ -109,8 +109,11 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
   return remove(path);
 }
 
+static pid_t scratch_owner; /* the process that made it: a forked child's exit leaves it alone */
+
 static void remove_scratch(void) {
-  nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  if (getpid() == scratch_owner)
+    nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* With the caches refused: POCL's files in a fresh private directory under `tmp`, removed at
@@ -119,6 +122,7 @@ static void scratch_dir(const char *tmp) {
   int n = snprintf(scratch, sizeof scratch, "%s/ampcl-%lu-XXXXXX", tmp, (unsigned long)geteuid());
   if (n > 0 && (size_t)n < sizeof scratch && mkdtemp(scratch)) {
     setenv("POCL_CACHE_DIR", scratch, 1);
+    scratch_owner = getpid();
     atexit(remove_scratch);
     return;
   }

@@ -35,7 +35,6 @@ typedef struct amp__param {
   size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
 } amp__param;
 
-
 /* Fills params[i].size for kernel k's parameters: from the name for built-in types, and for struct
  * types by building `text` (the program's full source) once more with a probe kernel that reports
  * sizeof (param_size.c). Sizes that cannot be found stay 0. */
