@@ -2,7 +2,10 @@
  * (runtime/core/cache_dir.c, docs/SECURITY.md), one scenario per process (tests/core/CMakeLists.txt
  * gives each its environment; a variable set empty there is unset here, before any ampcl call).
  *
- *   test_cache_dir SCENARIO SCRATCH     (SCRATCH: a folder of its own, emptied first)
+ *   test_cache_dir SCENARIO SCRATCH [quick]   (SCRATCH: a folder of its own, emptied first)
+ *
+ * `quick` (the sanitizer build) runs no kernel: compiling one from an empty cache under the
+ * sanitizers costs most of a minute, and the choice of directory is host code either way.
  *
  *   tmp       no HOME, no XDG_CACHE_HOME: SCRATCH/ampcl-<uid> is made with mode 0700 and POCL's and
  *             NVIDIA's caches point below it; a kernel runs, and on POCL its cache fills there
@@ -53,6 +56,8 @@ static const char *env_or_empty(const char *name) {
               env_or_empty(name), (want));                                                         \
     }                                                                                              \
   } while (0)
+
+static int kernels = 1; /* run one (not with `quick`) */
 
 /* A tiny kernel runs on the default accelerator and gives the right answer. */
 static void run_kernel(void) {
@@ -127,7 +132,7 @@ static void expect_refused(const char *dir, const char *why, int run) {
   CHECK_ENV("POCL_CACHE_DIR", scratch);
   CHECK(strncmp(scratch, dir, strlen(dir)) == 0 && scratch[strlen(dir)] == '-');
   expect_private(scratch);
-  if (run) { /* with the caches off, kernels are compiled and run all the same */
+  if (run && kernels) { /* with the caches off, kernels are compiled and run all the same */
     run_kernel();
     if (on_pocl())
       CHECK(nonempty_dir(scratch)); /* POCL's compiler files went there, not to /tmp/pocl */
@@ -135,11 +140,12 @@ static void expect_refused(const char *dir, const char *why, int run) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: test_cache_dir SCENARIO SCRATCH\n");
+  if (argc != 3 && !(argc == 4 && strcmp(argv[3], "quick") == 0)) {
+    fprintf(stderr, "usage: test_cache_dir SCENARIO SCRATCH [quick]\n");
     return 1;
   }
   const char *what = argv[1], *scratch = argv[2];
+  kernels = argc == 3;
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
     if (getenv(vars[i]) && !*getenv(vars[i]))
       unsetenv(vars[i]);
@@ -168,7 +174,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/nvidia/ComputeCache", dir);
     CHECK_ENV("CUDA_CACHE_PATH", path);
     CHECK_ENV("POCL_KERNEL_CACHE", "");
-    if (strcmp(what, "tmp") == 0) {
+    if (strcmp(what, "tmp") == 0 && kernels) {
       run_kernel();
       snprintf(path, sizeof path, "%s/pocl/kcache", dir);
       if (on_pocl())
