@@ -198,11 +198,20 @@ static jnode *jvalue(jparser *j, int depth) {
       return n;
     }
   }
+  /* a number: its characters copied out first, since strtod would read past j->end (the text
+   * needs no terminating NUL) and would take words JSON has not (inf, nan, hex) */
+  char num[64];
+  size_t len = 0;
+  while (j->p + len < j->end && len < sizeof num - 1 && strchr("0123456789+-.eE", j->p[len]) &&
+         j->p[len])
+    len++;
+  memcpy(num, j->p, len);
+  num[len] = '\0';
   char *endp = NULL;
-  double v = strtod(j->p, &endp);
-  if (endp == j->p || endp > j->end)
+  double v = strtod(num, &endp);
+  if (endp == num)
     return j->error = "unexpected character", NULL;
-  j->p = endp;
+  j->p += endp - num;
   jnode *n = jnew(J_NUM);
   if (n)
     n->num = v;
@@ -231,6 +240,23 @@ static double jnum(const jnode *o, const char *key, double dflt) {
 /* ---- the tool -----------------------------------------------------------------------------------
  */
 
+/* The JSON value of text[0, size) (no terminating NUL needed), or NULL saying why on stderr.
+ * fuzz/amp_trace.c drives this with arbitrary bytes. */
+static jnode *parse(const char *text, size_t size, const char *path) {
+  jparser j = {text, text + size, NULL};
+  jnode *root = jvalue(&j, 0);
+  skip(&j);
+  if (root && !j.error && j.p != j.end)
+    j.error = "text after the JSON value";
+  if (j.error) {
+    fprintf(stderr, "amp-trace: %s is not valid JSON: %s at byte %ld\n", path, j.error,
+            (long)(j.p - text));
+    jfree(root);
+    root = NULL;
+  }
+  return root;
+}
+
 static jnode *load(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -248,17 +274,7 @@ static jnode *load(const char *path) {
     fprintf(stderr, "amp-trace: cannot read %s\n", path);
     return NULL;
   }
-  jparser j = {text, text + size, NULL};
-  jnode *root = jvalue(&j, 0);
-  skip(&j);
-  if (root && !j.error && j.p != j.end)
-    j.error = "text after the JSON value";
-  if (j.error) {
-    fprintf(stderr, "amp-trace: %s is not valid JSON: %s at byte %ld\n", path, j.error,
-            (long)(j.p - text));
-    jfree(root);
-    root = NULL;
-  }
+  jnode *root = parse(text, (size_t)size, path);
   free(text);
   return root;
 }
@@ -367,14 +383,14 @@ static int check(const jnode *events) {
       fprintf(stderr, "amp-trace: event %zu lacks name, cat, ts, dur or tid\n", i);
       return 1;
     }
-    int tid = (int)jnum(e, "tid", 0);
-    double ts = jnum(e, "ts", 0), dur = jnum(e, "dur", 0);
+    double track = jnum(e, "tid", 0), ts = jnum(e, "ts", 0), dur = jnum(e, "dur", 0);
     if (dur < 0) {
       fprintf(stderr, "amp-trace: event %zu has a negative duration\n", i);
       return 1;
     }
-    if (tid < 1000)
+    if (!(track >= 1000 && track <= 1e9)) /* host threads, or no track of ampcl's */
       continue;
+    int tid = (int)track;
     size_t k = 0;
     while (k < ns && seen[k].tid != tid)
       k++;

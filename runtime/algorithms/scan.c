@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "algorithms/algo.h"
+#include "core/env_parse.h"
 
 #define SCAN_TILE      256
 #define SCAN_ITEMS     (16 * SCAN_TILE) /* elements per step of amp_scan_sums (scan.cl: SCAN_ITEMS) */
@@ -28,11 +29,8 @@
 static amp_status passes_wanted(int *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
   const char *env = getenv("AMP_SCAN_PASSES");
-  if (!env || !*env || strcmp(env, "1") == 0)
-    *out = 1;
-  else if (strcmp(env, "3") == 0)
-    *out = 3;
-  else
+  *out = amp__env_scan_passes(env);
+  if (!*out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SCAN_PASSES=%s: expected 1 or 3", fn, env);
 fail:
   return status;

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "blas/blas_host.h"
+#include "core/env_parse.h"
 
 /* CBLAS's enums and LP64 signatures (Debian's libopenblas0 is LP64). */
 enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
@@ -56,8 +57,7 @@ int amp__blas_host_wanted(const amp_accelerator *acc, const amp_array_view *a,
                           const amp_array_view *b, const amp_array_view *c) {
   if (!acc->props.is_emulated || acc->props.is_host)
     return 0;
-  const char *env = getenv("AMP_BLAS_CPU");
-  if (env && strcmp(env, "opencl") == 0)
+  if (amp__env_blas_cpu_opencl(getenv("AMP_BLAS_CPU")))
     return 0;
   if (a->src->home >= 0 || b->src->home >= 0 || c->src->home >= 0)
     return 0; /* device arrays live in the device's buffers */

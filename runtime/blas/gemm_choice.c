@@ -34,20 +34,18 @@
 #include "blas/clblast_gemm.h"
 #include "blas/gemm_choice.h"
 #include "blas/gemm_kernels.h"
+#include "core/env_parse.h"
 #include "core/trace_impl.h"
 
 amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
+  static const amp__gemm_mode modes[] = {AMP__GEMM_AUTO, AMP__GEMM_CLBLAST, AMP__GEMM_FAST,
+                                         AMP__GEMM_PORTABLE};
   const char *env = getenv("AMP_BLAS_GEMM");
+  int m = amp__env_blas_gemm(env);
   *out = AMP__GEMM_AUTO;
-  if (!env || !*env || strcmp(env, "auto") == 0)
-    return AMP_SUCCESS;
-  if (strcmp(env, "clblast") == 0)
-    *out = AMP__GEMM_CLBLAST;
-  else if (strcmp(env, "fast") == 0)
-    *out = AMP__GEMM_FAST;
-  else if (strcmp(env, "portable") == 0)
-    *out = AMP__GEMM_PORTABLE;
+  if (m >= 0)
+    *out = modes[m];
   else
     AMP__FAIL(
         AMP_ERROR_INVALID_ARGUMENT,

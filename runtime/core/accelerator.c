@@ -4,6 +4,7 @@
  * then the host "cpu". Handles live until the process ends. See ampcl/accelerator.h for the
  * device path format and the rules of the default. */
 #include "core/accelerator_impl.h"
+#include "core/cache_dir.h"
 #include "core/clobjects.h"
 
 #include <CL/cl_ext.h>                        /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
@@ -252,6 +253,8 @@ static void init_fail(amp_status st, const char *msg) {
 }
 
 static void enumerate(void) {
+  /* before any driver is loaded, and once: the drivers' kernel caches in a private directory */
+  amp__cache_dir_setup();
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &np);
   if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0)) {

@@ -1,5 +1,6 @@
 /* runtime/core/error.c: the status table's names and messages, and the per-thread reason. */
 #include "core/error.h"
+#include "core/env_parse.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -64,8 +65,7 @@ static void ensure_cap(size_t need) {
 }
 
 int amp__debug_enabled(void) {
-  const char *d = getenv("AMP_DEBUG");
-  return d && *d && strcmp(d, "0") != 0;
+  return amp__env_debug(getenv("AMP_DEBUG"));
 }
 
 amp_status amp__set_error(amp_status status, const char *fmt, ...) {

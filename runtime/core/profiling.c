@@ -8,16 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/env_parse.h"
 #include "core/profiling.h"
 #include "core/trace_impl.h"
 
 amp_status amp__profiling_default(bool *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
   const char *env = getenv("AMP_PROFILE");
+  int on = amp__env_profile(env);
   *out = true;
-  if (!env || !*env || strcmp(env, "1") == 0)
+  if (on == 1)
     return AMP_SUCCESS;
-  if (strcmp(env, "0") != 0)
+  if (on < 0)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_PROFILE=%s: expected 0 (off) or 1 (on)", fn,
               env);
   *out = false; /* amp__queue_properties still turns it on while tracing */

@@ -15,11 +15,10 @@
  * later.
  *
  * The file is chosen by the environment, so it is opened with care: AMP_TRACE is read with
- * secure_getenv (a setuid or setgid program ignores it: its caller does not choose what it
- * writes), and the file is opened without following a symbolic link at its last component (a link
- * planted there by another user would otherwise redirect the write), created with mode 0644 when
- * missing. */
-#define _GNU_SOURCE /* secure_getenv (glibc); getenv where the C library lacks it */
+ * secure_getenv through amp__env_secure (a setuid or setgid program ignores it: its caller does not
+ * choose what it writes), and the file is opened without following a symbolic link at its last
+ * component (a link planted there by another user would otherwise redirect the write), created with
+ * mode 0644 when missing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -30,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/env_parse.h"
 #include "core/trace_impl.h"
 
 typedef struct record {
@@ -74,23 +74,12 @@ static void at_exit(void) {
     fprintf(stderr, "[ampcl] AMP_TRACE: writing %s at exit failed: %s\n", T.path, amp_last_error());
 }
 
-/* The environment's value of a variable that chooses a file: none for a setuid or setgid program.
- */
-static const char *file_env(const char *name) {
-#if defined(__GLIBC__)
-  return secure_getenv(name);
-#else
-  return getenv(name);
-#endif
-}
-
 static void init(void) {
-  const char *p = file_env("AMP_TRACE");
+  const char *p = amp__env_secure("AMP_TRACE");
   if (!p || !*p)
     return;
   T.path = strdup(p);
-  const char *m = getenv("AMP_TRACE_MAX");
-  T.max = m && strtoull(m, NULL, 10) > 0 ? (size_t)strtoull(m, NULL, 10) : 1000000;
+  T.max = amp__env_trace_max(getenv("AMP_TRACE_MAX"));
   T.t_start = amp__trace_now();
   T.on = T.path != NULL;
   if (T.on)

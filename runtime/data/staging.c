@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/env_parse.h"
 #include "core/trace_impl.h"
 #include "data/host_memory.h"
 #include "data/staging.h"
@@ -54,14 +55,11 @@ static struct {
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
-  const char *m = getenv("AMP_STAGING"), *c = getenv("AMP_STAGING_CHUNK"),
-             *t = getenv("AMP_STAGING_THREADS");
-  cfg.mode = !m ? 1 : strcmp(m, "0") == 0 ? 0 : strcmp(m, "force") == 0 ? 2 : 1;
-  cfg.chunk = c && strtoull(c, NULL, 10) > 0 ? (size_t)strtoull(c, NULL, 10) : DEFAULT_CHUNK;
+  cfg.mode = amp__env_staging_mode(getenv("AMP_STAGING"));
+  cfg.chunk = amp__env_staging_chunk(getenv("AMP_STAGING_CHUNK"), DEFAULT_CHUNK);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   long dflt = cores * 7 / 8 > 14 ? 14 : cores * 7 / 8; /* 14 of an H100 host's 16 were best */
-  int n = t ? atoi(t) : (int)dflt;
-  cfg.threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+  cfg.threads = amp__env_staging_threads(getenv("AMP_STAGING_THREADS"), (int)dflt, MAX_THREADS);
 }
 
 /* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- *
@@ -227,8 +225,7 @@ static void lock_stager(amp__stager *st) {
 }
 
 static int fail_after(void) {
-  const char *f = getenv("AMP_STAGING_FAIL_AFTER");
-  return f ? atoi(f) : -1;
+  return amp__env_staging_fail_after(getenv("AMP_STAGING_FAIL_AFTER"));
 }
 
 static amp__stager *wanted(amp_accelerator *acc, const void *host, size_t len) {

@@ -12,6 +12,7 @@
 
 #include "exec/launch_args.h"
 #include "exec/launch_debug.h"
+#include "exec/param_type.h"
 
 amp_arg amp_arg_view(amp_array_view *view) {
   amp_arg a = {AMP_ARG_VIEW, {.view = view}};
@@ -58,83 +59,10 @@ static const char *elem_cl_name(amp_elem_kind k) {
 }
 
 /* ---- parameter types ----------------------------------------------------------------------
- * The compiler reports each parameter's type as written (without spaces here: "float*",
- * "unsignedint", "real*" for a typedef, "structpair*"). To compare it with an argument, names are
- * made canonical: "unsigned int" is "uint", and a `typedef <type> name;` in the program's source
- * is followed to the type it names. A name that stays unknown is a struct (or a typedef of one):
- * its size comes from the compiler (param_size.c), and a view of structs or amp_arg_bytes must
- * have that size; anything else is refused. */
-
-/* "unsignedint" -> "uint" and the like, in place. */
-static void canonical_unsigned(char *t) {
-  if (strncmp(t, "unsigned", 8) == 0 && t[8]) {
-    t[0] = 'u';
-    memmove(t + 1, t + 8, strlen(t + 8) + 1);
-  }
-}
-
-static int is_ident(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* The type a `typedef ... name;` of the source (no braces inside) makes `name` stand for, without
- * spaces (malloc'd), or NULL when the source has none. */
-static char *typedef_of(const char *source, const char *name) {
-  size_t nlen = strlen(name);
-  for (const char *p = strstr(source, "typedef"); p; p = strstr(p + 7, "typedef")) {
-    if ((p > source && is_ident(p[-1])) || is_ident(p[7]))
-      continue;
-    const char *end = strchr(p, ';');
-    if (!end)
-      break;
-    const char *brace = memchr(p, '{', (size_t)(end - p));
-    if (brace)
-      continue; /* typedef struct { ... } name; : a struct */
-    const char *last = end;
-    while (last > p && !is_ident(last[-1]))
-      last--;
-    const char *first = last;
-    while (first > p && is_ident(first[-1]))
-      first--;
-    if ((size_t)(last - first) != nlen || strncmp(first, name, nlen) != 0)
-      continue;
-    size_t cap = (size_t)(first - (p + 7)) + 1;
-    char *out = malloc(cap), *o = out;
-    if (!out)
-      return NULL;
-    for (const char *c = p + 7; c < first; c++)
-      if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
-        *o++ = *c;
-    *o = '\0';
-    return out;
-  }
-  return NULL;
-}
-
-/* The canonical name of `type` (no spaces, no trailing '*'), following typedefs of the source a
- * few levels deep (malloc'd; NULL when out of memory). */
-static char *canonical_type(const char *source, const char *type) {
-  size_t n = strlen(type);
-  while (n && type[n - 1] == '*')
-    n--;
-  char *t = malloc(n + 1);
-  if (!t)
-    return NULL;
-  memcpy(t, type, n);
-  t[n] = '\0';
-  for (int depth = 0; depth < 8 && source; depth++) {
-    canonical_unsigned(t);
-    if (amp__builtin_type_size(t))
-      break;
-    char *next = typedef_of(source, t);
-    if (!next)
-      break;
-    free(t);
-    t = next;
-  }
-  canonical_unsigned(t);
-  return t;
-}
+ * Names are made canonical by param_type.c ("unsignedint" is "uint", typedefs of the source
+ * followed). A name that stays unknown is a struct (or a typedef of one): its size comes from the
+ * compiler (param_size.c), and a view of structs or amp_arg_bytes must have that size; anything
+ * else is refused. */
 
 static int is_pointer(const char *type) {
   size_t n = strlen(type);
@@ -304,7 +232,7 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp__kernel_poo
   const char *kname = pool->name, *source = l->kernel->program->source;
   const amp__param *P = &pool->params[u->first];
   const amp_arg *a = &l->args[i];
-  char *pt = canonical_type(source, P->type); /* the parameter's type, canonical */
+  char *pt = amp__canonical_type(source, P->type); /* the parameter's type, canonical */
   char nbuf[64];
   if (!pt)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -384,7 +312,7 @@ static void list_params(const amp__kernel_pool *pool, const user_param *up, size
   size_t o = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < n && o + 1 < cap; i++) {
-    char *pt = canonical_type(source, pool->params[up[i].first].type);
+    char *pt = amp__canonical_type(source, pool->params[up[i].first].type);
     char desc[256], nbuf[64];
     describe_param(pool, &up[i], pt ? pt : pool->params[up[i].first].type, desc, sizeof desc);
     int w = snprintf(buf + o, cap - o, "%s%s '%s'", i ? ", " : "", desc,

@@ -12,28 +12,8 @@
 #include <string.h>
 
 #include "core/trace_impl.h"
+#include "exec/param_type.h"
 #include "exec/program.h"
-
-size_t amp__builtin_type_size(const char *t) {
-  static const struct {
-    const char *name;
-    size_t size;
-  } base[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"half", 2},  {"int", 4},
-              {"uint", 4}, {"float", 4}, {"long", 8},  {"ulong", 8},  {"double", 8}};
-  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
-    size_t n = strlen(base[i].name);
-    if (strncmp(t, base[i].name, n) != 0)
-      continue;
-    const char *w = t + n;
-    if (!*w)
-      return base[i].size;
-    int lanes = atoi(w);
-    if ((lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16) &&
-        strspn(w, "0123456789") == strlen(w))
-      return base[i].size * (size_t)(lanes == 3 ? 4 : lanes);
-  }
-  return 0;
-}
 
 /* The parameter's type as the compiler wrote it, without the pointer's '*' (malloc'd), or NULL. */
 static char *pointee(cl_kernel k, cl_uint i) {

@@ -18,6 +18,8 @@
  * concurrent processes right for a gain those caches already give. docs/KERNELS.md says more. */
 #include "exec/program.h"
 #include "core/clobjects.h"
+#include "core/env_parse.h"
+#include "exec/build_log.h"
 #include "exec/math_accuracy.h"
 
 #include <ctype.h>
@@ -54,26 +56,13 @@ static amp_status new_program(const char *label, const char *source, const char 
   return AMP_SUCCESS;
 }
 
-/* The label of a source string: the file its first line names when it starts with
- * `#line 1 "FILE"` (as ampcl_embed_cl's strings do), else "<source>". */
-static void source_label(const char *source, char *label, size_t size) {
-  snprintf(label, size, "<source>");
-  const char *directive = "#line 1 \"";
-  if (strncmp(source, directive, strlen(directive)) != 0)
-    return;
-  const char *name = source + strlen(directive);
-  size_t n = strcspn(name, "\"\n");
-  if (name[n] == '"' && n > 0 && n < size)
-    snprintf(label, size, "%.*s", (int)n, name);
-}
-
 amp_status amp_program_create(const char *source, const char *options, amp_program **out) {
   amp_status status = AMP_SUCCESS;
   char label[512];
   if (!source || !out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_program_create: %s is NULL",
               source ? "out" : "source");
-  source_label(source, label, sizeof label);
+  amp__source_label(source, label, sizeof label);
   AMP__TRY(new_program(label, source, options, out));
 fail:
   return status;
@@ -232,10 +221,7 @@ static size_t cache_max; /* 0 until read from AMP_PROGRAM_CACHE_MAX */
 
 static size_t cache_bound(void) {
   if (!cache_max) {
-    const char *env = getenv("AMP_PROGRAM_CACHE_MAX");
-    char *end = NULL;
-    unsigned long long v = env ? strtoull(env, &end, 10) : 0;
-    cache_max = env && *env && end && !*end && v > 0 && v < (1ull << 32) ? (size_t)v : 64;
+    cache_max = amp__env_program_cache_max(getenv("AMP_PROGRAM_CACHE_MAX"));
   }
   return cache_max;
 }
@@ -376,22 +362,6 @@ static int checked_mode(void) {
   return amp__debug_enabled();
 }
 
-/* "\n#line 1 \"LABEL\"\n": the directive between the prelude and the user's source, so that
- * compilers that honour it report the user's file (the path given to
- * amp_program_create_from_file, "<source>", or "builtin:NAME") and line. Quotes, backslashes and
- * control characters in the label become '_', which keeps the string literal valid. */
-static char *line_directive(const char *label) {
-  size_t n = strlen(label) + sizeof "\n#line 1 \"\"\n";
-  char *d = malloc(n);
-  if (!d)
-    return NULL;
-  int o = snprintf(d, n, "\n#line 1 \"");
-  for (const char *c = label; *c; c++)
-    d[o++] = (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) ? '_' : *c;
-  snprintf(d + o, n - (size_t)o, "\"\n");
-  return d;
-}
-
 /* What ampcl adds to every build's options for `acc`: the device's compute capability as a macro
  * (the prelude's AMP_COMPUTE_CAPABILITY), for checked builds AMP_DEBUG, and the fast_math_*
  * mappings of exec/math_accuracy.c. */
@@ -411,7 +381,7 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
                                cache_entry **out) {
   amp_status status = AMP_SUCCESS;
   const char *pre = prelude_text();
-  char *line = line_directive(p->label);
+  char *line = amp__line_directive(p->label);
   size_t n = (pre ? strlen(pre) : 0) + (line ? strlen(line) : 0) + strlen(p->source) + 1;
   char *text = pre && line ? malloc(n) : NULL;
   char defines[DEVICE_DEFINES_MAX];
@@ -493,19 +463,6 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
 static pthread_mutex_t honours_lock = PTHREAD_MUTEX_INITIALIZER;
 static signed char *honours_line; /* per accelerator: 0 unknown, 1 honours #line, -1 does not */
 
-/* The first "...:LINE:COL:" line number in a build log, or -1. */
-static long first_line_number(const char *log) {
-  for (const char *c = log; c && *c; c++) {
-    if (*c != ':' || !isdigit((unsigned char)c[1]))
-      continue;
-    char *end;
-    long line = strtol(c + 1, &end, 10);
-    if (*end == ':' && isdigit((unsigned char)end[1]))
-      return line;
-  }
-  return -1;
-}
-
 static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
   amp_accelerator **list = NULL;
   size_t n = 0;
@@ -530,7 +487,7 @@ static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
     char *log = calloc(len + 1, 1);
     if (log && clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
                    CL_SUCCESS)
-      line = first_line_number(log);
+      line = amp__log_first_line(log);
     free(log);
   }
   if (prog)
@@ -542,43 +499,6 @@ static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
     honours_line[acc->index] = (signed char)(honours ? 1 : -1);
   pthread_mutex_unlock(&honours_lock);
   return honours;
-}
-
-/* Appends `log` to the error message with every ":LINE:COL:" of a line past the prelude moved
- * back by `offset` lines, so it counts lines of the user's source, and the compiler's name for the
- * source ("<kernel>", NVIDIA's) replaced by `label`, the user's file. */
-static void append_log_shifted(const char *log, long offset, const char *label) {
-  static const char anon[] = "<kernel>:";
-  size_t nanon = 0;
-  for (const char *c = strstr(log, anon); c; c = strstr(c + 1, anon))
-    nanon++;
-  size_t cap = strlen(log) + nanon * strlen(label) + 1;
-  char *out = malloc(cap);
-  if (!out) {
-    amp__append_error(log);
-    return;
-  }
-  size_t o = 0;
-  for (const char *c = log; *c;) {
-    if (strncmp(c, anon, sizeof anon - 1) == 0) {
-      o += (size_t)snprintf(out + o, cap - o, "%s", label);
-      c += sizeof anon - 2; /* the ':' stays, for the line number that follows */
-      continue;
-    }
-    if (*c == ':' && isdigit((unsigned char)c[1])) {
-      char *end;
-      long line = strtol(c + 1, &end, 10);
-      if (*end == ':' && isdigit((unsigned char)end[1]) && line > offset) {
-        o += (size_t)snprintf(out + o, cap - o, ":%ld", line - offset);
-        c = end;
-        continue;
-      }
-    }
-    out[o++] = *c++;
-  }
-  out[o] = '\0';
-  amp__append_error(out);
-  free(out);
 }
 
 /* Builds the entry's program; called with e->lock held. */
@@ -640,17 +560,10 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
       amp__append_error("(the compiler gave no log)");
     } else if (compiler_honours_line(acc, ctx)) {
       amp__append_error(log);
-    } else { /* lines before the user's first: the prelude and the #line directive */
-      const char *user = strstr(e->text, "\n#line 1 \"");
-      user = user ? strchr(user + 1, '\n') : NULL;
-      long offset = 0;
-      for (const char *c = e->text; user && c <= user; c++)
-        offset += *c == '\n';
-      /* A source that starts with its own `#line 1 "file"` (ampcl_embed_cl's strings do) has
-       * its line 1 one physical line further down. */
-      if (user && strncmp(user + 1, "#line 1 ", 8) == 0)
-        offset++;
-      append_log_shifted(log, offset, p->label);
+    } else { /* the log in the user's lines (build_log.c) */
+      char *shifted = amp__log_shift(log, amp__log_user_offset(e->text), p->label);
+      amp__append_error(shifted ? shifted : log);
+      free(shifted);
     }
     goto fail;
   }

@@ -35,10 +35,6 @@ typedef struct amp__param {
   size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
 } amp__param;
 
-/* Size in bytes of an OpenCL C built-in scalar or vector type named without spaces ("uint",
- * "float4"), or 0 (param_size.c). */
-size_t amp__builtin_type_size(const char *type);
-
 /* Fills params[i].size for kernel k's parameters: from the name for built-in types, and for struct
  * types by building `text` (the program's full source) once more with a probe kernel that reports
  * sizeof (param_size.c). Sizes that cannot be found stay 0. */

@@ -1,0 +1,33 @@
+/* fuzz/param_type.c: the kernel-signature parser of the launch checks (runtime/exec/param_type.c)
+ * on arbitrary text. The input's first line is a parameter's type as a compiler reports it, the
+ * rest the program's source, whose typedefs are followed. Promised: a result without a trailing
+ * '*', a size only for the built-in names, no read outside either string, an end on typedef
+ * circles. */
+#include "exec/param_type.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = fuzz_string(data, size);
+  if (!text)
+    return 0;
+  char *nl = strchr(text, '\n');
+  const char *source = NULL;
+  if (nl) {
+    *nl = '\0';
+    source = nl + 1;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    char *t = amp__canonical_type(pass ? source : NULL, text);
+    if (!t)
+      continue;
+    size_t n = strlen(t);
+    FUZZ_ASSERT(n == 0 || t[n - 1] != '*');
+    size_t bytes = amp__builtin_type_size(t);
+    FUZZ_ASSERT(bytes == 0 || bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16 ||
+                bytes == 32 || bytes == 64 || bytes == 128);
+    free(t);
+  }
+  (void)amp__builtin_type_size(text);
+  free(text);
+  return 0;
+}

@@ -1,0 +1,106 @@
+/* runtime/exec/param_type.c: a kernel parameter's type, canonical (param_type.h).
+ *
+ * The compiler reports each parameter's type as written (without spaces here: "float*",
+ * "unsignedint", "real*" for a typedef, "structpair*"). To compare it with an argument, names are
+ * made canonical: "unsigned int" is "uint", and a `typedef <type> name;` in the program's source
+ * is followed to the type it names. A name that stays unknown is a struct (or a typedef of one);
+ * launch_args.c decides what that allows. The source is the user's text, so nothing here assumes
+ * it is well formed (fuzz/param_type). */
+#include "exec/param_type.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t amp__builtin_type_size(const char *t) {
+  static const struct {
+    const char *name;
+    size_t size;
+  } base[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"half", 2},  {"int", 4},
+              {"uint", 4}, {"float", 4}, {"long", 8},  {"ulong", 8},  {"double", 8}};
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+    size_t n = strlen(base[i].name);
+    if (strncmp(t, base[i].name, n) != 0)
+      continue;
+    const char *w = t + n;
+    if (!*w)
+      return base[i].size;
+    /* at most two digits: atoi of a longer run of digits could overflow */
+    int lanes = strlen(w) <= 2 && strspn(w, "0123456789") == strlen(w) ? atoi(w) : 0;
+    if (lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16)
+      return base[i].size * (size_t)(lanes == 3 ? 4 : lanes);
+  }
+  return 0;
+}
+
+/* "unsignedint" -> "uint" and the like, in place. */
+static void canonical_unsigned(char *t) {
+  if (strncmp(t, "unsigned", 8) == 0 && t[8]) {
+    t[0] = 'u';
+    memmove(t + 1, t + 8, strlen(t + 8) + 1);
+  }
+}
+
+static int is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The type a `typedef ... name;` of the source (no braces inside) makes `name` stand for, without
+ * spaces (malloc'd), or NULL when the source has none. */
+static char *typedef_of(const char *source, const char *name) {
+  size_t nlen = strlen(name);
+  for (const char *p = strstr(source, "typedef"); p; p = strstr(p + 7, "typedef")) {
+    if ((p > source && is_ident(p[-1])) || is_ident(p[7]))
+      continue;
+    const char *end = strchr(p, ';');
+    if (!end)
+      break;
+    const char *brace = memchr(p, '{', (size_t)(end - p));
+    if (brace)
+      continue; /* typedef struct { ... } name; : a struct */
+    const char *last = end;
+    while (last > p && !is_ident(last[-1]))
+      last--;
+    const char *first = last;
+    while (first > p && is_ident(first[-1]))
+      first--;
+    /* the name must follow the keyword ("typedef;" names nothing: the keyword is not a name) */
+    if (first < p + 8 || (size_t)(last - first) != nlen || strncmp(first, name, nlen) != 0)
+      continue;
+    size_t cap = (size_t)(first - (p + 7)) + 1;
+    char *out = malloc(cap), *o = out;
+    if (!out)
+      return NULL;
+    for (const char *c = p + 7; c < first; c++)
+      if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
+        *o++ = *c;
+    *o = '\0';
+    return out;
+  }
+  return NULL;
+}
+
+char *amp__canonical_type(const char *source, const char *type) {
+  size_t n = strlen(type);
+  while (n && type[n - 1] == '*')
+    n--;
+  char *t = malloc(n + 1);
+  if (!t)
+    return NULL;
+  memcpy(t, type, n);
+  t[n] = '\0';
+  for (int depth = 0; depth < 8 && source; depth++) {
+    canonical_unsigned(t);
+    if (amp__builtin_type_size(t))
+      break;
+    char *next = typedef_of(source, t);
+    if (!next)
+      break;
+    free(t);
+    t = next;
+    size_t len = strlen(t); /* `typedef float *fptr;`: the pointee, as for a pointer parameter */
+    while (len && t[len - 1] == '*')
+      t[--len] = '\0';
+  }
+  canonical_unsigned(t);
+  return t;
+}

@@ -1,0 +1,19 @@
+/* runtime/exec/param_type.h: a kernel parameter's type name made canonical, from the name the
+ * compiler reports and the program's source (param_type.c). Pure text functions: no OpenCL call,
+ * so fuzz/ drives them without a device. */
+#ifndef AMPCL_RUNTIME_PARAM_TYPE_H
+#define AMPCL_RUNTIME_PARAM_TYPE_H
+
+#include <stddef.h>
+
+/* Size in bytes of an OpenCL C built-in scalar or vector type named without spaces ("uint",
+ * "float4"), or 0. */
+size_t amp__builtin_type_size(const char *type);
+
+/* The canonical name of `type` as the compiler reports it without spaces ("unsignedint*",
+ * "real*"): no trailing '*', "unsigned int" as "uint", and a `typedef <type> name;` of `source`
+ * (may be NULL) followed to the type it names, a few levels deep. malloc'd; NULL when out of
+ * memory. */
+char *amp__canonical_type(const char *source, const char *type);
+
+#endif /* AMPCL_RUNTIME_PARAM_TYPE_H */
