@@ -75,7 +75,8 @@ static double bilinear(const uint8_t *in, int h, int w, double sx, double sy, in
       int x = x0 + i, y = y0 + j;
       x = x < 0 ? 0 : x >= w ? w - 1 : x;
       y = y < 0 ? 0 : y >= h ? h - 1 : y;
-      sum += (i ? a : 1 - a) * (j ? b : 1 - b) * in[((size_t)y * (size_t)w + (size_t)x) * 4 + (size_t)c];
+      sum += (i ? a : 1 - a) * (j ? b : 1 - b) *
+             in[((size_t)y * (size_t)w + (size_t)x) * 4 + (size_t)c];
     }
   return sum / 255.0;
 }
@@ -232,8 +233,7 @@ int main(int argc, char **argv) {
         double got = resized[((size_t)y * (size_t)ow + (size_t)x) * 4 + (size_t)c] / 255.0;
         worst_resize = fmax(worst_resize, fabs(got - want));
       }
-  printf("blur:   largest difference from the host %.2f/255 (tolerance 2/255)\n",
-         worst_blur * 255);
+  printf("blur:   largest difference from the host %.2f/255 (tolerance 2/255)\n", worst_blur * 255);
   printf("resize: largest difference from the host %.2f/255 (tolerance 3/255)\n",
          worst_resize * 255);
   int ok = worst_blur <= 2.0 / 255 && worst_resize <= 3.0 / 255;
@@ -248,8 +248,9 @@ int main(int argc, char **argv) {
     ok &= write_png(file, resized, oh, ow);
   }
 #endif
-  printf("%s\n", ok ? "verified" : "FAILED: a result differs from the host's by more than its "
-                                   "tolerance");
+  printf("%s\n", ok ? "verified"
+                    : "FAILED: a result differs from the host's by more than its "
+                      "tolerance");
   exit_code = ok ? 0 : 1;
 fail:
   EX_CLEANUP(amp_texture_release(src8));

@@ -56,7 +56,8 @@ AMP_API const char *amp_texel_type_name(amp_texel_format format);
  * (AMP_ERROR_INVALID_ARGUMENT), a format that is not a valid combination (INVALID_ARGUMENT, naming
  * kind, channels and bits), a format or rank the device does not support (UNSUPPORTED_FEATURE,
  * saying what it supports), a dimension above the device's image limit or more bytes than its
- * largest allocation (LIMIT_EXCEEDED, naming both), a device without images (UNSUPPORTED_FEATURE). */
+ * largest allocation (LIMIT_EXCEEDED, naming both), a device without images (UNSUPPORTED_FEATURE).
+ */
 AMP_API amp_status amp_texture_create(amp_accelerator_view *view, amp_extent extent,
                                       amp_texel_format format, amp_texture **out);
 

@@ -190,9 +190,9 @@ amp_status amp_texture_create_from(amp_accelerator_view *view, amp_extent extent
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
   AMP__TRY(create(view, extent, format, &t, fn));
   if (bytes != t->bytes) {
-    status = amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
-                            "%s: %zu bytes given, but the texture holds %zu bytes", fn, bytes,
-                            t->bytes);
+    status =
+        amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
+                       "%s: %zu bytes given, but the texture holds %zu bytes", fn, bytes, t->bytes);
     amp_texture_release(t);
     goto fail;
   }
@@ -249,8 +249,8 @@ static amp_status check_host_copy(amp_texture *t, const void *host, size_t bytes
   if (!host)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, to_texture ? "src" : "dst");
   if (bytes != t->bytes)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: %zu bytes given, but the texture holds %zu bytes",
-              fn, bytes, t->bytes);
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: %zu bytes given, but the texture holds %zu bytes", fn,
+              bytes, t->bytes);
 fail:
   return status;
 }
@@ -302,12 +302,11 @@ static amp_status host_copy(amp_texture *t, void *host, size_t bytes, int to_tex
   status = amp__texture_wait_list(t, to_texture, &wait);
   if (status == AMP_SUCCESS) {
     amp__flush_producers(wait.ev, wait.n, v->queue);
-    cl_int err =
-        to_texture
-            ? clEnqueueWriteImage(v->queue, t->image, CL_TRUE, origin, region, 0, 0, host,
-                                  (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev)
-            : clEnqueueReadImage(v->queue, t->image, CL_TRUE, origin, region, 0, 0, host,
-                                 (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev);
+    cl_int err = to_texture
+                     ? clEnqueueWriteImage(v->queue, t->image, CL_TRUE, origin, region, 0, 0, host,
+                                           (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev)
+                     : clEnqueueReadImage(v->queue, t->image, CL_TRUE, origin, region, 0, 0, host,
+                                          (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev);
     if (err != CL_SUCCESS)
       status = amp__set_error(amp__cl_status(err), "%s: %s failed: %s (%d)", fn,
                               to_texture ? "clEnqueueWriteImage" : "clEnqueueReadImage",
@@ -401,7 +400,8 @@ fail:
   return status;
 }
 
-/* ---- asynchronous copies: the blocking ones on a worker thread, which holds references -------- */
+/* ---- asynchronous copies: the blocking ones on a worker thread, which holds references --------
+ */
 
 typedef struct tex_job {
   int kind; /* 0 host to texture, 1 texture to host, 2 texture to texture */

@@ -39,13 +39,12 @@ size_t amp_texel_size(amp_texel_format f) {
 }
 
 const char *amp_texel_type_name(amp_texel_format f) {
-  static const char *const names[6][3] = {
-      {"?", "?", "?"},
-      {"int", "int_2", "int_4"},
-      {"uint", "uint_2", "uint_4"},
-      {"float", "float_2", "float_4"},
-      {"norm", "norm_2", "norm_4"},
-      {"unorm", "unorm_2", "unorm_4"}};
+  static const char *const names[6][3] = {{"?", "?", "?"},
+                                          {"int", "int_2", "int_4"},
+                                          {"uint", "uint_2", "uint_4"},
+                                          {"float", "float_2", "float_4"},
+                                          {"norm", "norm_2", "norm_4"},
+                                          {"unorm", "unorm_2", "unorm_4"}};
   if (!valid_kind((int)f.kind) || (f.channels != 1 && f.channels != 2 && f.channels != 4))
     return "?";
   return names[f.kind][f.channels == 4 ? 2 : f.channels - 1];

@@ -199,7 +199,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
       p += amp__debug_view_params(pool);
     } else {
       p += launch->args[i].kind == AMP_ARG_TEXTURE || launch->args[i].kind == AMP_ARG_SAMPLER ? 2
-                                                                                                : 1;
+                                                                                              : 1;
     }
   }
   int rank = launch->domain.rank;

@@ -212,8 +212,10 @@ static void describe_param(const amp__kernel_pool *pool, const user_param *u, co
   } else if (u->sampler) {
     snprintf(buf, cap, "a sampler (AMP_SAMPLER)");
   } else if (amp__is_bare_image(pool, u->first)) {
-    snprintf(buf, cap, "%s (an OpenCL image: declare it AMP_TEXTURE_READ(T, N, name) or "
-                       "AMP_TEXTURE_WRITE(T, N, name))", P->type);
+    snprintf(buf, cap,
+             "%s (an OpenCL image: declare it AMP_TEXTURE_READ(T, N, name) or "
+             "AMP_TEXTURE_WRITE(T, N, name))",
+             P->type);
   } else if (u->view) {
     int c = (P->qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     if (P->size && !amp__builtin_type_size(canon))
@@ -437,7 +439,7 @@ static amp_status check_count_only(const amp_launch *l, const amp__kernel_pool *
   for (size_t i = 0; i < l->nargs; i++)
     p += l->args[i].kind == AMP_ARG_VIEW ? amp__debug_view_params(pool)
          : l->args[i].kind == AMP_ARG_TEXTURE || l->args[i].kind == AMP_ARG_SAMPLER ? 2
-                                                                                   : 1;
+                                                                                    : 1;
   if (p != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the %zu arguments fill %u OpenCL parameters (a view fills "

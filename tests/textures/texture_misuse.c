@@ -30,13 +30,13 @@ int main(void) {
   amp_texture *t = NULL;
 
   /* formats and extents */
-  CHECK_STATUS(amp_texture_create(av, amp_extent2(4, 4), (amp_texel_format){AMP_TEXEL_FLOAT, 3, 32},
-                                  &t),
-               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(
+      amp_texture_create(av, amp_extent2(4, 4), (amp_texel_format){AMP_TEXEL_FLOAT, 3, 32}, &t),
+      AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("3 channels");
-  CHECK_STATUS(amp_texture_create(av, amp_extent2(4, 4), (amp_texel_format){AMP_TEXEL_NORM, 1, 32},
-                                  &t),
-               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(
+      amp_texture_create(av, amp_extent2(4, 4), (amp_texel_format){AMP_TEXEL_NORM, 1, 32}, &t),
+      AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("32 bits per channel for norm");
   CHECK_STATUS(amp_texture_create(av, amp_extent2(4, 4), (amp_texel_format){9, 1, 8}, &t),
                AMP_ERROR_INVALID_ARGUMENT);
@@ -132,13 +132,11 @@ int main(void) {
   {
     amp_sampler bad = {AMP_FILTER_LINEAR, (amp_address_mode)0};
     amp_arg a[] = {amp_arg_texture(t), amp_arg_sampler(bad), amp_arg_texture(t3)};
-    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3),
-                 AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3), AMP_ERROR_INVALID_ARGUMENT);
     CHECK_MSG("address mode 0 is not an amp_address_mode");
     amp_sampler bad2 = {(amp_filter_mode)7, AMP_ADDRESS_WRAP};
     a[1] = amp_arg_sampler(bad2);
-    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3),
-                 AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3), AMP_ERROR_INVALID_ARGUMENT);
     CHECK_MSG("filter mode 7");
   }
   /* nothing moved for any refused launch; the one good launch moved no host data either */
@@ -149,8 +147,7 @@ int main(void) {
   CHECK_OK(amp_texture_release(t2));
   {
     amp_arg a[] = {amp_arg_texture(t), amp_arg_sampler(smp), amp_arg_texture(dead)};
-    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3),
-                 AMP_ERROR_INVALID_HANDLE);
+    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3), AMP_ERROR_INVALID_HANDLE);
     CHECK_MSG("argument 2 (counting from 0) is not a live texture");
   }
   CHECK_STATUS(amp_copy_to_texture(host, sizeof host, dead), AMP_ERROR_INVALID_HANDLE);

@@ -64,10 +64,14 @@ static size_t gen_copy_kernel(char *buf, size_t cap, amp_texel_format f, int ran
                    "  AMP_INDEX%d(idx);\n  %s v = amp_tex_get(%s, %d, src, idx);\n"
                    "  %s%s%s%s\n  int i = %s;\n  %s\n}\n",
                    T, rank, T, rank, writes ? ", AMP_TEXTURE_WRITE(" : "", writes ? T : "",
-                   writes ? (rank == 1 ? ", 1, dst)" : rank == 2 ? ", 2, dst)" : ", 3, dst)") : "",
+                   writes ? (rank == 1   ? ", 1, dst)"
+                             : rank == 2 ? ", 2, dst)"
+                                         : ", 3, dst)")
+                          : "",
                    rank, V, T, rank, writes ? "amp_tex_set(" : "", writes ? T : "",
-                   writes ? (rank == 1 ? ", 1, dst, idx, v);" : rank == 2 ? ", 2, dst, idx, v);"
-                                                                          : ", 3, dst, idx, v);")
+                   writes ? (rank == 1   ? ", 1, dst, idx, v);"
+                             : rank == 2 ? ", 2, dst, idx, v);"
+                                         : ", 3, dst, idx, v);")
                           : "",
                    "", flat, chans);
   return n > 0 ? (size_t)n : 0;
@@ -80,7 +84,8 @@ static void fill_texels(unsigned char *h, size_t bytes, amp_texel_format f) {
   for (size_t o = 0; o < bytes; o += step) {
     unsigned r = rnd();
     if (f.kind == AMP_TEXEL_FLOAT && f.bits == 32) {
-      uint32_t x = ((uint32_t)(r & 1) << 31) | ((uint32_t)(100 + r % 56) << 23) | (rnd() & 0x7fffff);
+      uint32_t x =
+          ((uint32_t)(r & 1) << 31) | ((uint32_t)(100 + r % 56) << 23) | (rnd() & 0x7fffff);
       memcpy(h + o, &x, 4);
     } else if (f.kind == AMP_TEXEL_FLOAT) {
       uint16_t x = (uint16_t)(((r & 1) << 15) | ((5 + (r >> 1) % 20) << 10) | (rnd() & 0x3ff));
@@ -110,7 +115,9 @@ static float half_to_float(uint16_t h) {
 static double texel_value(const unsigned char *p, amp_texel_format f) {
   switch (f.kind) {
   case AMP_TEXEL_INT:
-    return f.bits == 8 ? *(const int8_t *)p : f.bits == 16 ? *(const int16_t *)p : *(const int32_t *)p;
+    return f.bits == 8    ? *(const int8_t *)p
+           : f.bits == 16 ? *(const int16_t *)p
+                          : *(const int32_t *)p;
   case AMP_TEXEL_UINT:
     return f.bits == 8 ? *p : f.bits == 16 ? *(const uint16_t *)p : *(const uint32_t *)p;
   case AMP_TEXEL_FLOAT:
@@ -171,8 +178,8 @@ static void test_format(amp_accelerator_view *av, amp_program *prog, amp_texel_f
     if (writes) {
       CHECK_OK(amp_copy_from_texture(dst, back, bytes));
       if (memcmp(in, back, bytes) != 0)
-        fprintf(stderr, "%s rank %d %d bits: the written texture differs\n",
-                amp_texel_type_name(f), rank, f.bits);
+        fprintf(stderr, "%s rank %d %d bits: the written texture differs\n", amp_texel_type_name(f),
+                rank, f.bits);
       CHECK(memcmp(in, back, bytes) == 0);
     }
   }
@@ -207,7 +214,8 @@ static void test_formats(amp_accelerator_view *av, amp_accelerator *acc) {
           if (!amp_texel_size(f))
             continue;
           if (!supported(fs, n, f, r, &w)) {
-            printf("not supported here: %s, %d bits, rank %d\n", amp_texel_type_name(f), bits[b], r);
+            printf("not supported here: %s, %d bits, rank %d\n", amp_texel_type_name(f), bits[b],
+                   r);
             continue;
           }
           want[k][c][r] = 1;
@@ -355,7 +363,7 @@ static const char *sample_src =
 static void test_sampling(amp_accelerator_view *av, amp_program *prog, int rank) {
   static const int dims_of[3][3] = {{7, 0, 0}, {5, 6, 0}, {3, 4, 5}};
   const int *dims = dims_of[rank - 1];
-  amp_extent e = rank == 1 ? amp_extent1(dims[0])
+  amp_extent e = rank == 1   ? amp_extent1(dims[0])
                  : rank == 2 ? amp_extent2(dims[0], dims[1])
                              : amp_extent3(dims[0], dims[1], dims[2]);
   size_t n = (size_t)amp_extent_size(e);
@@ -464,15 +472,16 @@ static void test_gather(amp_accelerator_view *av, amp_program *prog) {
     }
     amp_array_view *cv = NULL, *ov = NULL;
     CHECK_OK(amp_array_view_create(amp_extent1(NS * 2), AMP_FLOAT, coords, &cv));
-    CHECK_OK(amp_array_view_create(amp_extent1(NS * 2), ((amp_elem_type){AMP_ELEM_STRUCT, 16}), out, &ov));
+    CHECK_OK(amp_array_view_create(amp_extent1(NS * 2), ((amp_elem_type){AMP_ELEM_STRUCT, 16}), out,
+                                   &ov));
     amp_sampler smp = {AMP_FILTER_LINEAR, (amp_address_mode)mode}; /* gather ignores the filter */
-    amp_arg args[] = {amp_arg_texture(t), amp_arg_sampler(smp), amp_arg_view(cv),
-                      amp_arg_view(ov)};
+    amp_arg args[] = {amp_arg_texture(t), amp_arg_sampler(smp), amp_arg_view(cv), amp_arg_view(ov)};
     CHECK_OK(amp_parallel_for_each(av, amp_extent1(NS), k, args, 4));
     CHECK_OK(amp_array_view_synchronize(ov));
     int bad = 0;
     for (int s = 0; s < NS; s++) {
-      int x0 = (int)floor((double)coords[2 * s] * W - 0.5), y0 = (int)floor((double)coords[2 * s + 1] * H - 0.5);
+      int x0 = (int)floor((double)coords[2 * s] * W - 0.5),
+          y0 = (int)floor((double)coords[2 * s + 1] * H - 0.5);
       int x1 = texel_address(x0 + 1, W, mode), y1 = texel_address(y0 + 1, H, mode);
       x0 = texel_address(x0, W, mode);
       y0 = texel_address(y0, H, mode);
@@ -517,8 +526,7 @@ static void test_saturation(amp_accelerator_view *av, amp_program *prog, int wri
   CHECK_OK(amp_array_view_create(amp_extent1(N * 4), AMP_FLOAT, v, &vv));
   CHECK_OK(amp_array_view_create(amp_extent1(N * 5), AMP_FLOAT, clamped, &cv));
   if (tn && tu && k) {
-    amp_arg args[] = {amp_arg_view(vv), amp_arg_texture(tn), amp_arg_texture(tu),
-                      amp_arg_view(cv)};
+    amp_arg args[] = {amp_arg_view(vv), amp_arg_texture(tn), amp_arg_texture(tu), amp_arg_view(cv)};
     CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, args, 4));
     CHECK_OK(amp_array_view_synchronize(cv));
     int8_t sn[N * 4];
