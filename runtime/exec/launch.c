@@ -196,11 +196,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
     if (launch->args[i].kind == AMP_ARG_VIEW) {
       cl_mem buf = amp__view_buffer(launch->args[i].u.view, acc);
       AMP__CL(clSetKernelArg(k, p, sizeof buf, &buf), "clSetKernelArg (view buffer)");
-      p += amp__debug_view_params(pool);
-    } else {
-      p += launch->args[i].kind == AMP_ARG_TEXTURE || launch->args[i].kind == AMP_ARG_SAMPLER ? 2
-                                                                                              : 1;
     }
+    p += amp__arg_params(pool, launch->args[i].kind);
   }
   int rank = launch->domain.rank;
   amp__flush_producers(wait.ev, wait.n, view->queue);

@@ -437,9 +437,7 @@ static amp_status check_count_only(const amp_launch *l, const amp__kernel_pool *
   amp_status status = AMP_SUCCESS;
   cl_uint p = 0;
   for (size_t i = 0; i < l->nargs; i++)
-    p += l->args[i].kind == AMP_ARG_VIEW ? amp__debug_view_params(pool)
-         : l->args[i].kind == AMP_ARG_TEXTURE || l->args[i].kind == AMP_ARG_SAMPLER ? 2
-                                                                                    : 1;
+    p += amp__arg_params(pool, l->args[i].kind);
   if (p != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the %zu arguments fill %u OpenCL parameters (a view fills "

@@ -157,9 +157,7 @@ void amp__texture_arg_writes(const amp_launch *l, const amp__kernel_pool *pool, 
     if (a->kind == AMP_ARG_TEXTURE && pool->params && p < pool->nparams &&
         amp__starts_texture(pool, p, &tp))
       writes[i] = tp.write;
-    p += a->kind == AMP_ARG_VIEW                                    ? amp__debug_view_params(pool)
-         : a->kind == AMP_ARG_TEXTURE || a->kind == AMP_ARG_SAMPLER ? 2
-                                                                    : 1;
+    p += amp__arg_params(pool, a->kind);
   }
 }
 
