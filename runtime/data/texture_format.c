@@ -1,6 +1,7 @@
 /* runtime/data/texture_format.c: texel formats (ampcl/texture.h) in OpenCL's terms: which
  * combinations of kind, channels and bits exist, their OpenCL image format, their names in AMP's
  * terms, and which of them a device supports for each rank (clGetSupportedImageFormats). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,29 +108,48 @@ void amp__texel_describe(amp_texel_format f, char *buf, size_t cap) {
   snprintf(buf, cap, "%s (%d bits per channel)", amp_texel_type_name(f), f.bits);
 }
 
-/* Whether the device lists `cf` for images of `type` created with `flags`. */
-static amp_status listed(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
-                         cl_image_format cf, int *out) {
+/* Which ranks each format has on one accelerator, found once (six clGetSupportedImageFormats
+ * calls) and kept for the life of the process: [kind][channels 1, 2, 4][bits 8, 16, 32]. */
+typedef struct support_table {
+  struct support_table *next;
+  size_t acc_index;
+  unsigned ranks[6][3][3], write[6][3][3];
+} support_table;
+
+static support_table *tables;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int channel_slot(int c) {
+  return c == 4 ? 2 : c - 1;
+}
+static int bits_slot(int b) {
+  return b == 8 ? 0 : b == 16 ? 1 : 2;
+}
+
+/* The formats the device lists for images of `type` made with `flags` (malloc'd, *n of them). */
+static amp_status list_formats(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type,
+                               cl_image_format **out, cl_uint *n) {
   amp_status status = AMP_SUCCESS;
-  cl_uint n = 0;
-  cl_image_format *list = NULL;
-  *out = 0;
-  AMP__CL(clGetSupportedImageFormats(ctx, flags, type, 0, NULL, &n), "clGetSupportedImageFormats");
-  if (!n)
+  *out = NULL;
+  *n = 0;
+  AMP__CL(clGetSupportedImageFormats(ctx, flags, type, 0, NULL, n), "clGetSupportedImageFormats");
+  if (!*n)
     goto fail;
-  if (!(list = malloc(n * sizeof *list)))
+  if (!(*out = malloc(*n * sizeof **out)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory listing image formats");
-  AMP__CL(clGetSupportedImageFormats(ctx, flags, type, n, list, NULL),
+  AMP__CL(clGetSupportedImageFormats(ctx, flags, type, *n, *out, NULL),
           "clGetSupportedImageFormats");
-  for (cl_uint i = 0; i < n; i++)
-    if (list[i].image_channel_order == cf.image_channel_order &&
-        list[i].image_channel_data_type == cf.image_channel_data_type)
-      *out = 1;
 fail:
-  free(list);
   return status;
 }
 
+static int listed(const cl_image_format *list, cl_uint n, cl_image_format cf) {
+  for (cl_uint i = 0; i < n; i++)
+    if (list[i].image_channel_order == cf.image_channel_order &&
+        list[i].image_channel_data_type == cf.image_channel_data_type)
+      return 1;
+  return 0;
+}
 /* Images at all, and 3-D image writes (an extension in OpenCL 1.2). */
 static amp_status device_images(amp_accelerator *acc, int *writes3d, const char *fn) {
   amp_status status = AMP_SUCCESS;
@@ -159,33 +179,74 @@ fail:
   return status;
 }
 
-amp_status amp__texel_support(amp_accelerator *acc, amp_texel_format f, unsigned *ranks,
-                              unsigned *write, const char *fn) {
+/* Fills t for the accelerator: every valid format's ranks. */
+static amp_status fill_table(amp_accelerator *acc, support_table *t, const char *fn) {
   static const cl_mem_object_type types[3] = {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE2D,
                                               CL_MEM_OBJECT_IMAGE3D};
+  static const int chans[3] = {1, 2, 4}, bits[3] = {8, 16, 32};
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
   int writes3d = 0;
-  *ranks = *write = 0;
+  cl_image_format *rw[3] = {NULL, NULL, NULL}, *wo[3] = {NULL, NULL, NULL};
+  cl_uint nrw[3] = {0, 0, 0}, nwo[3] = {0, 0, 0};
   AMP__TRY(device_images(acc, &writes3d, fn));
   AMP__TRY(amp__context(acc, &ctx));
+  for (int r = 0; r < 3; r++) {
+    AMP__TRY(list_formats(ctx, CL_MEM_READ_WRITE, types[r], &rw[r], &nrw[r]));
+    AMP__TRY(list_formats(ctx, CL_MEM_WRITE_ONLY, types[r], &wo[r], &nwo[r]));
+  }
   /* POCL lists 16-bit float images but its kernels read them wrong (every texel of a half-float
    * texture read back as one wrong value in tests/textures, where Intel's CPU runtime reads the
    * same data right): ampcl does not offer them there rather than return wrong texels. */
-  if (f.kind == AMP_TEXEL_FLOAT && f.bits == 16 &&
-      strstr(acc->props.platform_name, "Portable Computing Language"))
-    goto fail;
-  cl_image_format cf = amp__texel_cl_format(f);
-  for (int r = 0; r < 3; r++) {
-    int rw = 0, w = 0;
-    AMP__TRY(listed(ctx, CL_MEM_READ_WRITE, types[r], cf, &rw));
-    AMP__TRY(listed(ctx, CL_MEM_WRITE_ONLY, types[r], cf, &w));
-    if (rw)
-      *ranks |= 1u << r;
-    if (rw && w && (r < 2 || writes3d))
-      *write |= 1u << r;
-  }
+  int pocl = strstr(acc->props.platform_name, "Portable Computing Language") != NULL;
+  for (int k = AMP_TEXEL_INT; k <= AMP_TEXEL_UNORM; k++)
+    for (int c = 0; c < 3; c++)
+      for (int b = 0; b < 3; b++) {
+        amp_texel_format f = {(amp_texel_kind)k, chans[c], bits[b]};
+        if (!valid_format(f) || (pocl && k == AMP_TEXEL_FLOAT && bits[b] == 16))
+          continue;
+        cl_image_format cf = amp__texel_cl_format(f);
+        for (int r = 0; r < 3; r++) {
+          int can_rw = listed(rw[r], nrw[r], cf);
+          if (can_rw)
+            t->ranks[k][c][b] |= 1u << r;
+          if (can_rw && listed(wo[r], nwo[r], cf) && (r < 2 || writes3d))
+            t->write[k][c][b] |= 1u << r;
+        }
+      }
 fail:
+  for (int r = 0; r < 3; r++) {
+    free(rw[r]);
+    free(wo[r]);
+  }
+  return status;
+}
+
+amp_status amp__texel_support(amp_accelerator *acc, amp_texel_format f, unsigned *ranks,
+                              unsigned *write, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  support_table *t;
+  *ranks = *write = 0;
+  pthread_mutex_lock(&tables_lock);
+  for (t = tables; t && t->acc_index != acc->index; t = t->next)
+    ;
+  if (!t) {
+    if (!(t = calloc(1, sizeof *t))) {
+      status = amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+    } else if ((status = fill_table(acc, t, fn)) != AMP_SUCCESS) {
+      free(t);
+      t = NULL;
+    } else {
+      t->acc_index = acc->index;
+      t->next = tables;
+      tables = t;
+    }
+  }
+  if (t && valid_format(f)) {
+    *ranks = t->ranks[f.kind][channel_slot(f.channels)][bits_slot(f.bits)];
+    *write = t->write[f.kind][channel_slot(f.channels)][bits_slot(f.bits)];
+  }
+  pthread_mutex_unlock(&tables_lock);
   return status;
 }
 

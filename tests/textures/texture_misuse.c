@@ -155,6 +155,37 @@ int main(void) {
   CHECK_STATUS(amp_texture_release(dead), AMP_ERROR_INVALID_HANDLE);
   CHECK(memcmp(host, orig, sizeof host) == 0);
 
+  /* Two device accelerators (ctest's texture_misuse.two-devices): a copy between textures on
+   * different accelerators goes through the host; a launch with another accelerator's texture is
+   * refused, naming both. */
+  size_t nacc = 0;
+  amp_accelerator *other = NULL;
+  CHECK_OK(amp_accelerator_count(&nacc));
+  for (size_t i = 0; i < nacc && !other; i++) {
+    amp_accelerator *a = NULL;
+    amp_accelerator_properties pr;
+    if (amp_accelerator_get(i, &a) == AMP_SUCCESS &&
+        amp_accelerator_get_properties(a, &pr) == AMP_SUCCESS && !pr.is_host && a != acc)
+      other = a;
+  }
+  if (other) {
+    amp_accelerator_view *ov = NULL;
+    amp_texture *far = NULL;
+    float back[4 * 4 * 4];
+    CHECK_OK(amp_accelerator_default_view(other, &ov));
+    CHECK_OK(amp_texture_create(ov, amp_extent2(4, 4), f4, &far));
+    CHECK_OK(amp_copy_texture(t, far));
+    memset(back, 0, sizeof back);
+    CHECK_OK(amp_copy_from_texture(far, back, sizeof back));
+    CHECK(memcmp(back, orig, sizeof back) == 0);
+    amp_arg a[] = {amp_arg_texture(far), amp_arg_sampler(smp), amp_arg_texture(t3)};
+    CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3), AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG("a texture stays on its accelerator");
+    amp_texture_release(far);
+  } else {
+    printf("one device accelerator: the two-accelerator checks did not run\n");
+  }
+
   amp_array_view_release(v);
   amp_kernel_release(k);
   amp_kernel_release(kv);
