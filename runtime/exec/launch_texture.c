@@ -20,12 +20,15 @@ amp_arg amp_arg_sampler(amp_sampler sampler) {
   return a;
 }
 
+/* The rank of an image parameter's type, 0 for another type. Drivers write the type without
+ * spaces, some with its access qualifier in front ("read_onlyimage2d_t"): the name is searched
+ * for, not compared (image1d_array_t and image1d_buffer_t do not match). */
 static int image_rank(const char *type) {
-  if (strcmp(type, "image1d_t") == 0)
+  if (strstr(type, "image1d_t"))
     return 1;
-  if (strcmp(type, "image2d_t") == 0)
+  if (strstr(type, "image2d_t"))
     return 2;
-  if (strcmp(type, "image3d_t") == 0)
+  if (strstr(type, "image3d_t"))
     return 3;
   return 0;
 }
@@ -55,8 +58,8 @@ int amp__starts_texture(const amp__kernel_pool *pool, cl_uint p, amp__tex_param 
 
 int amp__starts_sampler(const amp__kernel_pool *pool, cl_uint p) {
   const amp__param *P = pool->params;
-  if (strcmp(P[p].type, "sampler_t") != 0 || p + 1 >= pool->nparams ||
-      strcmp(P[p + 1].type, "sampler_t") != 0)
+  if (!strstr(P[p].type, "sampler_t") || p + 1 >= pool->nparams ||
+      !strstr(P[p + 1].type, "sampler_t"))
     return 0;
   size_t n = strlen(P[p].name);
   return strncmp(P[p + 1].name, P[p].name, n) == 0 && strcmp(P[p + 1].name + n, "_amppoint") == 0;
