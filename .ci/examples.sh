@@ -19,6 +19,7 @@ examples=(
   "amp-tiles"
   "amp-overlap"
   "amp-algorithms"
+  "amp-image --size 256"
 )
 # An example added to the build but not to this list would be left out silently: refuse.
 for exe in build/examples/amp-*; do

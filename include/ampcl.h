@@ -10,6 +10,7 @@
  *   ampcl/kernel_limits.h a kernel's tile limits on an accelerator
  *   ampcl/algorithms.h   reduce, scan, transpose, histogram, sort, 2-D stencil on views
  *   ampcl/blas.h         GEMM on array views (CLBlast, ampcl's kernels or OpenBLAS)
+ *   ampcl/texture.h      textures, samplers, texture copies (AMP's graphics namespace)
  *   ampcl/stats.h        transfer counters
  *   ampcl/trace.h        a timeline of every command, for Perfetto (AMP_TRACE=file.json)
  */
@@ -27,6 +28,7 @@
 #include "ampcl/kernel_limits.h"
 #include "ampcl/stats.h"
 #include "ampcl/status.h"
+#include "ampcl/texture.h"
 #include "ampcl/trace.h"
 
 #define AMPCL_VERSION_MAJOR 0

@@ -28,6 +28,31 @@ static void print_size(const char *label, unsigned long long bytes) {
     printf("  %-34s %llu KiB\n", label, bytes >> 10);
 }
 
+/* The texture formats (ampcl/texture.h) the device supports: value type, bits, and the ranks it
+ * can make and read (r) and write in kernels (w). */
+static void print_texture_formats(amp_accelerator *acc) {
+  amp_texture_format_support fs[64];
+  size_t n = 0;
+  if (amp_texture_formats(acc, fs, 64, &n) != AMP_SUCCESS) {
+    printf("  %-34s none (%s)\n", "texture formats", amp_last_error());
+    return;
+  }
+  printf("  %-34s %zu (value type/bits: ranks read, written)\n", "texture formats", n);
+  for (size_t i = 0; i < n && i < 64; i++) {
+    char r[4] = "---", w[4] = "---";
+    for (int k = 0; k < 3; k++) {
+      if (fs[i].ranks & (1u << k))
+        r[k] = (char)('1' + k);
+      if (fs[i].write_ranks & (1u << k))
+        w[k] = (char)('1' + k);
+    }
+    printf("%s%-9s%2d: %s %s", i % 4 == 0 ? "    " : "   ", amp_texel_type_name(fs[i].format),
+           fs[i].format.bits, r, w);
+    if (i % 4 == 3 || i + 1 == n)
+      printf("\n");
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--kernel") == 0) {
     if (argc == 3)
@@ -87,6 +112,7 @@ int main(int argc, char **argv) {
     if (p.compute_capability)
       printf("  %-34s %u.%u\n", "NVIDIA compute capability", p.compute_capability / 10,
              p.compute_capability % 10);
+    print_texture_formats(acc);
     printf("\n");
   }
   if (def_st != AMP_SUCCESS)

@@ -75,8 +75,10 @@ typedef enum amp_arg_kind {
   AMP_ARG_UINT32,
   AMP_ARG_FLOAT,
   AMP_ARG_DOUBLE,
-  AMP_ARG_BYTES, /* a by-value struct: a pointer to its bytes and their size */
-  AMP_ARG_LOCAL  /* a __local (tile_static) buffer of the given size, allocated per tile */
+  AMP_ARG_BYTES,   /* a by-value struct: a pointer to its bytes and their size */
+  AMP_ARG_LOCAL,   /* a __local (tile_static) buffer of the given size, allocated per tile */
+  AMP_ARG_TEXTURE, /* a texture (ampcl/texture.h: amp_arg_texture) */
+  AMP_ARG_SAMPLER  /* a sampler (ampcl/texture.h: amp_arg_sampler) */
 } amp_arg_kind;
 
 /* One kernel argument. Make them with the amp_arg_* functions below, in the kernel's parameter
@@ -97,6 +99,10 @@ typedef struct amp_arg {
       size_t size;
     } bytes;
     size_t local_size;
+    struct amp_texture *texture;
+    struct {
+      int filter, address;
+    } sampler;
   } u;
 } amp_arg;
 

@@ -40,7 +40,7 @@ typedef enum amp_cl_object_kind {
   AMP_CL_PROGRAM,
   AMP_CL_KERNEL,
   AMP_CL_EVENT,   /* reserved: events are not counted yet, the count stays 0 */
-  AMP_CL_SAMPLER, /* reserved: ampcl creates no samplers, the count stays 0 */
+  AMP_CL_SAMPLER, /* kept for the life of the process, at most 8 per accelerator (texture.h) */
   AMP_CL_OBJECT_KINDS
 } amp_cl_object_kind;
 

@@ -23,9 +23,10 @@
  *   atomic_fetch_add(&x, 1), ..., fences      amp_atomic_fetch_add(&x, 1), ...  (ampcl_atomics.h)
  *   idx + offset, e.contains(idx), ...        amp_index2_add(out, idx, off), ... (ampcl_index.h)
  *   the REF accelerator's checks              AMP_DEBUG=1: checked amp_at       (ampcl_debug.h)
+ *   textures, samplers, short vectors         AMP_TEXTURE_READ(T, N, t), ...  (ampcl_texture.h)
  *
- * The prelude is four files, put in front of every program in this order: this one, then
- * ampcl_atomics.h, ampcl_index.h and ampcl_debug.h (this file includes them when it is used on
+ * The prelude is five files, put in front of every program in this order: this one, then
+ * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h and ampcl_texture.h (this file includes them when it is used on
  * its own, from an installed copy).
  *
  * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
@@ -215,6 +216,7 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #include "ampcl_atomics.h"
 #include "ampcl_debug.h"
 #include "ampcl_index.h"
+#include "ampcl_texture.h"
 #endif
 
 #endif /* AMPCL_PRELUDE_H */

@@ -39,6 +39,8 @@ static const char *kind_name(uint32_t magic) {
     return "kernel";
   case AMP__MAGIC_ARRAY:
     return "array";
+  case AMP__MAGIC_TEXTURE:
+    return "texture";
   default:
     return NULL;
   }

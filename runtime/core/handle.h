@@ -35,6 +35,7 @@
 #define AMP__MAGIC_PROGRAM     0x50524731u /* "PRG1" */
 #define AMP__MAGIC_KERNEL      0x4b524e31u /* "KRN1" */
 #define AMP__MAGIC_ARRAY       0x41525231u /* "ARR1" */
+#define AMP__MAGIC_TEXTURE     0x54455831u /* "TEX1" */
 
 #define AMP__HANDLE_SLOT   512u              /* bytes per handle: the largest handle struct */
 #define AMP__HANDLE_CHUNK  (64u * 1024u)     /* bytes given back to the system at once */

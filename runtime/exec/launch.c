@@ -14,6 +14,7 @@
 #include "exec/launch.h"
 #include "exec/launch_args.h"
 #include "exec/launch_debug.h"
+#include "exec/launch_texture.h"
 #include "exec/program.h"
 
 /* "16 x 16": n sizes of an OpenCL-order triple, written in AMP order. */
@@ -174,6 +175,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   amp__use stack_uses[16], *uses = stack_uses;
   amp__evlist wait = {0};
   amp__launch_debug debug = {0};
+  amp__tex_uses tex = {0};
+  int stack_writes[16], *writes = stack_writes;
   cl_event ev = NULL;
   size_t nuses = 0;
   int acquired = 0;
@@ -207,15 +210,17 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   if (status != AMP_SUCCESS)
     goto fail;
   acquired = 1;
+  if (launch->nargs > 16 && !(writes = malloc(launch->nargs * sizeof *writes)))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  amp__texture_arg_writes(launch, pool, writes);
+  AMP__TRY(amp__texture_uses_acquire(launch, writes, &tex, &wait)); /* textures stay locked */
   cl_uint p = 0;
   for (size_t i = 0; i < launch->nargs; i++) {
     if (launch->args[i].kind == AMP_ARG_VIEW) {
       cl_mem buf = amp__view_buffer(launch->args[i].u.view, acc);
       AMP__CL(clSetKernelArg(k, p, sizeof buf, &buf), "clSetKernelArg (view buffer)");
-      p += amp__debug_view_params(pool);
-    } else {
-      p += 1;
     }
+    p += amp__arg_params(pool, launch->args[i].kind);
   }
   int rank = launch->domain.rank;
   amp__flush_producers(wait.ev, wait.n, view->queue);
@@ -224,7 +229,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   const uint64_t t_enq = tracing ? amp__trace_now() : 0;
   cl_int err = clEnqueueNDRangeKernel(
       view->queue, k, (cl_uint)rank, NULL, global, launch->tiled ? local : NULL, (cl_uint)wait.n,
-      wait.n ? wait.ev : NULL, nuses || done || tracing ? &ev : NULL);
+      wait.n ? wait.ev : NULL, nuses || tex.n || done || tracing ? &ev : NULL);
   if (err != CL_SUCCESS)
     AMP__TRY(refused_launch(launch, acc, pool, local, err));
   *enqueued = 1;
@@ -238,6 +243,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
     amp__trace_command(acc, view->queue, ev, "kernel", 0, pool->name, shape, t_enq);
   }
   amp__uses_finish(view, uses, nuses, ev);
+  amp__texture_uses_finish(&tex, ev);
   acquired = 0;
   amp__view_enqueued(view);
   if (pool->checked) /* debug mode: wait, and report a bad access */
@@ -249,6 +255,9 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
 fail:
   if (acquired)
     amp__uses_finish(view, uses, nuses, NULL);
+  amp__texture_uses_finish(&tex, NULL); /* unlocks what is still locked; nothing if none */
+  if (writes != stack_writes)
+    free(writes);
   if (k)
     amp__kernel_give_back(pool, k);
   amp__debug_release(&debug);

@@ -13,6 +13,7 @@
 #include "exec/launch_args.h"
 #include "exec/launch_debug.h"
 #include "exec/param_type.h"
+#include "exec/launch_texture.h"
 
 amp_arg amp_arg_view(amp_array_view *view) {
   amp_arg a = {AMP_ARG_VIEW, {.view = view}};
@@ -91,6 +92,9 @@ typedef struct user_param {
   cl_uint first; /* its first OpenCL parameter */
   cl_uint width; /* how many OpenCL parameters it is */
   int view;      /* declared with AMP_VIEW / AMP_CONST_VIEW */
+  int texture;   /* declared with AMP_TEXTURE_READ / _WRITE: tp says how */
+  int sampler;   /* declared with AMP_SAMPLER */
+  amp__tex_param tp;
 } user_param;
 
 /* Whether OpenCL parameter p starts a view: a __global pointer followed by its int8 shape. */
@@ -106,7 +110,13 @@ static int starts_view(const amp__kernel_pool *pool, cl_uint p) {
 static size_t user_params(const amp__kernel_pool *pool, user_param *out) {
   size_t n = 0;
   for (cl_uint p = 0; p < pool->nparams; n++) {
-    user_param u = {p, 1, starts_view(pool, p)};
+    user_param u = {p, 1, starts_view(pool, p), 0, 0, {0, 0, {0, 0, 0}}};
+    if (!u.view) {
+      u.texture = amp__starts_texture(pool, p, &u.tp);
+      u.sampler = !u.texture && amp__starts_sampler(pool, p);
+      if (u.texture || u.sampler)
+        u.width = 2;
+    }
     if (u.view) {
       u.width = 2;
       if (pool->checked && p + 2 < pool->nparams &&
@@ -125,7 +135,16 @@ static size_t user_params(const amp__kernel_pool *pool, user_param *out) {
 static void describe_param(const amp__kernel_pool *pool, const user_param *u, const char *canon,
                            char *buf, size_t cap) {
   const amp__param *P = &pool->params[u->first];
-  if (u->view) {
+  if (u->texture) {
+    amp__describe_texture_param(&u->tp, buf, cap);
+  } else if (u->sampler) {
+    snprintf(buf, cap, "a sampler (AMP_SAMPLER)");
+  } else if (amp__is_bare_image(pool, u->first)) {
+    snprintf(buf, cap,
+             "%s (an OpenCL image: declare it AMP_TEXTURE_READ(T, N, name) or "
+             "AMP_TEXTURE_WRITE(T, N, name))",
+             P->type);
+  } else if (u->view) {
     int c = (P->qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     if (P->size && !amp__builtin_type_size(canon))
       snprintf(buf, cap, "a %sview of %s (%zu bytes)", c ? "const " : "", canon, P->size);
@@ -180,6 +199,10 @@ static void describe_arg(const amp_arg *a, char *buf, size_t cap) {
     break;
   case AMP_ARG_LOCAL:
     snprintf(buf, cap, "a __local buffer of %zu bytes", a->u.local_size);
+    break;
+  case AMP_ARG_TEXTURE:
+  case AMP_ARG_SAMPLER:
+    amp__describe_texture_arg(a, buf, cap);
     break;
   default:
     snprintf(buf, cap, "of kind %d, which is not an amp_arg_kind", (int)a->kind);
@@ -282,7 +305,8 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp__kernel_poo
     if (!a->u.bytes.data || !a->u.bytes.size)
       AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
                 "parallel_for_each(%s): argument %zu (bytes) has no data or size 0", kname, i);
-    if (u->view || P->address != CL_KERNEL_ARG_ADDRESS_PRIVATE || is_pointer(P->type))
+    if (u->view || u->texture || u->sampler || P->address != CL_KERNEL_ARG_ADDRESS_PRIVATE ||
+        is_pointer(P->type))
       note_kinds(m, i, a, pool, u, pt, "; pass a view (amp_arg_view) for a view parameter");
     else if (P->size && P->size != a->u.bytes.size)
       note(m, AMP_ERROR_KERNEL_ARGS,
@@ -295,6 +319,17 @@ static amp_status check_arg(const amp_launch *l, size_t i, const amp__kernel_poo
                 "parallel_for_each(%s): argument %zu (local) has size 0", kname, i);
     if (P->address != CL_KERNEL_ARG_ADDRESS_LOCAL)
       note_kinds(m, i, a, pool, u, pt, ", not __local");
+    break;
+  case AMP_ARG_TEXTURE:
+    if (!u->texture)
+      note_kinds(m, i, a, pool, u, pt,
+                 u->view ? "; a texture is read with amp_tex_get, not through a view" : "");
+    else if (!amp__texture_fits(a, &u->tp))
+      note_kinds(m, i, a, pool, u, pt, "");
+    break;
+  case AMP_ARG_SAMPLER:
+    if (!u->sampler)
+      note_kinds(m, i, a, pool, u, pt, "");
     break;
   default:
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
@@ -330,7 +365,7 @@ static amp_status check_count_only(const amp_launch *l, const amp__kernel_pool *
   amp_status status = AMP_SUCCESS;
   cl_uint p = 0;
   for (size_t i = 0; i < l->nargs; i++)
-    p += l->args[i].kind == AMP_ARG_VIEW ? amp__debug_view_params(pool) : 1;
+    p += amp__arg_params(pool, l->args[i].kind);
   if (p != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the %zu arguments fill %u OpenCL parameters (a view fills "
@@ -347,7 +382,7 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
   user_param stack_up[16], *up = stack_up;
   mismatches m = {0};
   size_t nu = 0;
-  int need_fp64 = 0;
+  int need_fp64 = 0, stack_writes[16], *writes = stack_writes;
   for (size_t i = 0; i < l->nargs; i++) {
     const amp_arg *a = &l->args[i];
     if (a->kind == AMP_ARG_VIEW) {
@@ -361,6 +396,7 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
       }
     }
   }
+  AMP__TRY(amp__check_texture_handles(l, kname));
   if (!pool->params) {
     AMP__TRY(check_count_only(l, pool));
   } else {
@@ -412,8 +448,14 @@ amp_status amp__check_args(const amp_launch *l, const amp_accelerator *acc,
               "parallel_for_each(%s): double-precision data or arguments, but %s does not support "
               "double precision",
               kname, acc->props.device_path);
+  if (l->nargs > 16 && !(writes = malloc(l->nargs * sizeof *writes)))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  amp__texture_arg_writes(l, pool, writes);
+  AMP__TRY(amp__check_texture_uses(l, acc, writes, kname));
   *nuses = nu;
 fail:
+  if (writes != stack_writes)
+    free(writes);
   if (up != stack_up)
     free(up);
   return status;
@@ -461,6 +503,11 @@ amp_status amp__set_scalar_args(const amp_launch *l, cl_kernel k, const amp_acce
       break;
     case AMP_ARG_LOCAL:
       err = clSetKernelArg(k, p++, a->u.local_size, NULL);
+      break;
+    case AMP_ARG_TEXTURE:
+    case AMP_ARG_SAMPLER:
+      AMP__TRY(amp__set_texture_arg(k, p, a, acc, kname, i));
+      p += 2;
       break;
     }
     if (err != CL_SUCCESS)

@@ -45,6 +45,12 @@ cl_uint amp__debug_view_params(const amp__kernel_pool *pool) {
   return pool->checked ? 3 : 2;
 }
 
+cl_uint amp__arg_params(const amp__kernel_pool *pool, amp_arg_kind kind) {
+  return kind == AMP_ARG_VIEW                                 ? amp__debug_view_params(pool)
+         : kind == AMP_ARG_TEXTURE || kind == AMP_ARG_SAMPLER ? 2
+                                                              : 1;
+}
+
 amp_status amp__debug_check_view(const amp__kernel_pool *pool, cl_uint p, size_t arg) {
   amp_status status = AMP_SUCCESS;
   const amp__param *P = pool->params;
@@ -88,13 +94,10 @@ amp_status amp__debug_begin(amp__launch_debug *d, amp_accelerator *acc, const am
   AMP__CL(err, "clCreateBuffer (debug mode's record)");
   cl_uint p = 0;
   for (size_t i = 0; i < launch->nargs; i++) {
-    if (launch->args[i].kind == AMP_ARG_VIEW) {
+    if (launch->args[i].kind == AMP_ARG_VIEW)
       AMP__CL(clSetKernelArg(k, p + 2, sizeof d->record, &d->record),
               "clSetKernelArg (debug mode's record)");
-      p += 3;
-    } else {
-      p += 1;
-    }
+    p += amp__arg_params(pool, launch->args[i].kind);
   }
 fail:
   free(zeros);
@@ -132,7 +135,7 @@ amp_status amp__debug_end(amp__launch_debug *d, const amp_accelerator *acc, cl_c
   const char *name = nbuf;
   cl_uint p = 0;
   for (size_t i = 0; i < launch->nargs && i < arg; i++)
-    p += launch->args[i].kind == AMP_ARG_VIEW ? 3 : 1;
+    p += amp__arg_params(pool, launch->args[i].kind);
   if (pool->params && p < pool->nparams)
     name = amp__view_param_name(pool->params[p].name, nbuf, sizeof nbuf);
   int nidx = rec[REC_NIDX] < 1 ? 1 : rec[REC_NIDX] > 3 ? 3 : rec[REC_NIDX];

@@ -23,6 +23,9 @@ typedef struct amp__launch_debug {
 
 /* The number of kernel parameters one view fills in the pool's kernel. */
 cl_uint amp__debug_view_params(const amp__kernel_pool *pool);
+/* The number of kernel parameters an argument of this kind fills: a view's above, 2 for a texture
+ * (the image and its shape) or a sampler (and its point-filtered twin), 1 for the others. */
+cl_uint amp__arg_params(const amp__kernel_pool *pool, amp_arg_kind kind);
 
 /* For a checked pool: parameter p + 2, after view argument `arg`'s buffer and shape at p and p + 1,
  * must be the view's v_debug (a __global int*). Succeeds at once for a plain pool or one without
