@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
       libclblast-dev libopenblas-dev libpng-dev gnuplot-nox clang-format git
-      libopenmpi-dev openmpi-bin libsdl2-dev xvfb xauth oclgrind clang libclang-rt-dev)
+      libopenmpi-dev openmpi-bin libsdl2-dev xvfb xauth oclgrind python3 python3-pip clang libclang-rt-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

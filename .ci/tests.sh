@@ -2,7 +2,9 @@
 # Quick start, second command: install what is missing, then build and run the whole test suite
 # through ctest: warnings as errors, then the tests that debug mode changes (AMP_DEBUG=1: every
 # view access in a kernel checked; ctest label `debug`, tests/CMakeLists.txt says which and why),
-# then under AddressSanitizer + UndefinedBehaviorSanitizer.
+# then the whole suite again on Intel's CPU OpenCL runtime (a second implementation, unpacked from
+# the Python package index into .intel-ocl/ by .ci/intel-cpu.sh), then under AddressSanitizer +
+# UndefinedBehaviorSanitizer.
 # Also checks the formatting of every C file against .clang-format. The kernels under the oclgrind
 # simulator are .ci/oclgrind.sh, which CI runs after this (.ci/run).
 set -euo pipefail
@@ -20,6 +22,14 @@ ctest --test-dir build-ci --output-on-failure -j"$jobs" -LE oclgrind
 
 echo "== the tests debug mode changes, in debug mode (AMP_DEBUG=1, label debug)"
 AMP_DEBUG=1 ctest --test-dir build-ci --output-on-failure -j"$jobs" -L debug
+
+echo "== the suite again on a second OpenCL implementation: Intel's CPU runtime (.ci/intel-cpu.sh)"
+# The loader then sees Intel's driver only, so every test's default device is Intel's; the tests
+# that need two devices skip (POCL makes two, Intel one). Sweeps at their small sizes, as in the
+# sanitizer pass: this pass is about the implementation, not the sizes.
+bash .ci/intel-cpu.sh
+(. .intel-ocl/env.sh && build-ci/examples/amp-info | grep -E "default|^ocl" &&
+  AMP_TEST_SMALL=1 ctest --test-dir build-ci --output-on-failure -j"$jobs" -LE oclgrind)
 
 echo "== build with ASan + UBSan and test"
 # The first build's POCL kernel cache: kernels POCL compiled there are not compiled again under
