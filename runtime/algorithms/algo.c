@@ -152,6 +152,11 @@ amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind 
   char options[64];
   snprintf(options, sizeof options, "-DT=%s -DT4=%s", amp__algo_type_name(kind, 0),
            amp__algo_type_name(kind, 1));
+  return amp__algo_kernel_prefix(file, prefix, options, kname, out);
+}
+
+amp_status amp__algo_kernel_prefix(const char *file, const char *prefix, const char *options,
+                                   const char *kname, amp_kernel **out) {
   if (!prefix)
     return builtin_kernel(file, options, kname, out);
   /* an operator's kernel is remembered too (reduce's built-in operators come this way; a

@@ -1,0 +1,174 @@
+/* compact.cl: stream compaction of a rank-1 view (runtime/algorithms/compact.c: amp_copy_if,
+ * amp_unique). The elements that are kept go to dst[0 ..), in their order, and their number to
+ * total[0]. An element is kept when
+ *   amp_copy_if:  the caller's `bool amp_predicate(T x)` (its text is put in front of this file)
+ *                 says so;
+ *   amp_unique:   (-DCOMPACT_UNIQUE) it is the first element or differs (!=) from the one before.
+ * Built with -DT=<int, uint, float or double>, -DCI_PER=<elements per thread: 16, 8 for double>.
+ *
+ * Tile shape: 1-D tiles of CI_TILE (256) threads over CI_ITEMS = 256 * CI_PER elements. A tile
+ * loads its elements into tile_static memory (coalesced), thread t takes the CI_PER neighbouring
+ * elements at t * CI_PER, decides which are kept and counts them, one tile-wide exclusive scan
+ * gives each thread its first output slot in the tile, the kept elements move to the front of the
+ * tile_static buffer, and the tile writes them out from there (coalesced) after `before`, the
+ * number kept by the tiles before it.
+ *
+ * `before` comes one of two ways:
+ *   onepass = 1  decoupled look-back, as in onesweep.cl: the tile takes its number from the
+ *                counter state[0], publishes its count at once in state[1 + t] (state in the
+ *                top two bits, a 30-bit value: the runtime takes this path for n < 2^30 only),
+ *                walks back over its predecessors to the first inclusive value and publishes its
+ *                own. It waits only on tiles that have started (smaller numbers) and publish
+ *                their count before waiting on anyone, so it ends on any device that keeps
+ *                running a started work-group (onesweep.cl says which).
+ *   onepass = 0  three launches, no waiting between tiles: amp_compact_count writes each tile's
+ *                count to state[t], amp_scan turns those into exclusive prefix sums, and
+ *                amp_compact_write reads its tile's. */
+#ifndef T /* the runtime always passes these; the defaults let the file build alone */
+#define T float
+#endif
+#ifndef CI_PER
+#define CI_PER 16
+#endif
+#define CI_TILE   256
+#define CI_ITEMS  (CI_PER * CI_TILE)
+#define CI_PAD(i) ((i) + ((i) >> 5))
+#define CI_AGG    0x40000000u
+#define CI_INC    0x80000000u
+#define CI_FLAGS  0xc0000000u
+#define CI_VALUE  0x3fffffffu
+
+#ifndef COMPACT_UNIQUE
+#ifndef COMPACT_USER /* the runtime puts the caller's predicate in front; this lets the file build */
+static bool amp_predicate(T x) {
+  return x != (T)0;
+}
+#endif
+#endif
+
+/* Exclusive prefix sums of one value per thread over the tile (sh: CI_TILE + 16 entries). */
+static inline uint ci_exclusive(__local uint *sh, int lid, uint x, uint *total) {
+  sh[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 16) {
+    uint s = 0;
+    for (int i = 0; i < 16; i++) {
+      const uint v = sh[lid * 16 + i];
+      sh[lid * 16 + i] = s;
+      s += v;
+    }
+    sh[CI_TILE + lid] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint s = 0;
+    for (int i = 0; i < 16; i++) {
+      const uint v = sh[CI_TILE + i];
+      sh[CI_TILE + i] = s;
+      s += v;
+    }
+    sh[CI_TILE + 16] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint r = sh[lid] + sh[CI_TILE + lid / 16];
+  *total = sh[CI_TILE + 16];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+
+/* Loads tile t's elements into buf and returns which of this thread's CI_PER (bit j: element
+ * t * CI_ITEMS + lid * CI_PER + j) are kept; x[] gets them. */
+static inline uint ci_load(__global const T *p, int n, int t, int lid, __local T *buf,
+                           T x[CI_PER]) {
+  const int base = t * CI_ITEMS, valid = min(CI_ITEMS, n - base);
+  for (int k = 0; k < CI_PER; k++) {
+    const int i = k * CI_TILE + lid;
+    if (i < valid)
+      buf[CI_PAD(i)] = p[base + i];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint keep = 0;
+#ifdef COMPACT_UNIQUE
+  const int first = lid * CI_PER;
+  T prev = first == 0 ? (base > 0 ? p[base - 1] : (T)0) : buf[CI_PAD(first - 1)];
+#endif
+  for (int j = 0; j < CI_PER; j++) {
+    const int i = lid * CI_PER + j;
+    x[j] = i < valid ? buf[CI_PAD(i)] : (T)0;
+#ifdef COMPACT_UNIQUE
+    const bool k = i < valid && (base + i == 0 || x[j] != prev);
+    prev = x[j];
+#else
+    const bool k = i < valid && amp_predicate(x[j]);
+#endif
+    keep |= (uint)k << j;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE); /* buf is rewritten next */
+  return keep;
+}
+
+__kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) {
+  tile_static T buf[CI_PAD(CI_ITEMS)];
+  tile_static uint sh[CI_TILE + 17];
+  const int lid = (int)get_local_id(0), t = (int)get_group_id(0);
+  T x[CI_PER];
+  const uint keep = ci_load(&amp_at(src, 0), amp_extent(src, 0), t, lid, buf, x);
+  uint total;
+  ci_exclusive(sh, lid, popcount(keep), &total);
+  if (lid == 0)
+    amp_at(counts, t) = total;
+}
+
+__attribute__((reqd_work_group_size(CI_TILE, 1, 1))) __kernel void
+amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state),
+                  AMP_VIEW(uint, total), int onepass) {
+  tile_static T buf[CI_PAD(CI_ITEMS)];
+  tile_static uint sh[CI_TILE + 17];
+  tile_static int tile;
+  tile_static uint before;
+  const int lid = (int)get_local_id(0), n = amp_extent(src, 0);
+  const int tiles = n / CI_ITEMS + (n % CI_ITEMS != 0);
+  volatile __global uint *st = (volatile __global uint *)&amp_at(state, 0);
+  if (lid == 0)
+    tile = onepass ? (int)atomic_inc(st) : (int)get_group_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int t = tile;
+  T x[CI_PER];
+  const uint keep = ci_load(&amp_at(src, 0), n, t, lid, buf, x);
+  uint count;
+  uint at = ci_exclusive(sh, lid, popcount(keep), &count);
+  if (lid == 0) {
+    uint b = 0;
+    if (!onepass) {
+      b = st[t];
+    } else if (t == 0) {
+      atomic_xchg(st + 1, CI_INC | count);
+    } else {
+      atomic_xchg(st + 1 + t, CI_AGG | count);
+      for (volatile __global uint *w = st + t;;) { /* tile t - 1's word, then older */
+        const uint s = *w;
+        const uint f = s & CI_FLAGS;
+        if (f == 0u)
+          continue; /* a started tile that has not published yet */
+        b += s & CI_VALUE;
+        if (f == CI_INC)
+          break;
+        w--;
+      }
+      atomic_xchg(st + 1 + t, CI_INC | (b + count));
+    }
+    before = b;
+    if (t == tiles - 1)
+      amp_at(total, 0) = b + count;
+  }
+  for (int j = 0; j < CI_PER; j++)
+    if (keep & (1u << j))
+      buf[CI_PAD(at++)] = x[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global T *q = &amp_at(dst, 0) + before;
+  for (int k = 0; k < CI_PER; k++) {
+    const uint e = (uint)(k * CI_TILE + lid);
+    if (e < count)
+      q[e] = buf[CI_PAD(e)];
+  }
+}
