@@ -1,12 +1,15 @@
 /* runtime/algorithms/stencil.c: amp_stencil_2d and amp_gaussian_blur
- * (kernels_cl/algorithms/stencil.cl): one tiled launch of 16 x 16 threads per 16 x 16 block of
- * output, the input window with its halo and the weights in tile_static memory. */
+ * (kernels_cl/algorithms/stencil.cl): one tiled launch of 8 x 32 threads per 64 x 32 block of
+ * output (8 outputs of a column per thread), the input window with its halo in tile_static
+ * memory, the kernel built once per radius. */
 #include <math.h>
 #include <stdio.h>
 
 #include "algorithms/algo.h"
 
-#define ST_TILE 16
+#define ST_TX 32 /* stencil.cl: threads per tile, across */
+#define ST_TY 8  /* down */
+#define ST_OY 8  /* outputs per thread, down */
 
 amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                           amp_array_view *weights) {
@@ -34,13 +37,15 @@ amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_a
               fn, kh, kw, r, AMP_STENCIL_MAX_RADIUS);
   if (dst->src == src->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
-  AMP__TRY(amp__algo_kernel_opts("stencil", "", "amp_stencil_tiles", &k));
-  long rows = ((long)H + ST_TILE - 1) / ST_TILE * ST_TILE;
-  long cols = ((long)W + ST_TILE - 1) / ST_TILE * ST_TILE;
+  char opts[16];
+  snprintf(opts, sizeof opts, "-DR=%d", r);
+  AMP__TRY(amp__algo_kernel_opts("stencil", opts, "amp_stencil_tiles", &k));
+  long rows = ((long)H + ST_TY * ST_OY - 1) / (ST_TY * ST_OY) * ST_TY;
+  long cols = ((long)W + ST_TX - 1) / ST_TX * ST_TX;
   if (rows > INT32_MAX || cols > INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
-  amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights), amp_arg_int(r)};
-  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ST_TILE, ST_TILE, 1}, k, args, 4};
+  amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights)};
+  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ST_TY, ST_TX, 1}, k, args, 3};
   AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
 fail:
   amp_kernel_release(k);

@@ -1,6 +1,6 @@
 /* algo_stencil: amp_stencil_2d and amp_gaussian_blur against a host convolution with
- * clamped borders, at image sizes that are not multiples of the 16 x 16 tile (1 x 1, 1 x 40,
- * 17 x 33, 70 x 45), radii 0, 1, 3 and 8, a section with a row stride, and bad input. */
+ * clamped borders, at image sizes that are not multiples of the 64 x 32 tile (1 x 1, 1 x 40,
+ * 17 x 33, 70 x 45, 131 x 97), every radius 0 .. 8 at 70 x 45 (some at the others), a section with a row stride, and bad input. */
 #include "check.h"
 
 #include <stdint.h>
@@ -58,10 +58,11 @@ static void check_case(amp_accelerator_view *av, int H, int W, int r) {
 int main(void) {
   REQUIRE_VIEW(av);
   const int shapes[][2] = {{1, 1}, {1, 40}, {17, 33}, {70, 45}};
-  const int radii[] = {0, 1, 3, 8};
   for (int s = 0; s < 4; s++)
-    for (int r = 0; r < 4; r++)
-      check_case(av, shapes[s][0], shapes[s][1], radii[r]);
+    for (int r = 0; r <= AMP_STENCIL_MAX_RADIUS; r++) /* every radius: a kernel each */
+      if (s == 3 || r % 3 == 0 || r == AMP_STENCIL_MAX_RADIUS)
+        check_case(av, shapes[s][0], shapes[s][1], r);
+  check_case(av, 131, 97, 3); /* three tile rows and four tile columns, none of them full */
 
   /* Gaussian blur of a 40 x 50 section (rows of 64) of an impulse image: the result is the
    * normalised Gaussian around the impulse, clamped at the section's edges. */
