@@ -1,7 +1,7 @@
 /* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose,
- * histogram, radix sort, stream compaction (copy_if, unique) and a 2-D stencil (Gaussian blur), each a few builtin kernels
- * (kernels_cl/algorithms/reduce.cl, scan.cl, transpose.cl, histogram.cl, sort.cl, stencil.cl)
- * launched like the caller's own.
+ * histogram, radix sort, stream compaction (copy_if, unique) and a 2-D stencil (Gaussian blur),
+ * each a few builtin kernels (kernels_cl/algorithms/reduce.cl, scan.cl, transpose.cl, histogram.cl,
+ * sort.cl, stencil.cl) launched like the caller's own.
  *
  * Every call is a command on views like a kernel launch: inputs are copied in lazily where they
  * are not already valid on the accelerator view's device, and outputs count as written there
@@ -78,11 +78,11 @@ AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src
 
 /* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32 or AMP_FLOAT) in place into ascending
  * order: a stable least-significant-digit radix sort; on GPUs one pass per 8-bit digit with
- * decoupled look-back (4 passes and a histogram), elsewhere 8 passes of 4-bit digits. Float keys are
- * ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a clear
- * sign bit after +inf (and with a set one before -inf). Temporaries of n keys (and n values) and, on
- * GPUs, n / 2 + 1028 status words (else 16 * ceil(n / 1024) counts) live on the device during the
- * call. */
+ * decoupled look-back (4 passes and a histogram), elsewhere 8 passes of 4-bit digits. Float keys
+ * are ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a
+ * clear sign bit after +inf (and with a set one before -inf). Temporaries of n keys (and n values)
+ * and, on GPUs, n / 2 + 1028 status words (else 16 * ceil(n / 1024) counts) live on the device
+ * during the call. */
 AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
 
 /* The same, moving `values` (a rank-1 view of AMP_UINT32, AMP_INT32 or AMP_FLOAT with the extent

@@ -76,17 +76,22 @@ static inline uint ci_exclusive(__local uint *sh, int lid, uint x, uint *total) 
   return r;
 }
 
-/* Loads tile t's elements into buf and returns which of this thread's CI_PER (bit j: element
- * t * CI_ITEMS + lid * CI_PER + j) are kept; x[] gets them. */
-static inline uint ci_load(__global const T *p, int n, int t, int lid, __local T *buf,
-                           T x[CI_PER]) {
+/* Loads tile t's elements into buf (coalesced). The caller waits at a barrier after it. */
+static inline void ci_stage(__global const T *p, int n, int t, int lid, __local T *buf) {
   const int base = t * CI_ITEMS, valid = min(CI_ITEMS, n - base);
   for (int k = 0; k < CI_PER; k++) {
     const int i = k * CI_TILE + lid;
     if (i < valid)
       buf[CI_PAD(i)] = p[base + i];
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* This thread's CI_PER elements of the staged tile (element t * CI_ITEMS + lid * CI_PER + j goes
+ * to x[j]) and which of them are kept (bit j). No barrier in here: the barriers stay in the
+ * kernels (see onesweep.cl, step 3). */
+static inline uint ci_keep(__global const T *p, int n, int t, int lid, __local const T *buf,
+                           T *x) {
+  const int base = t * CI_ITEMS, valid = min(CI_ITEMS, n - base);
   uint keep = 0;
 #ifdef COMPACT_UNIQUE
   const int first = lid * CI_PER;
@@ -103,7 +108,6 @@ static inline uint ci_load(__global const T *p, int n, int t, int lid, __local T
 #endif
     keep |= (uint)k << j;
   }
-  barrier(CLK_LOCAL_MEM_FENCE); /* buf is rewritten next */
   return keep;
 }
 
@@ -112,7 +116,9 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
   tile_static uint sh[CI_TILE + 17];
   const int lid = (int)get_local_id(0), t = (int)get_group_id(0);
   T x[CI_PER];
-  const uint keep = ci_load(&amp_at(src, 0), amp_extent(src, 0), t, lid, buf, x);
+  ci_stage(&amp_at(src, 0), amp_extent(src, 0), t, lid, buf);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint keep = ci_keep(&amp_at(src, 0), amp_extent(src, 0), t, lid, buf, x);
   uint total;
   ci_exclusive(sh, lid, popcount(keep), &total);
   if (lid == 0)
@@ -134,7 +140,10 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   barrier(CLK_LOCAL_MEM_FENCE);
   const int t = tile;
   T x[CI_PER];
-  const uint keep = ci_load(&amp_at(src, 0), n, t, lid, buf, x);
+  ci_stage(&amp_at(src, 0), n, t, lid, buf);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint keep = ci_keep(&amp_at(src, 0), n, t, lid, buf, x);
+  barrier(CLK_LOCAL_MEM_FENCE); /* buf is rewritten below */
   uint count;
   uint at = ci_exclusive(sh, lid, popcount(keep), &count);
   if (lid == 0) {
@@ -162,8 +171,10 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
       amp_at(total, 0) = b + count;
   }
   for (int j = 0; j < CI_PER; j++)
-    if (keep & (1u << j))
-      buf[CI_PAD(at++)] = x[j];
+    if (keep & (1u << j)) {
+      buf[CI_PAD(at)] = x[j];
+      at++;
+    }
   barrier(CLK_LOCAL_MEM_FENCE);
   __global T *q = &amp_at(dst, 0) + before;
   for (int k = 0; k < CI_PER; k++) {

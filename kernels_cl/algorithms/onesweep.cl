@@ -189,7 +189,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   atomic_xchg(mine + lid, t == 0 ? OS_INC | (before + count) : OS_AGG | count);
   const uint start = os_exclusive(sh, lid, count); /* digit lid's first slot in the tile */
   /* Step 3: two stable splits of the tile's keys by 4 bits each (written out in the kernel: as a
-   * helper function taking the tile_static arrays it read zeros on POCL, not understood). Thread lid
+   * helper function with barriers and private arrays inside, it read zeros from keys[] on POCL;
+   * the cause was not found). Thread lid
    * takes the OS_PER keys at lid * OS_PER (a contiguous run of the current order), counts them in
    * its column of table[16][OS_TILE], one exclusive scan of the table (digit-major) gives each
    * (digit, thread) its first slot, and the keys move there. */

@@ -9,7 +9,8 @@
  * why that ends on every device that keeps running a started work-group); on a CPU device the
  * spinning holds a worker thread and the multi-pass sort is as fast, so CPU devices keep it.
  * AMP_SORT_ONESWEEP=1 takes this path on any device (tests run it on POCL), 0 never; another
- * value is an error naming it. n >= 2^30 always takes the multi-pass sort (30-bit status values). */
+ * value is an error naming it. n >= 2^30 always takes the multi-pass sort (30-bit status values).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,8 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
   for (int pass = 0; pass < 4; pass++) {
     if (values) {
-      amp_arg a[] = {amp_arg_view(from), amp_arg_view(to),    amp_arg_view(vfrom),
-                     amp_arg_view(vto),  amp_arg_view(state), amp_arg_int(pass),
+      amp_arg a[] = {amp_arg_view(from),     amp_arg_view(to),    amp_arg_view(vfrom),
+                     amp_arg_view(vto),      amp_arg_view(state), amp_arg_int(pass),
                      amp_arg_int((int)tiles)};
       AMP__TRY(amp__algo_launch1(view, kp, tiles, OS_TILE, a, AMP_NARGS(a)));
     } else {

@@ -1,9 +1,10 @@
 /* runtime/algorithms/sort.c: amp_sort and amp_sort_by_key. On GPUs (and for n < 2^30) they take
  * the one-pass-per-digit sort of onesweep.c; elsewhere, the safe path below, which no tile ever
- * waits on another in: a least-significant-digit radix sort (kernels_cl/algorithms/sort.cl): 8 passes of 4-bit digits, each a count per (digit, tile), an
- * exclusive amp_scan of the counts (the output slot of every digit of every tile), and a stable
- * scatter. Passes alternate between the caller's views and temporaries of the same size, so after
- * the eighth pass the result is back in the caller's views. */
+ * waits on another in: a least-significant-digit radix sort (kernels_cl/algorithms/sort.cl): 8
+ * passes of 4-bit digits, each a count per (digit, tile), an exclusive amp_scan of the counts (the
+ * output slot of every digit of every tile), and a stable scatter. Passes alternate between the
+ * caller's views and temporaries of the same size, so after the eighth pass the result is back in
+ * the caller's views. */
 #include <stdio.h>
 
 #include "algorithms/algo.h"

@@ -1,6 +1,7 @@
 /* algo_stencil: amp_stencil_2d and amp_gaussian_blur against a host convolution with
  * clamped borders, at image sizes that are not multiples of the 64 x 32 tile (1 x 1, 1 x 40,
- * 17 x 33, 70 x 45, 131 x 97), every radius 0 .. 8 at 70 x 45 (some at the others), a section with a row stride, and bad input. */
+ * 17 x 33, 70 x 45, 131 x 97), every radius 0 .. 8 at 70 x 45 (some at the others), a section with
+ * a row stride, and bad input. */
 #include "check.h"
 
 #include <stdint.h>
