@@ -22,6 +22,10 @@
  *   copy_if    amp_copy_if of the n floats (in [-1, 1)), keeping   4n + 4k (k kept, about n/2)
  *              x > 0
  *   unique     amp_unique of n sorted ints, i / 3 (runs of 3)       4n + 4k (k = n/3)
+ *   stencil_2d amp_stencil_2d with the same 7 x 7 weights given as   8n
+ *              a general 2-D view (49 multiply-adds per pixel; the
+ *              stencil row's amp_gaussian_blur takes its separable
+ *              kernel)
  *
  * GB/s is bytes counted / median time: the least traffic each algorithm must make, so it is
  * comparable with the copy's GB/s, and "vs copy" is the ratio (the goal is >= 0.80). Every result
@@ -34,7 +38,7 @@
 
 #include "bench.h"
 
-#define NALGO 10
+#define NALGO 11
 enum {
   A_COPY,
   A_REDUCE,
@@ -45,12 +49,14 @@ enum {
   A_STENCIL,
   A_PAIRS,
   A_COPY_IF,
-  A_UNIQUE
+  A_UNIQUE,
+  A_STENCIL2D
 };
-static const char *algo_names[NALGO] = {"copy", "reduce",  "scan",       "transpose", "histogram",
-                                        "sort", "stencil", "sort_pairs", "copy_if",   "unique"};
+static const char *algo_names[NALGO] = {"copy",      "reduce", "scan",      "transpose",
+                                        "histogram", "sort",   "stencil",   "sort_pairs",
+                                        "copy_if",   "unique", "stencil_2d"};
 /* per element; copy_if and unique add 4 per element kept (algo_bytes_of) */
-static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8, 16, 4, 4};
+static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8, 16, 4, 4, 8};
 #define COPY_IF_PRED "bool amp_predicate(T x) { return x > 0.0f; }"
 #define UNIQUE_RUN   3 /* unique's input: i / 3, sorted, runs of 3 */
 #define HIST_BINS    256
@@ -74,6 +80,8 @@ typedef struct algo_data {
   long nsort;
   size_t count; /* copy_if's and unique's last count */
   long kept;    /* copy_if's elements > 0 on the host */
+  float w7[49]; /* the 7 x 7 Gaussian (sigma 1) as 2-D weights, for stencil_2d */
+  amp_array_view *vw7;
   amp_array *af, *af2, *ai, *ai2, *au, *bins, *t_in, *t_out, *k0, *k, *v0, *v, *us;
   amp_array_view *vf, *vf2, *vi, *vi2, *vu, *vbins, *vt_in, *vt_out, *vk0, *vk, *vv0, *vv, *vus;
 } algo_data;
@@ -85,6 +93,7 @@ static void data_free(algo_data *d) {
                          d->t_out, d->k0,  d->k,  d->v0,  d->v,  d->us};
   for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
     amp_array_view_release(views[i]);
+  amp_array_view_release(d->vw7);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
     amp_array_release(arrays[i]);
   free(d->xf);
@@ -119,6 +128,18 @@ static amp_status fill_iota(bench_ctx *ctx, algo_data *d) {
     s = amp_accelerator_view_wait(ctx->av);
   free(tmp);
   return s;
+}
+
+/* stencil_2d's weights: exp(-(a^2 + b^2) / 2) normalised, as amp_gaussian_blur(sigma 1). */
+static amp_status make_w7(algo_data *d) {
+  double total = 0;
+  for (int a = -3; a <= 3; a++)
+    for (int b = -3; b <= 3; b++)
+      total += exp(-(a * a + b * b) / 2.0);
+  for (int a = -3; a <= 3; a++)
+    for (int b = -3; b <= 3; b++)
+      d->w7[(a + 3) * 7 + b + 3] = (float)(exp(-(a * a + b * b) / 2.0) / total);
+  return amp_array_view_create_const(amp_extent2(7, 7), AMP_FLOAT, d->w7, &d->vw7);
 }
 
 static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, size_t cap) {
@@ -158,7 +179,8 @@ static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, siz
       (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->k, &d->vk)) ||
       (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->v0, &d->vv0)) ||
       (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->v, &d->vv)) ||
-      (s = make(ctx, e, AMP_INT32, NULL, &d->us, &d->vus)) || (s = fill_iota(ctx, d)))
+      (s = make(ctx, e, AMP_INT32, NULL, &d->us, &d->vus)) || (s = fill_iota(ctx, d)) ||
+      (s = make_w7(d)))
     snprintf(why, cap, "%s: %s", amp_status_name(s), amp_last_error());
   return s;
 }
@@ -200,6 +222,9 @@ static amp_status run_once(bench_ctx *ctx, algo_data *d, int a, double *sum) {
     return amp_copy_if(ctx->av, d->vf, d->vf2, COPY_IF_PRED, &d->count);
   case A_UNIQUE:
     return amp_unique(ctx->av, d->vus, d->vi2, &d->count);
+  case A_STENCIL2D:
+    s = amp_stencil_2d(ctx->av, d->vt_in, d->vt_out, d->vw7);
+    return s == AMP_SUCCESS ? amp_accelerator_view_wait(ctx->av) : s;
   default:
     return amp_gaussian_blur(ctx->av, d->vt_in, d->vt_out, 1.0f);
   }
@@ -332,8 +357,10 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       snprintf(why, cap, "histogram differs from the host's");
     return bad;
   }
-  if (a >= A_PAIRS)
+  if (a >= A_PAIRS && a != A_STENCIL2D)
     return check_new(d, a, why, cap);
+  if (a == A_STENCIL2D)
+    a = A_STENCIL; /* the same result, the same check */
   size_t bytes = (size_t)(a == 3 || a == 6 ? d->side * d->side : a == 5 ? d->nsort : n) * 4;
   void *out = bench_alloc(bytes);
   amp_array *src = a == 0 ? d->af2 : a == 2 ? d->ai2 : a == 5 ? d->k : d->t_out;
@@ -406,7 +433,8 @@ static void run_algo(bench_ctx *ctx, algo_data *d, int a, algo_row *row) {
     row->ms[row->nrun++] = bench_now_ms() - t0;
   }
   /* the sorts and compactions wait between tiles: their last timed result is checked too */
-  if (a >= A_SORT && a != A_STENCIL && check(d, a, sum, row->note, sizeof row->note)) {
+  if (a >= A_SORT && a != A_STENCIL && a != A_STENCIL2D &&
+      check(d, a, sum, row->note, sizeof row->note)) {
     row->state = BENCH_FAILED;
     return;
   }

@@ -17,8 +17,8 @@
  *   onepass = 1  decoupled look-back, as in onesweep.cl: the tile takes its number from the
  *                counter state[0], publishes its count at once in state[1 + t] (state in the
  *                top two bits, a 30-bit value: the runtime takes this path for n < 2^30 only),
- *                walks back over its predecessors to the first inclusive value and publishes its
- *                own. It waits only on tiles that have started (smaller numbers) and publish
+ *                walks back over its predecessors, 32 at a time as scan.cl does, to the first
+ *                inclusive value and publishes its own. It waits only on tiles that have started (smaller numbers) and publish
  *                their count before waiting on anyone, so it ends on any device that keeps
  *                running a started work-group (onesweep.cl says which).
  *   onepass = 0  three launches, no waiting between tiles: amp_compact_count writes each tile's
@@ -37,6 +37,7 @@
 #define CI_INC    0x80000000u
 #define CI_FLAGS  0xc0000000u
 #define CI_VALUE  0x3fffffffu
+#define CI_WINDOW 32 /* predecessors read at once in the look-back */
 
 #ifndef COMPACT_UNIQUE
 #ifndef COMPACT_USER /* the runtime puts the caller's predicate in front; this lets the file build */
@@ -130,8 +131,8 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
                   AMP_VIEW(uint, total), int onepass) {
   tile_static T buf[CI_PAD(CI_ITEMS)];
   tile_static uint sh[CI_TILE + 17];
-  tile_static int tile;
-  tile_static uint before;
+  tile_static int tile, next;
+  tile_static uint before, seen[CI_WINDOW];
   const int lid = (int)get_local_id(0), n = amp_extent(src, 0);
   const int tiles = n / CI_ITEMS + (n % CI_ITEMS != 0);
   volatile __global uint *st = (volatile __global uint *)&amp_at(state, 0);
@@ -147,29 +148,45 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   uint count;
   uint at = ci_exclusive(sh, lid, popcount(keep), &count);
   if (lid == 0) {
-    uint b = 0;
-    if (!onepass) {
-      b = st[t];
-    } else if (t == 0) {
-      atomic_xchg(st + 1, CI_INC | count);
-    } else {
-      atomic_xchg(st + 1 + t, CI_AGG | count);
-      for (volatile __global uint *w = st + t;;) { /* tile t - 1's word, then older */
-        const uint s = *w;
-        const uint f = s & CI_FLAGS;
-        if (f == 0u)
-          continue; /* a started tile that has not published yet */
-        b += s & CI_VALUE;
-        if (f == CI_INC)
-          break;
-        w--;
-      }
-      atomic_xchg(st + 1 + t, CI_INC | (b + count));
-    }
-    before = b;
-    if (t == tiles - 1)
-      amp_at(total, 0) = b + count;
+    if (onepass)
+      atomic_max(st + 1 + t, (t == 0 ? CI_INC : CI_AGG) | count);
+    before = onepass ? 0u : st[t];
+    next = onepass ? t - 1 : -1; /* the newest predecessor not yet added; -1: done */
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* The look-back, CI_WINDOW predecessors a round: the first CI_WINDOW threads read one word
+   * each (newest first), then thread 0 adds them up to the first inclusive value, stopping
+   * before a tile that has published nothing yet (read again from there next round). */
+  while (next >= 0) {
+    const int j0 = next;
+    if (lid < CI_WINDOW)
+      seen[lid] = j0 - lid >= 0 ? st[1 + j0 - lid] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      uint add = 0;
+      int live = 1, took = 0, found = 0;
+      for (int k = 0; k < CI_WINDOW; k++) { /* no early exit: the reads do not wait on each other */
+        const uint w = seen[k], f = w & CI_FLAGS;
+        live = live && j0 - k >= 0 && f != 0u;
+        add += live ? (w & CI_VALUE) : 0u;
+        took += live;
+        if (live && f == CI_INC) {
+          found = 1;
+          live = 0;
+        }
+      }
+      before += add;
+      next = found ? -1 : j0 - took;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    if (onepass && t > 0)
+      atomic_max(st + 1 + t, CI_INC | (before + count));
+    if (t == tiles - 1)
+      amp_at(total, 0) = before + count;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE); /* before: written by thread 0 */
   for (int j = 0; j < CI_PER; j++)
     if (keep & (1u << j)) {
       buf[CI_PAD(at)] = x[j];

@@ -29,8 +29,8 @@
  * A status word is the state in its top two bits (0 nothing yet, 1 aggregate, 2 inclusive) and the
  * value in the low 30 (so the runtime takes this path only for n < 2^30). It is written with one
  * atomic_max (an inclusive word is larger than any aggregate, so it is never replaced by one) and
- * read with one atomic_or(w, 0), so a reader never sees a state without its value; nothing else
- * passes between tiles.
+ * read as one aligned 32-bit word (volatile), so a reader never sees a state without its value;
+ * nothing else passes between tiles.
  *
  * Forward progress. OpenCL promises nothing about work-groups running at the same time. The walk in
  * step 4 waits only on a tile with a smaller number, which has therefore started (step 1) and
@@ -62,7 +62,9 @@
 #define V uint
 #endif
 #define OS_TILE    256
-#define OS_PER     8
+#ifndef OS_PER /* the runtime passes it (onesweep.c: OS_PER) */
+#define OS_PER 8
+#endif
 #define OS_ITEMS   (OS_PER * OS_TILE)
 #define OS_RADIX   256
 #define OS_PAD(i)  ((i) + ((i) >> 5)) /* one spare word per 32: per-thread runs hit 32 banks */
@@ -247,7 +249,7 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   {
     volatile __global uint *w = mine - OS_RADIX + lid;
     for (bool done = t == 0; !done;) {
-      const uint x = atomic_or(w, 0u);
+      const uint x = *w;
       const uint f = x & OS_FLAGS;
       if (f != 0u) {
         before += x & OS_VALUE;

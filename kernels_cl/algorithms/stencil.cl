@@ -90,3 +90,76 @@ amp_stencil_tiles(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst), AMP_CONST_VI
       amp_at(dst, i, j) = acc[o];
   }
 }
+
+/* amp_stencil_separable: the same for weights w(a, b) = g(a) * g(b) (amp_gaussian_blur), g a
+ * rank-1 view of 2r + 1 floats, in two steps over the tile's window in tile_static memory:
+ *   across: h(y, x) = sum_b g(b) * win(y, x + b) for every window row y and the tile's 32
+ *           columns x, into hb. A task is 8 neighbouring x of one row: it reads 8 + 2r pixels
+ *           once for its 8 sums; the 32 lanes of a warp take 32 neighbouring rows of one
+ *           segment, and rows of odd length (ST_WX + 1, ST_TX + 1 floats) put them in 32
+ *           different banks;
+ *   down:   each thread sums its 8 outputs of a column from hb as amp_stencil_tiles does, with
+ *           2r + 1 weights instead of (2r + 1)^2.
+ * So 2(2r + 1) multiply-adds per output instead of (2r + 1)^2, and about 6 tile_static accesses
+ * per output for r = 3. The result is the 2-D stencil's up to rounding (the sums are grouped
+ * differently). */
+#define SP_HX 8 /* across: outputs per task */
+
+__attribute__((reqd_work_group_size(ST_TX, ST_TY, 1))) __kernel void
+amp_stencil_separable(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst), AMP_CONST_VIEW(float, g)) {
+  tile_static float win[ST_WY][ST_WX + 1];
+  tile_static float hb[ST_WY][ST_TX + 1];
+  AMP_TILED_INDEX2(idx);
+  const int H = amp_extent(src, 0), W = amp_extent(src, 1);
+  const int ly = idx.local_id[0], lx = idx.local_id[1], lid = ly * ST_TX + lx;
+  const int row0 = idx.tile_origin[0] * ST_OY, col0 = idx.tile_origin[1];
+  float gr[ST_K];
+#pragma unroll
+  for (int b = 0; b < ST_K; b++)
+    gr[b] = amp_at(g, b);
+  for (int y = ly; y < ST_WY; y += ST_TY) {
+    const int gy = clamp(row0 - R + y, 0, H - 1);
+    for (int x = lx; x < ST_WX; x += ST_TX)
+      win[y][x] = amp_at(src, gy, clamp(col0 - R + x, 0, W - 1));
+  }
+  amp_barrier_wait_with_tile_static_memory_fence();
+  for (int task = lid; task < ST_WY * (ST_TX / SP_HX); task += ST_TX * ST_TY) {
+    const int y = task % ST_WY, x0 = (task / ST_WY) * SP_HX;
+    float v[SP_HX + 2 * R];
+#pragma unroll
+    for (int i = 0; i < SP_HX + 2 * R; i++)
+      v[i] = win[y][x0 + i];
+#pragma unroll
+    for (int i = 0; i < SP_HX; i++) {
+      float s = 0.0f;
+#pragma unroll
+      for (int b = 0; b < ST_K; b++)
+        s = fma(gr[b], v[i + b], s);
+      hb[y][x0 + i] = s;
+    }
+  }
+  amp_barrier_wait_with_tile_static_memory_fence();
+  float acc[ST_OY];
+#pragma unroll
+  for (int o = 0; o < ST_OY; o++)
+    acc[o] = 0.0f;
+#pragma unroll
+  for (int wy = 0; wy < ST_OY + 2 * R; wy++) {
+    const float v = hb[ly * ST_OY + wy][lx];
+#pragma unroll
+    for (int o = 0; o < ST_OY; o++) {
+      const int a = wy - o;
+      if (a >= 0 && a < ST_K)
+        acc[o] = fma(gr[a], v, acc[o]);
+    }
+  }
+  const int j = col0 + lx;
+  if (j >= W)
+    return;
+#pragma unroll
+  for (int o = 0; o < ST_OY; o++) {
+    const int i = row0 + ly * ST_OY + o;
+    if (i < H)
+      amp_at(dst, i, j) = acc[o];
+  }
+}

@@ -18,7 +18,7 @@
 #include "algorithms/algo.h"
 
 #define OS_TILE   256
-#define OS_ITEMS  2048 /* onesweep.cl: OS_ITEMS */
+#define OS_PER    8 /* keys per thread: OS_TILE * OS_PER per tile (onesweep.cl) */
 #define OS_RADIX  256
 #define OS_STATUS (4 + 4 * OS_RADIX)
 #define OS_LIMIT  (1L << 30)
@@ -46,11 +46,24 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *kh = NULL, *kp = NULL;
   amp_array_view *tk = NULL, *tv = NULL, *state = NULL;
-  AMP__TRY(amp__algo_kernel_opts("onesweep", opts, "amp_onesweep_init", &ki));
-  AMP__TRY(amp__algo_kernel_opts("onesweep", opts, "amp_onesweep_hist", &kh));
-  AMP__TRY(amp__algo_kernel_opts("onesweep", opts, "amp_onesweep_pass", &kp));
+  /* keys per thread (AMP_ONESWEEP_PER, 4 .. 16, for measuring; else OS_PER) */
+  int per = OS_PER;
+  const char *env = getenv("AMP_ONESWEEP_PER");
+  if (env && *env) {
+    char *end = NULL;
+    long v = strtol(env, &end, 10);
+    if (*end || v < 4 || v > 16)
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_PER=%s: expected 4 .. 16", fn, env);
+    per = (int)v;
+  }
+  char o[200];
+  snprintf(o, sizeof o, "%s -DOS_PER=%d", opts, per);
+  AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));
+  AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_hist", &kh));
+  AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_pass", &kp));
+  size_t items = (size_t)per * OS_TILE;
   size_t n = (size_t)keys->extent.dim[0]; /* < 2^30 (amp__sort_onesweep_wanted) */
-  size_t tiles = n / OS_ITEMS + (n % OS_ITEMS != 0);
+  size_t tiles = n / items + (n % items != 0);
   size_t words = OS_STATUS + 4 * tiles * OS_RADIX; /* < 2^30 + 1028 */
   AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
   if (values)
