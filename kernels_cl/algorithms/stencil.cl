@@ -25,7 +25,9 @@
 #define ST_MAX_R 8
 #define ST_TX    32
 #define ST_TY    8
-#define ST_OY    8
+#ifndef ST_OY /* the runtime passes it (stencil.c) */
+#define ST_OY 8
+#endif
 #define ST_K     (2 * R + 1)
 #define ST_WY    (ST_TY * ST_OY + 2 * R)
 #define ST_WX    (ST_TX + 2 * R)

@@ -198,3 +198,18 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
     want = cap;
   return want ? want : 1;
 }
+
+amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  const char *env = getenv(name);
+  *out = dflt;
+  if (env && *env) {
+    char *end = NULL;
+    long v = strtol(env, &end, 10);
+    if (*end || v < lo || v > hi)
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s=%s: expected %d .. %d", fn, name, env, lo, hi);
+    *out = (int)v;
+  }
+fail:
+  return status;
+}

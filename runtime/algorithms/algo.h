@@ -42,6 +42,11 @@ amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t t
  * device: enough to fill it several times over, never more than needed, at most `cap`. */
 size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_tile, size_t cap);
 
+/* *out = the environment variable `name` as an integer in [lo, hi], or dflt where it is unset or
+ * empty; another value is AMP_ERROR_INVALID_ARGUMENT naming it. For the tile-shape knobs kept for
+ * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
+amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
+
 /* onesweep.c: whether amp_sort takes the one-pass-per-digit sort for n keys on this view
  * (AMP_SORT_ONESWEEP, the device type, n < 2^30), and that sort, with sort.c's build options. */
 amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, int *out,

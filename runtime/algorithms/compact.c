@@ -51,7 +51,13 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
               src->extent.dim[0], dst->extent.dim[0]);
   if (dst->src == src->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
-  int per = src->type.kind == AMP_ELEM_DOUBLE ? 8 : 16, items = per * CI_TILE;
+  /* elements per thread: 16 (8 for double: the same tile_static bytes); AMP_COMPACT_PER sets it
+   * (4 .. 32, for measuring; the double's is half of it) */
+  int per = 16;
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, 16, &per, fn));
+  if (src->type.kind == AMP_ELEM_DOUBLE)
+    per /= 2;
+  int items = per * CI_TILE;
   char opts[96];
   snprintf(opts, sizeof opts, "-DT=%s -DCI_PER=%d%s", amp__algo_type_name(src->type.kind, 0), per,
            pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE");

@@ -18,7 +18,6 @@
 #include "algorithms/algo.h"
 
 #define OS_TILE   256
-#define OS_PER    8 /* keys per thread: OS_TILE * OS_PER per tile (onesweep.cl) */
 #define OS_RADIX  256
 #define OS_STATUS (4 + 4 * OS_RADIX)
 #define OS_LIMIT  (1L << 30)
@@ -46,16 +45,11 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *kh = NULL, *kp = NULL;
   amp_array_view *tk = NULL, *tv = NULL, *state = NULL;
-  /* keys per thread (AMP_ONESWEEP_PER, 4 .. 16, for measuring; else OS_PER) */
-  int per = OS_PER;
-  const char *env = getenv("AMP_ONESWEEP_PER");
-  if (env && *env) {
-    char *end = NULL;
-    long v = strtol(env, &end, 10);
-    if (*end || v < 4 || v > 16)
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_PER=%s: expected 4 .. 16", fn, env);
-    per = (int)v;
-  }
+  /* keys per thread: 16 for keys alone, 12 with values (the fastest of 8, 12 and 16 on an H100,
+   * lab/NOTEBOOK.md; 16 with values needs 45 KB of tile_static memory); AMP_ONESWEEP_PER sets it
+   * (4 .. 16), for measuring */
+  int per = 0;
+  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, 16, values ? 12 : 16, &per, fn));
   char o[200];
   snprintf(o, sizeof o, "%s -DOS_PER=%d", opts, per);
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));

@@ -10,7 +10,6 @@
 
 #define ST_TX 32 /* stencil.cl: threads per tile, across */
 #define ST_TY 8  /* down */
-#define ST_OY 8  /* outputs per thread, down */
 
 /* The checks on src and dst both calls make. */
 static amp_status check_images(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
@@ -37,10 +36,13 @@ static amp_status launch(amp_accelerator_view *view, const char *kname, int r, a
   amp_status status = AMP_SUCCESS;
   amp_kernel *k = NULL;
   int H = src->extent.dim[0], W = src->extent.dim[1];
-  char opts[16];
-  snprintf(opts, sizeof opts, "-DR=%d", r);
+  /* outputs per thread down a column: 8; AMP_STENCIL_OY sets it (1 .. 16), for measuring */
+  int oy = 8;
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_OY", 1, 16, 8, &oy, fn));
+  char opts[32];
+  snprintf(opts, sizeof opts, "-DR=%d -DST_OY=%d", r, oy);
   AMP__TRY(amp__algo_kernel_opts("stencil", opts, kname, &k));
-  long rows = ((long)H + ST_TY * ST_OY - 1) / (ST_TY * ST_OY) * ST_TY;
+  long rows = ((long)H + ST_TY * oy - 1) / (ST_TY * oy) * ST_TY;
   long cols = ((long)W + ST_TX - 1) / ST_TX * ST_TX;
   if (rows > INT32_MAX || cols > INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
