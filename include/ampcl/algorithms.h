@@ -81,8 +81,8 @@ AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src
  * decoupled look-back (4 passes and a histogram), elsewhere 8 passes of 4-bit digits. Float keys
  * are ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a
  * clear sign bit after +inf (and with a set one before -inf). Temporaries of n keys (and n values)
- * and, on GPUs, n / 4 + 1028 status words (n / 3 + 1028 with values; else 16 * ceil(n / 1024) counts) live on the device
- * during the call. */
+ * and, on GPUs, n / 4 + 1028 status words (n / 3 + 1028 with values; else 16 * ceil(n / 1024)
+ * counts) live on the device during the call. */
 AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
 
 /* The same, moving `values` (a rank-1 view of AMP_UINT32, AMP_INT32 or AMP_FLOAT with the extent
