@@ -16,6 +16,16 @@
  *              restored from a copy (untimed) before every run
  *   stencil    amp_gaussian_blur (sigma 1: 7 x 7 weights) of the   8n (read + write)
  *              sqrt(n) x sqrt(n) float image
+ *   sort_pairs amp_sort_by_key of the sort's n/4 keys with uint   16 (n/4): keys and values read
+ *              values (their positions); keys and values restored  and written once
+ *              before every run
+ *   copy_if    amp_copy_if of the n floats (in [-1, 1)), keeping   4n + 4k (k kept, about n/2)
+ *              x > 0
+ *   unique     amp_unique of n sorted ints, i / 3 (runs of 3)       4n + 4k (k = n/3)
+ *   stencil_2d amp_stencil_2d with the same 7 x 7 weights given as   8n
+ *              a general 2-D view (49 multiply-adds per pixel; the
+ *              stencil row's amp_gaussian_blur takes its separable
+ *              kernel)
  *
  * GB/s is bytes counted / median time: the least traffic each algorithm must make, so it is
  * comparable with the copy's GB/s, and "vs copy" is the ratio (the goal is >= 0.80). Every result
@@ -28,11 +38,28 @@
 
 #include "bench.h"
 
-#define NALGO 7
-static const char *algo_names[NALGO] = {"copy",      "reduce", "scan",   "transpose",
-                                        "histogram", "sort",   "stencil"};
-static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8}; /* per element */
-#define HIST_BINS 256
+#define NALGO 11
+enum {
+  A_COPY,
+  A_REDUCE,
+  A_SCAN,
+  A_TRANSPOSE,
+  A_HIST,
+  A_SORT,
+  A_STENCIL,
+  A_PAIRS,
+  A_COPY_IF,
+  A_UNIQUE,
+  A_STENCIL2D
+};
+static const char *algo_names[NALGO] = {"copy",      "reduce", "scan",      "transpose",
+                                        "histogram", "sort",   "stencil",   "sort_pairs",
+                                        "copy_if",   "unique", "stencil_2d"};
+/* per element; copy_if and unique add 4 per element kept (algo_bytes_of) */
+static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8, 16, 4, 4, 8};
+#define COPY_IF_PRED "bool amp_predicate(T x) { return x > 0.0f; }"
+#define UNIQUE_RUN   3 /* unique's input: i / 3, sorted, runs of 3 */
+#define HIST_BINS    256
 
 typedef struct algo_row {
   long n;
@@ -44,29 +71,36 @@ typedef struct algo_row {
 
 /* The data of one size: inputs on the device, host copies for the checks. */
 typedef struct algo_data {
-  long n, side; /* side: the transpose's square */
-  float *xf;    /* n floats */
-  int32_t *xi;  /* n ints (scan) */
-  uint32_t *xu; /* n uints (histogram) */
-  uint32_t *xk; /* n/4 keys (sort) */
+  long n, side;        /* side: the transpose's square */
+  float *xf;           /* n floats */
+  int32_t *xi;         /* n ints (scan) */
+  uint32_t *xu;        /* n uints (histogram) */
+  uint32_t *xk;        /* n/4 keys (sort) */
+  uint32_t *xk_sorted; /* the same sorted on the host, once (NULL until a check needs it) */
   long nsort;
-  amp_array *af, *af2, *ai, *ai2, *au, *bins, *t_in, *t_out, *k0, *k;
-  amp_array_view *vf, *vf2, *vi, *vi2, *vu, *vbins, *vt_in, *vt_out, *vk0, *vk;
+  size_t count; /* copy_if's and unique's last count */
+  long kept;    /* copy_if's elements > 0 on the host */
+  float w7[49]; /* the 7 x 7 Gaussian (sigma 1) as 2-D weights, for stencil_2d */
+  amp_array_view *vw7;
+  amp_array *af, *af2, *ai, *ai2, *au, *bins, *t_in, *t_out, *k0, *k, *v0, *v, *us;
+  amp_array_view *vf, *vf2, *vi, *vi2, *vu, *vbins, *vt_in, *vt_out, *vk0, *vk, *vv0, *vv, *vus;
 } algo_data;
 
 static void data_free(algo_data *d) {
-  amp_array_view *views[] = {d->vf,    d->vf2,   d->vi,     d->vi2, d->vu,
-                             d->vbins, d->vt_in, d->vt_out, d->vk0, d->vk};
-  amp_array *arrays[] = {d->af,   d->af2,  d->ai,    d->ai2, d->au,
-                         d->bins, d->t_in, d->t_out, d->k0,  d->k};
+  amp_array_view *views[] = {d->vf,     d->vf2, d->vi, d->vi2, d->vu, d->vbins, d->vt_in,
+                             d->vt_out, d->vk0, d->vk, d->vv0, d->vv, d->vus};
+  amp_array *arrays[] = {d->af,    d->af2, d->ai, d->ai2, d->au, d->bins, d->t_in,
+                         d->t_out, d->k0,  d->k,  d->v0,  d->v,  d->us};
   for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
     amp_array_view_release(views[i]);
+  amp_array_view_release(d->vw7);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
     amp_array_release(arrays[i]);
   free(d->xf);
   free(d->xi);
   free(d->xu);
   free(d->xk);
+  free(d->xk_sorted);
   memset(d, 0, sizeof *d);
 }
 
@@ -75,6 +109,37 @@ static amp_status make(bench_ctx *ctx, amp_extent e, amp_elem_type t, const void
   amp_status s =
       src ? amp_array_create_from(ctx->av, e, t, src, a) : amp_array_create(ctx->av, e, t, a);
   return s == AMP_SUCCESS ? amp_array_view_of(*a, v) : s;
+}
+
+/* The pair sort's values (0, 1, ...: positions) and unique's input (i / UNIQUE_RUN), built on
+ * the host in pieces and copied to the device. */
+static amp_status fill_iota(bench_ctx *ctx, algo_data *d) {
+  (void)ctx;
+  size_t n = (size_t)d->n;
+  int32_t *tmp = bench_alloc(n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    tmp[i] = (int32_t)(i / UNIQUE_RUN);
+  amp_status s = amp_copy_to_array(tmp, n * sizeof *tmp, d->us);
+  for (size_t i = 0; i < (size_t)d->nsort && s == AMP_SUCCESS; i++)
+    tmp[i] = (int32_t)i;
+  if (s == AMP_SUCCESS)
+    s = amp_copy_to_array(tmp, (size_t)d->nsort * sizeof *tmp, d->v0);
+  if (s == AMP_SUCCESS)
+    s = amp_accelerator_view_wait(ctx->av);
+  free(tmp);
+  return s;
+}
+
+/* stencil_2d's weights: exp(-(a^2 + b^2) / 2) normalised, as amp_gaussian_blur(sigma 1). */
+static amp_status make_w7(algo_data *d) {
+  double total = 0;
+  for (int a = -3; a <= 3; a++)
+    for (int b = -3; b <= 3; b++)
+      total += exp(-(a * a + b * b) / 2.0);
+  for (int a = -3; a <= 3; a++)
+    for (int b = -3; b <= 3; b++)
+      d->w7[(a + 3) * 7 + b + 3] = (float)(exp(-(a * a + b * b) / 2.0) / total);
+  return amp_array_view_create_const(amp_extent2(7, 7), AMP_FLOAT, d->w7, &d->vw7);
 }
 
 static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, size_t cap) {
@@ -94,6 +159,8 @@ static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, siz
     d->xk[i] = h ^ (h >> 12);
   }
   bench_fill_float(d->xf, (size_t)n, 42);
+  for (long i = 0; i < n; i++)
+    d->kept += d->xf[i] > 0.0f;
   for (long i = 0; i < n; i++) {
     uint32_t h = (uint32_t)i * 2654435761u;
     d->xi[i] = (int32_t)(h >> 29) - 3;      /* small, so int sums stay exact and signs mix */
@@ -109,9 +176,23 @@ static amp_status data_make(bench_ctx *ctx, long n, algo_data *d, char *why, siz
       (s = make(ctx, sq, AMP_FLOAT, d->xf, &d->t_in, &d->vt_in)) ||
       (s = make(ctx, sq, AMP_FLOAT, NULL, &d->t_out, &d->vt_out)) ||
       (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, d->xk, &d->k0, &d->vk0)) ||
-      (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->k, &d->vk)))
+      (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->k, &d->vk)) ||
+      (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->v0, &d->vv0)) ||
+      (s = make(ctx, amp_extent1((int)d->nsort), AMP_UINT32, NULL, &d->v, &d->vv)) ||
+      (s = make(ctx, e, AMP_INT32, NULL, &d->us, &d->vus)) || (s = fill_iota(ctx, d)) ||
+      (s = make_w7(d)))
     snprintf(why, cap, "%s: %s", amp_status_name(s), amp_last_error());
   return s;
+}
+
+/* Bytes counted for algorithm a over `elems` elements (copy_if and unique: plus what they keep). */
+static double algo_bytes_of(const algo_data *d, int a, long elems) {
+  double b = algo_bytes[a] * (double)elems;
+  if (a == A_COPY_IF)
+    b += 4.0 * (double)d->kept;
+  if (a == A_UNIQUE)
+    b += 4.0 * (double)((d->n + UNIQUE_RUN - 1) / UNIQUE_RUN);
+  return b;
 }
 
 /* One run of algorithm a; blocks until its results are complete on the device. */
@@ -135,14 +216,24 @@ static amp_status run_once(bench_ctx *ctx, algo_data *d, int a, double *sum) {
     return amp_histogram(ctx->av, d->vu, d->vbins);
   case 5:
     return amp_sort(ctx->av, d->vk);
+  case A_PAIRS:
+    return amp_sort_by_key(ctx->av, d->vk, d->vv);
+  case A_COPY_IF:
+    return amp_copy_if(ctx->av, d->vf, d->vf2, COPY_IF_PRED, &d->count);
+  case A_UNIQUE:
+    return amp_unique(ctx->av, d->vus, d->vi2, &d->count);
+  case A_STENCIL2D:
+    s = amp_stencil_2d(ctx->av, d->vt_in, d->vt_out, d->vw7);
+    return s == AMP_SUCCESS ? amp_accelerator_view_wait(ctx->av) : s;
   default:
     return amp_gaussian_blur(ctx->av, d->vt_in, d->vt_out, 1.0f);
   }
 }
 
-/* Untimed preparation before each run: the sort gets its unsorted keys back. */
+/* Untimed preparation before each run: the sorts get their unsorted keys (and values) back. */
 static amp_status prepare(algo_data *d, int a) {
-  return a == 5 ? amp_copy_array(d->k0, d->k) : AMP_SUCCESS;
+  amp_status s = a == A_SORT || a == A_PAIRS ? amp_copy_array(d->k0, d->k) : AMP_SUCCESS;
+  return s == AMP_SUCCESS && a == A_PAIRS ? amp_copy_array(d->v0, d->v) : s;
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -170,6 +261,67 @@ static int check_blur(const algo_data *d, const float *o) {
       return 1;
   }
   return 0;
+}
+
+/* The sort's keys sorted on the host (computed at the first call). */
+static const uint32_t *sorted_keys(algo_data *d) {
+  if (!d->xk_sorted) {
+    d->xk_sorted = bench_alloc((size_t)d->nsort * 4);
+    memcpy(d->xk_sorted, d->xk, (size_t)d->nsort * 4);
+    qsort(d->xk_sorted, (size_t)d->nsort, 4, cmp_u32);
+  }
+  return d->xk_sorted;
+}
+
+/* The sort_pairs, copy_if and unique rows against the host. */
+static int check_new(algo_data *d, int a, char *why, size_t cap) {
+  int bad = 0;
+  if (a == A_PAIRS) {
+    size_t m = (size_t)d->nsort;
+    uint32_t *k = bench_alloc(m * 4), *v = bench_alloc(m * 4);
+    const uint32_t *want = sorted_keys(d);
+    if (amp_copy_from_array(d->k, k, m * 4) || amp_copy_from_array(d->v, v, m * 4)) {
+      snprintf(why, cap, "copy back: %s", amp_last_error());
+      bad = 1;
+    }
+    v[0] += (uint32_t)bench_inject_error;
+    for (size_t i = 0; i < m && !bad; i++)
+      bad = k[i] != want[i] || v[i] >= m || d->xk[v[i]] != k[i] ||
+            (i > 0 && k[i] == k[i - 1] && v[i] <= v[i - 1]); /* stable */
+    free(k);
+    free(v);
+  } else {
+    size_t want = a == A_COPY_IF ? (size_t)d->kept : (size_t)((d->n + UNIQUE_RUN - 1) / UNIQUE_RUN);
+    size_t bytes = (size_t)d->n * 4;
+    void *out = bench_alloc(bytes);
+    if (d->count != want) {
+      snprintf(why, cap, "count %zu, host %zu", d->count, want);
+      free(out);
+      return 1;
+    }
+    if (amp_copy_from_array(a == A_COPY_IF ? d->af2 : d->ai2, out, bytes)) {
+      snprintf(why, cap, "copy back: %s", amp_last_error());
+      free(out);
+      return 1;
+    }
+    if (bench_inject_error)
+      ((int32_t *)out)[0] ^= 1;
+    if (a == A_COPY_IF) {
+      const float *o = out;
+      size_t j = 0;
+      for (long i = 0; i < d->n && !bad; i++)
+        if (d->xf[i] > 0.0f)
+          bad = memcmp(&o[j++], &d->xf[i], 4) != 0;
+    } else {
+      const int32_t *o = out;
+      for (size_t j = 0; j < want && !bad; j++)
+        bad = o[j] != (int32_t)j;
+    }
+    free(out);
+  }
+  if (bad && !*why)
+    snprintf(why, cap, "result differs from the host's");
+  return bad;
 }
 
 /* Checks the result of algorithm a against the host; 0 when right, else 1 with the reason. */
@@ -205,6 +357,10 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       snprintf(why, cap, "histogram differs from the host's");
     return bad;
   }
+  if (a >= A_PAIRS && a != A_STENCIL2D)
+    return check_new(d, a, why, cap);
+  if (a == A_STENCIL2D)
+    a = A_STENCIL; /* the same result, the same check */
   size_t bytes = (size_t)(a == 3 || a == 6 ? d->side * d->side : a == 5 ? d->nsort : n) * 4;
   void *out = bench_alloc(bytes);
   amp_array *src = a == 0 ? d->af2 : a == 2 ? d->ai2 : a == 5 ? d->k : d->t_out;
@@ -226,11 +382,7 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       bad = o[i] != acc;
     }
   } else if (a == 5) {
-    uint32_t *o = out, *want = bench_alloc(bytes);
-    memcpy(want, d->xk, bytes);
-    qsort(want, (size_t)d->nsort, 4, cmp_u32);
-    bad = memcmp(o, want, bytes) != 0;
-    free(want);
+    bad = memcmp(out, sorted_keys(d), bytes) != 0;
   } else if (a == 6) {
     bad = check_blur(d, out);
   } else {
@@ -280,6 +432,12 @@ static void run_algo(bench_ctx *ctx, algo_data *d, int a, algo_row *row) {
     }
     row->ms[row->nrun++] = bench_now_ms() - t0;
   }
+  /* the sorts and compactions wait between tiles: their last timed result is checked too */
+  if (a >= A_SORT && a != A_STENCIL && a != A_STENCIL2D &&
+      check(d, a, sum, row->note, sizeof row->note)) {
+    row->state = BENCH_FAILED;
+    return;
+  }
   row->state = BENCH_OK;
 }
 
@@ -325,8 +483,8 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
            "median ms", "min ms", "GB/s", "Gelem/s", "vs copy", "check");
     for (int a = 0; a < NALGO; a++) {
       algo_row *r = &rows[a];
-      long elems = a == 3 || a == 6 ? d.side * d.side : a == 5 ? d.nsort : n;
-      double bytes = algo_bytes[a] * (double)elems;
+      long elems = a == 3 || a == 6 ? d.side * d.side : a == A_SORT || a == A_PAIRS ? d.nsort : n;
+      double bytes = algo_bytes_of(&d, a, elems);
       bench_stats st = {0};
       double gbps = 0, ratio = 0, geps = 0;
       if (r->state == BENCH_OK) {

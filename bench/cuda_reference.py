@@ -22,8 +22,11 @@ Runs on an NVIDIA GPU with CuPy (and NumPy). Measures, with CUDA events, the med
            GB/s counting the same bytes as amp-bench: cupy.sum of floats (4n), cupy.cumsum of
            int32 (8n), a transpose copy of a sqrt(n) x sqrt(n) float matrix
            (cupy.ascontiguousarray(a.T), 8n), cupy.bincount of uint32 values into 256 bins (4n,
-           values outside dropped as amp_histogram does), and cupy.sort of 2^26 uint32 keys
-           (Gkeys/s), with the device copy at the same n as the bound.
+           values outside dropped as amp_histogram does), cupy.sort and cupy.argsort of 2^26
+           uint32 keys (Gkeys/s; argsort is CUB's pair sort), copy_if as xf[xf > 0] of floats in
+           [-1, 1) and unique as a mask of u[i] != u[i-1] over sorted ints (4n + 4k bytes),
+           and the 7 x 7 Gaussian with cupyx.scipy.ndimage.correlate (mode 'nearest'), with the
+           device copy at the same n as the bound.
 
 Every result is checked (GEMM against NumPy on a sample of rows, add-exp against NumPy, n-body
 one step against a float64 sum on a sample of bodies); a failed check exits non-zero.
@@ -352,7 +355,60 @@ def bench_algorithms(args, res):
         res.fail("cupy.sort: not sorted")
     t = time_ms(lambda: cp.sort(keys), args.repeats, args.warmup)
     res.add("algo", "sort cupy.sort (keys)", "uint", m, t, "Gkeys/s", m / (t[0] * 1e-3) / 1e9)
-    del keys, srt
+    order = cp.argsort(keys)  # CUB's pair sort: uint32 keys with int64 positions
+    if not bool(cp.all(keys[order] == srt)):
+        res.fail("cupy.argsort: keys[order] is not sorted")
+    t = time_ms(lambda: cp.argsort(keys), args.repeats, args.warmup)
+    res.add("algo", "sort_by_key cupy.argsort", "uint", m, t, "Gkeys/s",
+            m / (t[0] * 1e-3) / 1e9)
+    del keys, srt, order
+    cp.get_default_memory_pool().free_all_blocks()
+
+    # copy_if: the elements > 0 of n floats in [-1, 1) (about half), as amp-bench's copy_if row;
+    # bytes counted: 4n read + 4k written
+    xf = cp.random.default_rng(42).random(n, dtype=cp.float32) * 2 - 1
+    kept = xf[xf > 0]
+    k = int(kept.size)
+    if k != int(cp.count_nonzero(xf > 0)) or not bool(cp.all(kept > 0)):
+        res.fail("copy_if xf[xf > 0] differs")
+    add("copy_if xf[xf > 0]", "float", n, time_ms(lambda: xf[xf > 0], args.repeats, args.warmup),
+        4.0 * n + 4.0 * k)
+    del kept
+    # unique on sorted ints with runs of 3 (amp-bench's unique row): bytes 4n + 4k
+    u = cp.arange(n, dtype=cp.int32) // 3
+
+    def uniq():
+        mask = cp.empty(n, dtype=cp.bool_)
+        mask[0] = True
+        cp.not_equal(u[1:], u[:-1], out=mask[1:])
+        return u[mask]
+    got = uniq()
+    if int(got.size) != (n + 2) // 3 or not bool(cp.all(got == cp.arange(got.size, dtype=cp.int32))):
+        res.fail("unique by mask differs")
+    add("unique u[mask] (sorted, runs of 3)", "int", n, time_ms(uniq, args.repeats, args.warmup),
+        4.0 * n + 4.0 * int(got.size))
+    del u, got
+    # the 7 x 7 Gaussian (sigma 1, clamped edges) on a sqrt(n) x sqrt(n) image: 8 bytes a pixel
+    try:
+        import cupyx.scipy.ndimage as ndi
+        side = int(np.sqrt(n))
+        img = xf[: side * side].reshape(side, side)
+        g = np.exp(-np.add.outer(np.arange(-3, 4) ** 2, np.arange(-3, 4) ** 2) / 2.0)
+        w = cp.asarray((g / g.sum()).astype(np.float32))
+        outi = cp.empty_like(img)
+        ndi.correlate(img, w, output=outi, mode="nearest")
+        crop = cp.asnumpy(img[:32, :32]).astype(np.float64)
+        pad = np.pad(crop, 3, mode="edge")
+        ref = sum(g[a, b] / g.sum() * pad[a:a + 32, b:b + 32] for a in range(7) for b in range(7))
+        if np.max(np.abs(cp.asnumpy(outi[:29, :29]) - ref[:29, :29])) > 1e-5:
+            res.fail("ndimage.correlate differs from numpy")
+        add("stencil 7x7 ndimage.correlate", "float", side * side,
+            time_ms(lambda: ndi.correlate(img, w, output=outi, mode="nearest"), args.repeats,
+                    args.warmup), 8.0 * side * side)
+        del img, outi
+    except ImportError as e:  # pragma: no cover - depends on the install
+        print("stencil: cupyx.scipy.ndimage not available (%s)" % e)
+    del xf
     cp.get_default_memory_pool().free_all_blocks()
 
 

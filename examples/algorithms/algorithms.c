@@ -11,6 +11,8 @@
  *   transpose  the signal's first rows * cols samples seen as a matrix (a section, then
  *              view_as), transposed (amp_transpose_view);
  *   sort       the samples sorted by value, their positions carried along (amp_sort_by_key);
+ *   compaction the positive samples (amp_copy_if, a predicate in OpenCL C) and the distinct
+ *              values of the sorted samples (amp_unique);
  *   stencil    the transpose's matrix blurred (amp_gaussian_blur, sigma 1).
  * The views stay on the accelerator between the steps; only results are read back.
  *
@@ -62,8 +64,8 @@ int main(int argc, char **argv) {
                  *vpart = NULL;
   float *x = malloc((size_t)n * sizeof *x), *t = NULL, *sorted = NULL;
   uint32_t *from = NULL;
-  amp_array_view *vsorted = NULL, *vfrom = NULL, *vblur = NULL;
-  float *blurred = NULL;
+  amp_array_view *vsorted = NULL, *vfrom = NULL, *vblur = NULL, *vpos = NULL, *vdist = NULL;
+  float *blurred = NULL, *pos = NULL, *dist = NULL;
   int32_t *lev = malloc((size_t)n * sizeof *lev);
   uint32_t bins[256], cdf[256], want_bins[256] = {0};
   if (!x || !lev) {
@@ -180,6 +182,40 @@ int main(int argc, char **argv) {
   printf("  median sample %.4f\n", sorted[n / 2]);
   bad += check(sort_ok, "ascending, stable, values follow their keys");
 
+  /* ---- compaction: the positive samples (amp_copy_if with our predicate), and the distinct
+   * values of the sorted samples (amp_unique) ---- */
+  printf("compaction (copy_if x > 0; unique of the sorted samples)\n");
+  pos = malloc((size_t)n * sizeof *pos);
+  dist = malloc((size_t)n * sizeof *dist);
+  if (!pos || !dist) {
+    fprintf(stderr, "out of memory\n");
+    status = AMP_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  size_t npos = 0, ndist = 0;
+  EX_TRY(amp_array_view_create(amp_extent1(n), AMP_FLOAT, pos, &vpos));
+  EX_TRY(amp_array_view_discard_data(vpos));
+  EX_TRY(amp_copy_if(av, vx, vpos, "bool amp_predicate(T x) { return x > 0.0f; }", &npos));
+  EX_TRY(amp_array_view_create(amp_extent1(n), AMP_FLOAT, dist, &vdist));
+  EX_TRY(amp_array_view_discard_data(vdist));
+  EX_TRY(amp_unique(av, vsorted, vdist, &ndist)); /* vsorted is still valid on the device */
+  EX_TRY(amp_array_view_synchronize(vpos));
+  EX_TRY(amp_array_view_synchronize(vdist));
+  size_t j = 0;
+  int pos_ok = 1, dist_ok = 1;
+  for (int i = 0; i < n && pos_ok; i++)
+    if (x[i] > 0.0f)
+      pos_ok = j < npos && pos[j++] == x[i];
+  pos_ok = pos_ok && j == npos;
+  j = 0;
+  for (int i = 0; i < n && dist_ok; i++)
+    if (i == 0 || sorted[i] != sorted[i - 1])
+      dist_ok = j < ndist && dist[j++] == sorted[i];
+  dist_ok = dist_ok && j == ndist;
+  printf("  %zu positive samples, %zu distinct values\n", npos, ndist);
+  bad += check(pos_ok, "copy_if: the positive samples, in order");
+  bad += check(dist_ok, "unique: each value once, ascending");
+
   /* ---- stencil: the matrix of the transpose section, blurred (sigma 1: 7 x 7 weights) ---- */
   printf("stencil (Gaussian blur, sigma 1, of the %d x %d matrix)\n", rows, cols);
   blurred = malloc((size_t)rows * (size_t)cols * sizeof *blurred);
@@ -212,6 +248,8 @@ int main(int argc, char **argv) {
 
 fail:
   EX_CLEANUP(amp_array_view_release(vblur));
+  EX_CLEANUP(amp_array_view_release(vpos));
+  EX_CLEANUP(amp_array_view_release(vdist));
   EX_CLEANUP(amp_array_view_release(vsorted));
   EX_CLEANUP(amp_array_view_release(vfrom));
   EX_CLEANUP(amp_array_view_release(vt));
@@ -226,6 +264,8 @@ fail:
   free(t);
   free(sorted);
   free(blurred);
+  free(pos);
+  free(dist);
   free(from);
   free(lev);
   free(x);

@@ -1,7 +1,7 @@
 /* ampcl/algorithms.h: parallel algorithms on array views: reduce, scan (prefix sums), transpose,
- * histogram, radix sort and a 2-D stencil (Gaussian blur), each a few builtin kernels
- * (kernels_cl/algorithms/reduce.cl, scan.cl, transpose.cl, histogram.cl, sort.cl, stencil.cl)
- * launched like the caller's own.
+ * histogram, radix sort, stream compaction (copy_if, unique) and a 2-D stencil (Gaussian blur),
+ * each a few builtin kernels (kernels_cl/algorithms/reduce.cl, scan.cl, transpose.cl, histogram.cl,
+ * sort.cl, stencil.cl) launched like the caller's own.
  *
  * Every call is a command on views like a kernel launch: inputs are copied in lazily where they
  * are not already valid on the accelerator view's device, and outputs count as written there
@@ -77,10 +77,12 @@ AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src
                                  amp_array_view *bins);
 
 /* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32 or AMP_FLOAT) in place into ascending
- * order: a stable least-significant-digit radix sort, 8 passes of 4-bit digits. Float keys are
- * ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a clear
- * sign bit after +inf (and with a set one before -inf). Temporaries of n keys and 16 * ceil(n /
- * 1024) counts live on the device during the call. */
+ * order: a stable least-significant-digit radix sort; on GPUs one pass per 8-bit digit with
+ * decoupled look-back (4 passes and a histogram), elsewhere 8 passes of 4-bit digits. Float keys
+ * are ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a
+ * clear sign bit after +inf (and with a set one before -inf). Temporaries of n keys (and n values)
+ * and, on GPUs, n / 4 + 1028 status words (n / 3 + 1028 with values; else 16 * ceil(n / 1024)
+ * counts) live on the device during the call. */
 AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
 
 /* The same, moving `values` (a rank-1 view of AMP_UINT32, AMP_INT32 or AMP_FLOAT with the extent
@@ -88,6 +90,25 @@ AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
  * came with keys[i]; equal keys keep their values' order (stable). */
 AMP_API amp_status amp_sort_by_key(amp_accelerator_view *view, amp_array_view *keys,
                                    amp_array_view *values);
+
+/* Stream compaction: the elements x of the rank-1 view src for which the caller's predicate holds
+ * are written to dst[0], dst[1], ... in their order, and their number to *count (must not be
+ * NULL). `predicate_source` is OpenCL C text defining
+ *     bool amp_predicate(T x)
+ * where T is the element type's OpenCL name (int, uint, float, double; T is a macro), e.g.
+ * "bool amp_predicate(T x) { return x > 0.5f; }". dst is a rank-1 view of the same element type
+ * with at least as many elements as src, on other data than src; dst's elements from *count on keep
+ * their contents (what of dst is not valid on the device is copied in first, like any written
+ * view: amp_array_view_discard_data(dst) skips that). The program is built (and cached) at the
+ * first call with a given text; a build error gives AMP_ERROR_BUILD_FAILED with the compiler's log
+ * in amp_last_error(). Reads the count back, so the call blocks. On failure *count is unchanged. */
+AMP_API amp_status amp_copy_if(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                               const char *predicate_source, size_t *count);
+
+/* The same keeping the first element of every run of equal elements (compared with ==, so every
+ * NaN is kept): on sorted data, each distinct value once. */
+AMP_API amp_status amp_unique(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                              size_t *count);
 
 /* The largest stencil radius amp_stencil_2d takes (weights of 17 x 17). */
 #define AMP_STENCIL_MAX_RADIUS 8

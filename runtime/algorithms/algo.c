@@ -152,6 +152,11 @@ amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind 
   char options[64];
   snprintf(options, sizeof options, "-DT=%s -DT4=%s", amp__algo_type_name(kind, 0),
            amp__algo_type_name(kind, 1));
+  return amp__algo_kernel_prefix(file, prefix, options, kname, out);
+}
+
+amp_status amp__algo_kernel_prefix(const char *file, const char *prefix, const char *options,
+                                   const char *kname, amp_kernel **out) {
   if (!prefix)
     return builtin_kernel(file, options, kname, out);
   /* an operator's kernel is remembered too (reduce's built-in operators come this way; a
@@ -192,4 +197,19 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
   if (want > cap)
     want = cap;
   return want ? want : 1;
+}
+
+amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  const char *env = getenv(name);
+  *out = dflt;
+  if (env && *env) {
+    char *end = NULL;
+    long v = strtol(env, &end, 10);
+    if (*end || v < lo || v > hi)
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s=%s: expected %d .. %d", fn, name, env, lo, hi);
+    *out = (int)v;
+  }
+fail:
+  return status;
 }

@@ -25,6 +25,11 @@ amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view
 amp_status amp__algo_kernel(const char *file, const char *prefix, amp_elem_kind kind,
                             const char *kname, amp_kernel **out);
 
+/* The same with the build options given whole and, with `prefix` != NULL, the caller's text in
+ * front of the file's (amp_copy_if's predicate). */
+amp_status amp__algo_kernel_prefix(const char *file, const char *prefix, const char *options,
+                                   const char *kname, amp_kernel **out);
+
 /* The same with the build options given whole (e.g. "-DK=uint -DHAS_VALUES=0"). */
 amp_status amp__algo_kernel_opts(const char *file, const char *options, const char *kname,
                                  amp_kernel **out);
@@ -36,5 +41,17 @@ amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t t
 /* How many tiles of 256 threads a grid-stride kernel over n elements should use on the view's
  * device: enough to fill it several times over, never more than needed, at most `cap`. */
 size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_tile, size_t cap);
+
+/* *out = the environment variable `name` as an integer in [lo, hi], or dflt where it is unset or
+ * empty; another value is AMP_ERROR_INVALID_ARGUMENT naming it. For the tile-shape knobs kept for
+ * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
+amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
+
+/* onesweep.c: whether amp_sort takes the one-pass-per-digit sort for n keys on this view
+ * (AMP_SORT_ONESWEEP, the device type, n < 2^30), and that sort, with sort.c's build options. */
+amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, int *out,
+                                     const char *fn);
+amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
+                              amp_array_view *values, const char *opts, const char *fn);
 
 #endif /* AMPCL_RUNTIME_ALGO_H */

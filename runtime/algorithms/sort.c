@@ -1,8 +1,10 @@
-/* runtime/algorithms/sort.c: amp_sort and amp_sort_by_key, a least-significant-digit radix sort
- * (kernels_cl/algorithms/sort.cl): 8 passes of 4-bit digits, each a count per (digit, tile), an
- * exclusive amp_scan of the counts (the output slot of every digit of every tile), and a stable
- * scatter. Passes alternate between the caller's views and temporaries of the same size, so after
- * the eighth pass the result is back in the caller's views. */
+/* runtime/algorithms/sort.c: amp_sort and amp_sort_by_key. On GPUs (and for n < 2^30) they take
+ * the one-pass-per-digit sort of onesweep.c; elsewhere, the safe path below, which no tile ever
+ * waits on another in: a least-significant-digit radix sort (kernels_cl/algorithms/sort.cl): 8
+ * passes of 4-bit digits, each a count per (digit, tile), an exclusive amp_scan of the counts (the
+ * output slot of every digit of every tile), and a stable scatter. Passes alternate between the
+ * caller's views and temporaries of the same size, so after the eighth pass the result is back in
+ * the caller's views. */
 #include <stdio.h>
 
 #include "algorithms/algo.h"
@@ -44,6 +46,12 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
              *K4 = amp__algo_type_name(keys->type.kind, 1);
   snprintf(opts, sizeof opts, "-DK=%s -DK4=%s -DKEY_KIND=%d -DHAS_VALUES=%d -DV=%s", K, K4, kk,
            values != NULL, values ? amp__algo_type_name(values->type.kind, 0) : "uint");
+  if (keys->extent.dim[0] == 1)
+    goto fail; /* sorted */
+  int onesweep = 0;
+  AMP__TRY(amp__sort_onesweep_wanted(view, (size_t)keys->extent.dim[0], &onesweep, fn));
+  if (onesweep)
+    return amp__sort_onesweep(view, keys, values, opts, fn);
   AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_count", &kc));
   AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_scatter", &ks));
 
@@ -51,8 +59,6 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
   size_t tiles = n / SORT_KEYS + (n % SORT_KEYS != 0);
   if (tiles * SORT_DIGITS > (size_t)INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu keys are too many", fn, n);
-  if (n == 1)
-    goto fail; /* sorted */
   AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
   if (values)
     AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &tv));

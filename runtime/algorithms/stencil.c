@@ -1,29 +1,67 @@
 /* runtime/algorithms/stencil.c: amp_stencil_2d and amp_gaussian_blur
- * (kernels_cl/algorithms/stencil.cl): one tiled launch of 16 x 16 threads per 16 x 16 block of
- * output, the input window with its halo and the weights in tile_static memory. */
+ * (kernels_cl/algorithms/stencil.cl): one tiled launch of 8 x 32 threads per 64 x 32 block of
+ * output (8 outputs of a column per thread), the input window with its halo in tile_static
+ * memory, the kernel built once per radius. amp_gaussian_blur's weights are a product g(a) g(b),
+ * so it takes the separable kernel (2 (2r + 1) multiply-adds per output, not (2r + 1)^2). */
 #include <math.h>
 #include <stdio.h>
 
 #include "algorithms/algo.h"
 
-#define ST_TILE 16
+#define ST_TX 32 /* stencil.cl: threads per tile, across */
+#define ST_TY 8  /* down */
+
+/* The checks on src and dst both calls make. */
+static amp_status check_images(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                               const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__algo_check_view(view, src, 2, 0, 0, "src", fn));
+  AMP__TRY(amp__algo_check_view(view, dst, 2, 0, 1, "dst", fn));
+  if (src->type.kind != AMP_ELEM_FLOAT || dst->type.kind != AMP_ELEM_FLOAT)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst must be views of AMP_FLOAT", fn);
+  int H = src->extent.dim[0], W = src->extent.dim[1];
+  if (dst->extent.dim[0] != H || dst->extent.dim[1] != W)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: src is %d x %d and dst %d x %d; they must be equal",
+              fn, H, W, dst->extent.dim[0], dst->extent.dim[1]);
+  if (dst->src == src->src)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
+fail:
+  return status;
+}
+
+/* Launches kernel `kname` of stencil.cl built for radius r over the image: tiles of 8 x 32
+ * threads, each tile 64 x 32 outputs. */
+static amp_status launch(amp_accelerator_view *view, const char *kname, int r, amp_array_view *src,
+                         amp_array_view *dst, amp_array_view *weights, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *k = NULL;
+  int H = src->extent.dim[0], W = src->extent.dim[1];
+  /* outputs per thread down a column: 8; AMP_STENCIL_OY sets it (1 .. 16), for measuring */
+  int oy = 8;
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_OY", 1, 16, 8, &oy, fn));
+  char opts[32];
+  snprintf(opts, sizeof opts, "-DR=%d -DST_OY=%d", r, oy);
+  AMP__TRY(amp__algo_kernel_opts("stencil", opts, kname, &k));
+  long rows = ((long)H + ST_TY * oy - 1) / (ST_TY * oy) * ST_TY;
+  long cols = ((long)W + ST_TX - 1) / ST_TX * ST_TX;
+  if (rows > INT32_MAX || cols > INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
+  amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights)};
+  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ST_TY, ST_TX, 1}, k, args, 3};
+  AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
+fail:
+  amp_kernel_release(k);
+  return status;
+}
 
 amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                           amp_array_view *weights) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_stencil_2d";
-  amp_kernel *k = NULL;
-  AMP__TRY(amp__algo_check_view(view, src, 2, 0, 0, "src", fn));
-  AMP__TRY(amp__algo_check_view(view, dst, 2, 0, 1, "dst", fn));
+  AMP__TRY(check_images(view, src, dst, fn));
   AMP__TRY(amp__algo_check_view(view, weights, 2, 0, 0, "weights", fn));
-  if (src->type.kind != AMP_ELEM_FLOAT || dst->type.kind != AMP_ELEM_FLOAT ||
-      weights->type.kind != AMP_ELEM_FLOAT)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src, dst and weights must be views of AMP_FLOAT",
-              fn);
-  int H = src->extent.dim[0], W = src->extent.dim[1];
-  if (dst->extent.dim[0] != H || dst->extent.dim[1] != W)
-    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: src is %d x %d and dst %d x %d; they must be equal",
-              fn, H, W, dst->extent.dim[0], dst->extent.dim[1]);
+  if (weights->type.kind != AMP_ELEM_FLOAT)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: weights must be a view of AMP_FLOAT", fn);
   int kh = weights->extent.dim[0], kw = weights->extent.dim[1];
   if (kh != kw || kh % 2 == 0)
     AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
@@ -32,18 +70,8 @@ amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_a
   if (r > AMP_STENCIL_MAX_RADIUS)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: weights of %d x %d mean radius %d; the limit is %d",
               fn, kh, kw, r, AMP_STENCIL_MAX_RADIUS);
-  if (dst->src == src->src)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
-  AMP__TRY(amp__algo_kernel_opts("stencil", "", "amp_stencil_tiles", &k));
-  long rows = ((long)H + ST_TILE - 1) / ST_TILE * ST_TILE;
-  long cols = ((long)W + ST_TILE - 1) / ST_TILE * ST_TILE;
-  if (rows > INT32_MAX || cols > INT32_MAX)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
-  amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights), amp_arg_int(r)};
-  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ST_TILE, ST_TILE, 1}, k, args, 4};
-  AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
+  AMP__TRY(launch(view, "amp_stencil_tiles", r, src, dst, weights, fn));
 fail:
-  amp_kernel_release(k);
   return status;
 }
 
@@ -52,20 +80,21 @@ amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src, am
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_gaussian_blur";
   amp_array_view *w = NULL;
-  float weights[(2 * AMP_STENCIL_MAX_RADIUS + 1) * (2 * AMP_STENCIL_MAX_RADIUS + 1)];
+  float g[2 * AMP_STENCIL_MAX_RADIUS + 1];
   if (!(sigma > 0.0f) || sigma > AMP_STENCIL_MAX_RADIUS / 3.0f)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: sigma is %g; it must be in (0, %g]", fn,
               (double)sigma, AMP_STENCIL_MAX_RADIUS / 3.0);
+  AMP__TRY(check_images(view, src, dst, fn));
+  /* exp(-(a^2 + b^2) / (2 sigma^2)) / total = g(a) g(b) with g normalised to sum 1: the
+   * separable kernel */
   int r = (int)ceilf(3.0f * sigma), k = 2 * r + 1;
-  double total = 0;
+  double total = 0, e[2 * AMP_STENCIL_MAX_RADIUS + 1];
   for (int a = -r; a <= r; a++)
-    for (int b = -r; b <= r; b++)
-      total += weights[(a + r) * k + (b + r)] =
-          (float)exp(-(double)(a * a + b * b) / (2.0 * (double)sigma * (double)sigma));
-  for (int i = 0; i < k * k; i++)
-    weights[i] = (float)(weights[i] / total);
-  AMP__TRY(amp_array_view_create_const(amp_extent2(k, k), AMP_FLOAT, weights, &w));
-  AMP__TRY(amp_stencil_2d(view, src, dst, w));
+    total += e[a + r] = exp(-(double)(a * a) / (2.0 * (double)sigma * (double)sigma));
+  for (int i = 0; i < k; i++)
+    g[i] = (float)(e[i] / total);
+  AMP__TRY(amp_array_view_create_const(amp_extent1(k), AMP_FLOAT, g, &w));
+  AMP__TRY(launch(view, "amp_stencil_separable", r, src, dst, w, fn));
 fail:
   amp_array_view_release(w); /* waits for the launch: the weights live on this stack */
   return status;

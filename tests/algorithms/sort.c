@@ -104,8 +104,44 @@ static void check_pairs(amp_accelerator_view *av, int n) {
   free(want);
 }
 
+/* Keys that are all equal, already sorted, or sorted backwards, with float values that must keep
+ * their order (stable): the values are the positions, as floats. */
+static void check_shapes(amp_accelerator_view *av, int n) {
+  uint32_t *k = malloc((size_t)n * 4);
+  float *val = malloc((size_t)n * 4);
+  for (int shape = 0; shape < 3; shape++) {
+    for (int i = 0; i < n; i++) {
+      k[i] = shape == 0 ? 0xdeadbeefu : shape == 1 ? (uint32_t)i * 3u : (uint32_t)(n - i) * 3u;
+      val[i] = (float)i;
+    }
+    amp_array_view *kv = NULL, *vv = NULL;
+    CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_UINT32, k, &kv));
+    CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_FLOAT, val, &vv));
+    CHECK_OK(amp_sort_by_key(av, kv, vv));
+    CHECK_OK(amp_array_view_synchronize(kv));
+    CHECK_OK(amp_array_view_synchronize(vv));
+    int bad = -1;
+    for (int i = 0; i < n && bad < 0; i++) {
+      uint32_t wk = shape == 0 ? 0xdeadbeefu : (uint32_t)(shape == 1 ? i : i + 1) * 3u;
+      float wv = (float)(shape == 2 ? n - 1 - i : i);
+      if (k[i] != wk || val[i] != wv)
+        bad = i;
+    }
+    if (bad >= 0)
+      fprintf(stderr, "sort shape %d n %d: pair %d is (%u, %g)\n", shape, n, bad, k[bad],
+              (double)val[bad]);
+    CHECK(bad < 0);
+    amp_array_view_release(kv);
+    amp_array_view_release(vv);
+  }
+  free(k);
+  free(val);
+}
+
 int main(void) {
   REQUIRE_VIEW(av);
+  check_shapes(av, 1);
+  check_shapes(av, 4097);
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     /* small (oclgrind): up to two tiles of keys; the section below (3001 keys) has a middle tile */
     if (test_small() && sizes[s] > 1025)

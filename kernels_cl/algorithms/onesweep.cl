@@ -1,0 +1,280 @@
+/* onesweep.cl: a least-significant-digit radix sort of 32-bit keys in one pass per 8-bit digit
+ * (runtime/algorithms/onesweep.c; amp_sort and amp_sort_by_key take it on GPUs). Four passes
+ * (shift 0, 8, 16, 24) after one histogram pass, each reading its keys once and writing them once.
+ *
+ * Built with -DK=<uint, int or float>, -DKEY_KIND=<0 uint, 1 int, 2 float>, -DHAS_VALUES=<0 or 1>
+ * and, with values, -DV=<uint, int or float>. Keys are ordered as numbers through an
+ * order-preserving map to uint (os_map; sort.cl uses the same one), kept mapped in tile_static
+ * memory and mapped back on the way out.
+ *
+ * `state` is one uint view, zeroed by amp_onesweep_init:
+ *   words 0..3             each pass's tile counter
+ *   words 4..1027          the four digits' histograms over all keys (amp_onesweep_hist)
+ *   words 1028..           per pass, per tile, per digit: one status word (below)
+ *
+ * amp_onesweep_pass, one launch per digit, tiles of OS_TILE (256) threads over OS_ITEMS (2048)
+ * keys:
+ *   1. the tile takes the next number from its pass's counter, so tile t starts only after tiles
+ *      0 .. t-1 have started, whatever order the device runs work-groups in;
+ *   2. loads its keys (coalesced), counts them per digit, and publishes each digit's count at once
+ *      ("aggregate"); tile 0 publishes its "inclusive" value instead: the digit's start over all
+ *      keys (an exclusive scan of the histogram) plus its count;
+ *   3. sorts its keys by the digit in tile_static memory, stably, as two 4-bit splits (each a
+ *      count per (digit, thread) in a 16 x 256 table and one scan of the table);
+ *   4. looks back: thread d walks over the tiles before it, adding their digit-d aggregates, until
+ *      it meets an inclusive value; it then publishes its own inclusive value;
+ *   5. writes its keys out: key e of the tile-local order goes to (its digit's position over all
+ *      keys) + (e - the digit's first position in the tile), neighbouring threads neighbouring keys.
+ *
+ * A status word is the state in its top two bits (0 nothing yet, 1 aggregate, 2 inclusive) and the
+ * value in the low 30 (so the runtime takes this path only for n < 2^30). It is written with one
+ * atomic_max (an inclusive word is larger than any aggregate, so it is never replaced by one) and
+ * read as one aligned 32-bit word (volatile), so a reader never sees a state without its value;
+ * nothing else passes between tiles.
+ *
+ * Forward progress. OpenCL promises nothing about work-groups running at the same time. The walk in
+ * step 4 waits only on a tile with a smaller number, which has therefore started (step 1) and
+ * publishes its aggregates before it waits on anyone (step 2); tile 0 waits on no one. So the sort
+ * ends on any device that keeps running a work-group once it has started while others spin: GPUs
+ * (resident work-groups are scheduled until they finish), POCL's and Intel's CPU devices (a
+ * work-group runs to its end on one worker thread; a spinning one holds its thread, never
+ * another's) and devices that run work-groups one after another (then every predecessor has
+ * finished). It could hang only where a started work-group can be starved by a spinning one; the
+ * runtime therefore takes this path only on GPU devices by default and keeps the multi-pass sort
+ * (sort.cl, no inter-tile waiting) for CPU devices and n >= 2^30 (onesweep.c).
+ *
+ * On POCL. With POCL's CPU device running several work-groups at once (its default thread pool),
+ * this kernel gave wrong results now and then at 2^18 keys (a few runs in ten): checks placed in
+ * the kernel saw a tile's own tile_static data inconsistent (a digit's first slot pointing at a
+ * key of another digit) after the tile's barriers, also with the look-back reduced to rounds the
+ * whole tile takes together; with POCL_MAX_PTHREAD_COUNT=1 every run was right, as were the
+ * multi-pass sort and compact.cl's look-back under the same load. The cause was not found; CPU
+ * devices do not take this path, and the tests run it on POCL with one thread. On the GPU,
+ * amp-bench checks the sort's result after its timed runs as well as before. */
+#ifndef K /* the runtime always passes these; the defaults let the file build alone */
+#define K        uint
+#define KEY_KIND 0
+#endif
+#ifndef HAS_VALUES
+#define HAS_VALUES 0
+#endif
+#ifndef V
+#define V uint
+#endif
+#define OS_TILE    256
+#ifndef OS_PER /* the runtime passes it (onesweep.c: OS_PER) */
+#define OS_PER 8
+#endif
+#define OS_ITEMS   (OS_PER * OS_TILE)
+#define OS_RADIX   256
+#define OS_PAD(i)  ((i) + ((i) >> 5)) /* one spare word per 32: per-thread runs hit 32 banks */
+#define OS_AGG     0x40000000u
+#define OS_INC     0x80000000u
+#define OS_FLAGS   0xc0000000u
+#define OS_VALUE   0x3fffffffu
+#define OS_HIST    4
+#define OS_STATUS  (4 + 4 * OS_RADIX)
+
+static inline uint os_map(K k) {
+#if KEY_KIND == 1
+  return as_uint(k) ^ 0x80000000u;
+#elif KEY_KIND == 2
+  const uint b = as_uint(k);
+  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+#else
+  return (uint)k;
+#endif
+}
+
+static inline K os_unmap(uint m) {
+#if KEY_KIND == 1
+  return as_int(m ^ 0x80000000u);
+#elif KEY_KIND == 2
+  return as_float((m & 0x80000000u) ? (m & 0x7fffffffu) : ~m);
+#else
+  return m;
+#endif
+}
+
+__kernel void amp_onesweep_init(AMP_VIEW(uint, state)) {
+  const int n = amp_extent(state, 0);
+  for (int i = (int)get_global_id(0); i < n; i += (int)get_global_size(0))
+    amp_at(state, i) = 0u;
+}
+
+/* The four digits' counts over all keys, added into state[4 + 256 * digit + value]. */
+__kernel void amp_onesweep_hist(AMP_CONST_VIEW(K, src), AMP_VIEW(uint, state)) {
+  tile_static uint h[4 * OS_RADIX];
+  const int lid = (int)get_local_id(0), n = amp_extent(src, 0);
+  for (int i = lid; i < 4 * OS_RADIX; i += (int)get_local_size(0))
+    h[i] = 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const K *p = &amp_at(src, 0);
+  for (int i = (int)get_global_id(0); i < n; i += (int)get_global_size(0)) {
+    const uint m = os_map(p[i]);
+    atomic_inc(&h[m & 255u]);
+    atomic_inc(&h[OS_RADIX + ((m >> 8) & 255u)]);
+    atomic_inc(&h[2 * OS_RADIX + ((m >> 16) & 255u)]);
+    atomic_inc(&h[3 * OS_RADIX + (m >> 24)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global uint *g = &amp_at(state, OS_HIST);
+  for (int i = lid; i < 4 * OS_RADIX; i += (int)get_local_size(0))
+    if (h[i])
+      atomic_add(g + i, h[i]);
+}
+
+/* Exclusive prefix sums of one value per thread over the tile (sh: OS_TILE + 16 entries), in
+ * three short steps instead of log2(256) rounds. Every thread must call it. */
+static inline uint os_exclusive(__local uint *sh, int lid, uint x) {
+  sh[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 16) {
+    uint s = 0;
+    for (int i = 0; i < 16; i++) {
+      const uint v = sh[lid * 16 + i];
+      sh[lid * 16 + i] = s;
+      s += v;
+    }
+    sh[OS_TILE + lid] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint s = 0;
+    for (int i = 0; i < 16; i++) {
+      const uint v = sh[OS_TILE + i];
+      sh[OS_TILE + i] = s;
+      s += v;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint r = sh[lid] + sh[OS_TILE + lid / 16];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+
+__attribute__((reqd_work_group_size(OS_TILE, 1, 1))) __kernel void
+amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
+#if HAS_VALUES
+                  AMP_CONST_VIEW(V, vsrc), AMP_VIEW(V, vdst),
+#endif
+                  AMP_VIEW(uint, state), int pass, int tiles) {
+  tile_static uint keys[OS_PAD(OS_ITEMS)];
+#if HAS_VALUES
+  tile_static V vals[OS_PAD(OS_ITEMS)];
+#endif
+  tile_static ushort table[16 * OS_TILE];
+  tile_static uint sh[OS_TILE + 16];
+  tile_static uint hist[OS_RADIX];
+  tile_static int offs[OS_RADIX];
+  tile_static int tile;
+  const int lid = (int)get_local_id(0), shift = 8 * pass;
+  volatile __global uint *st = (volatile __global uint *)&amp_at(state, 0);
+  if (lid == 0)
+    tile = (int)atomic_inc(st + pass);
+  hist[lid] = 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int t = tile, n = amp_extent(src, 0), base = t * OS_ITEMS;
+  const int valid = min(OS_ITEMS, n - base);
+  __global const K *p = &amp_at(src, 0) + base;
+#if HAS_VALUES
+  __global const V *pv = &amp_at(vsrc, 0) + base;
+#endif
+  for (int k = 0; k < OS_PER; k++) {
+    const int i = k * OS_TILE + lid;
+    /* past the end: the largest key, so it stays behind every real key of the last digit */
+    const uint m = i < valid ? os_map(p[i]) : 0xffffffffu;
+    keys[OS_PAD(i)] = m;
+#if HAS_VALUES
+    vals[OS_PAD(i)] = i < valid ? pv[i] : (V)0;
+#endif
+    if (i < valid)
+      atomic_inc(&hist[(m >> shift) & 255u]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  volatile __global uint *mine = st + OS_STATUS + ((long)pass * tiles + t) * OS_RADIX;
+  const uint count = hist[lid];
+  /* keys of digit lid before this tile, over all keys: tile 0 knows (the digits' starts, a scan of
+   * the histogram), the others look back. The scan runs on every tile, so that no barrier sits
+   * in a branch. */
+  uint before = os_exclusive(sh, lid, t == 0 ? st[OS_HIST + pass * OS_RADIX + lid] : 0u);
+  atomic_max(mine + lid, t == 0 ? OS_INC | (before + count) : OS_AGG | count);
+  const uint start = os_exclusive(sh, lid, count); /* digit lid's first slot in the tile */
+  /* Step 3: two stable splits of the tile's keys by 4 bits each (written out in the kernel: as a
+   * helper function with barriers and private arrays inside, it read zeros from keys[] on POCL;
+   * the cause was not found). Thread lid
+   * takes the OS_PER keys at lid * OS_PER (a contiguous run of the current order), counts them in
+   * its column of table[16][OS_TILE], one exclusive scan of the table (digit-major) gives each
+   * (digit, thread) its first slot, and the keys move there. */
+  for (int step = 0; step < 2; step++) {
+    const int sub = shift + 4 * step;
+    uint k[OS_PER], d[OS_PER], rank[OS_PER];
+#if HAS_VALUES
+    V v[OS_PER];
+#endif
+    for (int b = 0; b < 16; b++)
+      table[b * OS_TILE + lid] = 0;
+    for (int j = 0; j < OS_PER; j++) {
+      const int at = OS_PAD(lid * OS_PER + j);
+      k[j] = keys[at];
+#if HAS_VALUES
+      v[j] = vals[at];
+#endif
+      d[j] = (k[j] >> sub) & 15u;
+      const uint c = table[d[j] * OS_TILE + lid];
+      rank[j] = c;
+      table[d[j] * OS_TILE + lid] = (ushort)(c + 1u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint run = 0;
+    for (int e = 0; e < 16; e++)
+      run += table[lid * 16 + e];
+    uint acc = os_exclusive(sh, lid, run);
+    for (int e = 0; e < 16; e++) {
+      const uint x = table[lid * 16 + e];
+      table[lid * 16 + e] = (ushort)acc;
+      acc += x;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < OS_PER; j++) {
+      const int at = OS_PAD((int)(table[d[j] * OS_TILE + lid] + rank[j]));
+      keys[at] = k[j];
+#if HAS_VALUES
+      vals[at] = v[j];
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  /* Step 4: thread lid walks back over digit lid's words; a word still 0 is read again. */
+  {
+    volatile __global uint *w = mine - OS_RADIX + lid;
+    for (bool done = t == 0; !done;) {
+      const uint x = *w;
+      const uint f = x & OS_FLAGS;
+      if (f != 0u) {
+        before += x & OS_VALUE;
+        done = f == OS_INC;
+        w -= OS_RADIX;
+      }
+    }
+    if (t > 0)
+      atomic_max(mine + lid, OS_INC | (before + count));
+  }
+  offs[lid] = (int)before - (int)start;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global K *q = &amp_at(dst, 0);
+#if HAS_VALUES
+  __global V *qv = &amp_at(vdst, 0);
+#endif
+  for (int k = 0; k < OS_PER; k++) {
+    const int e = k * OS_TILE + lid;
+    if (e < valid) {
+      const uint m = keys[OS_PAD(e)];
+      const int to = offs[(m >> shift) & 255u] + e;
+      q[to] = os_unmap(m);
+#if HAS_VALUES
+      qv[to] = vals[OS_PAD(e)];
+#endif
+    }
+  }
+}

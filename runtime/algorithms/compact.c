@@ -1,0 +1,117 @@
+/* runtime/algorithms/compact.c: amp_copy_if and amp_unique, stream compaction
+ * (kernels_cl/algorithms/compact.cl). On GPUs, for n < 2^30, one launch with decoupled look-back
+ * (after one that zeroes its state): every element read once, the kept ones written once. Elsewhere
+ * three launches, no tile waiting on another: each tile's count, an exclusive amp_scan of the
+ * counts, and the write (the input read twice). AMP_COMPACT_PASSES=1 or 3 forces one or the other
+ * (another value is an error naming it); onesweep.c says why the look-back is kept to GPUs by
+ * default. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/algo.h"
+
+#define CI_TILE  256
+#define CI_LIMIT (1L << 30) /* compact.cl: 30-bit status values */
+
+static amp_status passes_wanted(const amp_accelerator_view *view, size_t n, int *out,
+                                const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  const char *env = getenv("AMP_COMPACT_PASSES");
+  int one = !view->acc->props.is_emulated;
+  if (env && *env) {
+    if (strcmp(env, "1") == 0)
+      one = 1;
+    else if (strcmp(env, "3") == 0)
+      one = 0;
+    else
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_PASSES=%s: expected 1 or 3", fn, env);
+  }
+  *out = one && n < (size_t)CI_LIMIT;
+fail:
+  return status;
+}
+
+static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                          const char *pred, size_t *count, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *kc = NULL, *kw = NULL, *ki = NULL;
+  amp_array_view *state = NULL, *total = NULL;
+  char *prefix = NULL;
+  uint32_t got = 0;
+  if (!count)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: count is NULL", fn);
+  AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
+  AMP__TRY(amp__algo_check_view(view, dst, 1, 0, 1, "dst", fn));
+  if (dst->type.kind != src->type.kind)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: dst holds another element type than src", fn);
+  if (dst->extent.dim[0] < src->extent.dim[0])
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
+              "%s: src has %d elements and dst %d; dst must have at least as many as src", fn,
+              src->extent.dim[0], dst->extent.dim[0]);
+  if (dst->src == src->src)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
+  /* elements per thread: 16 (8 for double: the same tile_static bytes); AMP_COMPACT_PER sets it
+   * (4 .. 32, for measuring; the double's is half of it) */
+  int per = 16;
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, 16, &per, fn));
+  if (src->type.kind == AMP_ELEM_DOUBLE)
+    per /= 2;
+  int items = per * CI_TILE;
+  char opts[96];
+  snprintf(opts, sizeof opts, "-DT=%s -DCI_PER=%d%s", amp__algo_type_name(src->type.kind, 0), per,
+           pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE");
+  if (pred) {
+    size_t a = strlen(pred);
+    if (a > SIZE_MAX - 2 || !(prefix = malloc(a + 2)))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for the predicate's text", fn);
+    memcpy(prefix, pred, a);
+    memcpy(prefix + a, "\n", 2);
+  }
+  AMP__TRY(amp__algo_kernel_prefix("compact", prefix, opts, "amp_compact_write", &kw));
+  size_t n = (size_t)src->extent.dim[0];
+  size_t tiles = n / (size_t)items + (n % (size_t)items != 0);
+  int one = 0;
+  AMP__TRY(passes_wanted(view, n, &one, fn));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1(1), AMP_UINT32, fn, &total));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles + 1), AMP_UINT32, fn, &state));
+  if (one) {
+    AMP__TRY(amp__algo_kernel_opts("onesweep", "", "amp_onesweep_init", &ki));
+    amp_arg a0[] = {amp_arg_view(state)};
+    AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, tiles + 1, 256 * 16, 1024), 256, a0,
+                               AMP_NARGS(a0)));
+  } else {
+    AMP__TRY(amp__algo_kernel_prefix("compact", prefix, opts, "amp_compact_count", &kc));
+    amp_arg a1[] = {amp_arg_view(src), amp_arg_view(state)};
+    AMP__TRY(amp__algo_launch1(view, kc, tiles, CI_TILE, a1, AMP_NARGS(a1)));
+    AMP__TRY(amp_scan(view, state, state, AMP_SCAN_EXCLUSIVE));
+  }
+  amp_arg a2[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(state), amp_arg_view(total),
+                  amp_arg_int(one)};
+  AMP__TRY(amp__algo_launch1(view, kw, tiles, CI_TILE, a2, AMP_NARGS(a2)));
+  AMP__TRY(amp_copy_from_view(total, &got, sizeof got));
+  *count = got;
+fail:
+  amp_array_view_release(state);
+  amp_array_view_release(total);
+  amp_kernel_release(kc);
+  amp_kernel_release(kw);
+  amp_kernel_release(ki);
+  free(prefix);
+  return status;
+}
+
+amp_status amp_copy_if(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                       const char *predicate_source, size_t *count) {
+  amp_status status = AMP_SUCCESS;
+  if (!predicate_source)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_if: predicate_source is NULL");
+  AMP__TRY(compact(view, src, dst, predicate_source, count, "amp_copy_if"));
+fail:
+  return status;
+}
+
+amp_status amp_unique(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                      size_t *count) {
+  return compact(view, src, dst, NULL, count, "amp_unique");
+}

@@ -1,0 +1,99 @@
+/* runtime/algorithms/onesweep.c: the one-pass-per-digit radix sort behind amp_sort and
+ * amp_sort_by_key on GPUs (kernels_cl/algorithms/onesweep.cl): a launch that zeroes the state, one
+ * histogram pass over the keys, and four passes of 8-bit digits with decoupled look-back. Passes
+ * alternate between the caller's views and temporaries, so after the fourth the result is back in
+ * the caller's views. Moves 4 reads and 4 writes of every key (and value), plus one read for the
+ * histogram; the multi-pass sort (sort.c) moves 8 of each and scans between passes.
+ *
+ * Why only on GPUs by default: a tile waits on tiles with smaller numbers (onesweep.cl explains
+ * why that ends on every device that keeps running a started work-group); on a CPU device the
+ * spinning holds a worker thread and the multi-pass sort is as fast, so CPU devices keep it.
+ * AMP_SORT_ONESWEEP=1 takes this path on any device (tests run it on POCL), 0 never; another
+ * value is an error naming it. n >= 2^30 always takes the multi-pass sort (30-bit status values).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/algo.h"
+
+#define OS_TILE   256
+#define OS_RADIX  256
+#define OS_STATUS (4 + 4 * OS_RADIX)
+#define OS_LIMIT  (1L << 30)
+
+amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, int *out,
+                                     const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  const char *env = getenv("AMP_SORT_ONESWEEP");
+  int want = !view->acc->props.is_emulated;
+  if (env && *env) {
+    if (strcmp(env, "1") == 0)
+      want = 1;
+    else if (strcmp(env, "0") == 0)
+      want = 0;
+    else
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SORT_ONESWEEP=%s: expected 0 or 1", fn, env);
+  }
+  *out = want && n < (size_t)OS_LIMIT;
+fail:
+  return status;
+}
+
+amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
+                              amp_array_view *values, const char *opts, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *ki = NULL, *kh = NULL, *kp = NULL;
+  amp_array_view *tk = NULL, *tv = NULL, *state = NULL;
+  /* keys per thread: 16 for keys alone, 12 with values (the fastest of 8, 12 and 16 on an H100,
+   * lab/NOTEBOOK.md; 16 with values needs 45 KB of tile_static memory); AMP_ONESWEEP_PER sets it
+   * (4 .. 16), for measuring */
+  int per = 0;
+  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, 16, values ? 12 : 16, &per, fn));
+  char o[200];
+  snprintf(o, sizeof o, "%s -DOS_PER=%d", opts, per);
+  AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));
+  AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_hist", &kh));
+  AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_pass", &kp));
+  size_t items = (size_t)per * OS_TILE;
+  size_t n = (size_t)keys->extent.dim[0]; /* < 2^30 (amp__sort_onesweep_wanted) */
+  size_t tiles = n / items + (n % items != 0);
+  size_t words = OS_STATUS + 4 * tiles * OS_RADIX; /* < 2^30 + 1028 */
+  AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
+  if (values)
+    AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &tv));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
+  amp_arg a0[] = {amp_arg_view(state)};
+  AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, words, 256 * 16, 4096), 256, a0,
+                             AMP_NARGS(a0)));
+  amp_arg a1[] = {amp_arg_view(keys), amp_arg_view(state)};
+  AMP__TRY(amp__algo_launch1(view, kh, amp__algo_tiles(view, n, 256 * 16, 1024), 256, a1,
+                             AMP_NARGS(a1)));
+  amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
+  for (int pass = 0; pass < 4; pass++) {
+    if (values) {
+      amp_arg a[] = {amp_arg_view(from),     amp_arg_view(to),    amp_arg_view(vfrom),
+                     amp_arg_view(vto),      amp_arg_view(state), amp_arg_int(pass),
+                     amp_arg_int((int)tiles)};
+      AMP__TRY(amp__algo_launch1(view, kp, tiles, OS_TILE, a, AMP_NARGS(a)));
+    } else {
+      amp_arg a[] = {amp_arg_view(from), amp_arg_view(to), amp_arg_view(state), amp_arg_int(pass),
+                     amp_arg_int((int)tiles)};
+      AMP__TRY(amp__algo_launch1(view, kp, tiles, OS_TILE, a, AMP_NARGS(a)));
+    }
+    amp_array_view *x = from;
+    from = to;
+    to = x;
+    x = vfrom;
+    vfrom = vto;
+    vto = x;
+  }
+fail:
+  amp_array_view_release(tk); /* waits for the passes */
+  amp_array_view_release(tv);
+  amp_array_view_release(state);
+  amp_kernel_release(ki);
+  amp_kernel_release(kh);
+  amp_kernel_release(kp);
+  return status;
+}
