@@ -84,7 +84,7 @@ void omp_bench_stencil(long rows, long cols, const float *in, float *out, const 
   const int k = 2 * r + 1;
   if (r < 0 || r > MAX_R)
     return;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 8) /* rows dealt as threads come free */
   for (long i = 0; i < rows; i++) {
     const float *src[2 * MAX_R + 1];
     for (int a = 0; a < k; a++) {

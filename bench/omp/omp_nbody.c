@@ -1,9 +1,11 @@
 /* bench/omp/omp_nbody.c: one all-pairs n-body step in OpenMP + SIMD, the math of
  * kernels_cl/examples/nbody.cl: d = p_j - p_i, r2 = |d|^2 + softening^2, a += d * mass / r2^1.5,
  * then v += a dt, p += v dt. The positions are first copied into three arrays (x, y, z) so that the
- * inner loop over j reads them with unit stride, one body per SIMD lane; the bodies i are split
- * over the threads. Built with -ffast-math, as the kernel is with -cl-fast-relaxed-math (1 / sqrt
- * becomes the reciprocal square root estimate and a Newton step). */
+ * inner loop over j reads them with unit stride, one body per SIMD lane; the bodies i are dealt to
+ * the threads 16 at a time as they come free (dynamic: on a shared machine a thread that lost its
+ * core does not hold the step back, as a static split would). Built with -ffast-math, as the kernel
+ * is with -cl-fast-relaxed-math (1 / sqrt becomes the reciprocal square root estimate and a Newton
+ * step). */
 #include <math.h>
 
 #include "omp_bench.h"
@@ -19,7 +21,7 @@ void omp_bench_nbody_step(long n, const float *prev, float *next, float *scratch
       y[j] = prev[8 * j + 1];
       z[j] = prev[8 * j + 2];
     }
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 16)
     for (long i = 0; i < n; i++) {
       const float xi = x[i], yi = y[i], zi = z[i];
       float ax = 0, ay = 0, az = 0;
