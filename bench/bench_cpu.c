@@ -1,7 +1,9 @@
 /* bench/bench_cpu.c: amp-bench --cpu: ampcl on the chosen accelerator (meant for a CPU device:
  * POCL, Intel's CPU runtime) beside the OpenMP + SIMD C versions of bench/omp/, in the same run,
- * on the same inputs: add-exp, n-body, matmul (float and double, with OpenBLAS beside), reduce,
- * scan, transpose and the 7 x 7 stencil (amp_gaussian_blur, sigma 1).
+ * on the same inputs: add-exp, n-body, matmul (float and double: the CPU kernel, and
+ * amp_blas_gemm, which on a CPU device runs OpenBLAS; OpenBLAS itself beside), reduce, scan,
+ * transpose and the 7 x 7 stencil (amp_gaussian_blur, sigma 1). --fast-opts applies to add-exp's
+ * kernel only.
  *
  * Both sides are timed as wall time with the data where each works on it: ampcl's from the launch
  * (or the algorithm's call) until its result is complete on the device, the data already there
@@ -27,7 +29,7 @@
 #ifdef AMP_BENCH_OPENMP
 #include "omp/omp_bench.h"
 
-enum { NROWS = 8 };
+enum { NROWS = 10 };
 
 typedef struct cpu_row {
   char what[48];
@@ -74,12 +76,14 @@ static int cell_ms(bench_ctx *ctx, const bench_workload *w, const char *impl, be
   return 0;
 }
 
-static void workload_row(bench_ctx *ctx, const bench_workload *w, bench_type t, long size,
-                         cpu_row *row) {
-  snprintf(row->what, sizeof row->what, "%s%s%s", w->name, w->float_only ? "" : " ",
-           w->float_only ? "" : bench_type_name(t));
+/* ampcl's `impl` (fast: the CPU-shaped kernel; gemm: amp_blas_gemm) beside `openmp` (and, for
+ * matmul, OpenBLAS). */
+static void workload_row(bench_ctx *ctx, const bench_workload *w, const char *impl, bench_type t,
+                         long size, cpu_row *row) {
+  snprintf(row->what, sizeof row->what, "%s%s%s", strcmp(impl, "gemm") ? w->name : "gemm",
+           w->float_only ? "" : " ", w->float_only ? "" : bench_type_name(t));
   row->size = size;
-  row->ok = !cell_ms(ctx, w, "fast", t, size, &row->ampcl_ms, &row->ampcl_best, row) &&
+  row->ok = !cell_ms(ctx, w, impl, t, size, &row->ampcl_ms, &row->ampcl_best, row) &&
             !cell_ms(ctx, w, "openmp", t, size, &row->omp_ms, &row->omp_best, row) &&
             (w != &bench_matmul ||
              !cell_ms(ctx, w, "openblas", t, size, &row->ref_ms, &row->ref_best, row));
@@ -303,19 +307,30 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
   }
   cpu_row rows[NROWS];
   memset(rows, 0, sizeof rows);
-  workload_row(ctx, &bench_addexp, BENCH_FLOAT, sz[0], &rows[0]);
-  workload_row(ctx, &bench_nbody, BENCH_FLOAT, sz[1], &rows[1]);
-  workload_row(ctx, &bench_matmul, BENCH_FLOAT, sz[2], &rows[2]);
-  workload_row(ctx, &bench_matmul, BENCH_DOUBLE, sz[2], &rows[3]);
+  /* --fast-opts: add-exp's kernel only (e.g. -Dnative_exp=exp where the device's native_exp
+   * misses the check); the other rows run their CPU kernels as they are */
+  const char *addexp_opts = ctx->fast_opts;
+  workload_row(ctx, &bench_addexp, "fast", BENCH_FLOAT, sz[0], &rows[0]);
+  ctx->fast_opts = NULL;
+  workload_row(ctx, &bench_nbody, "fast", BENCH_FLOAT, sz[1], &rows[1]);
+  workload_row(ctx, &bench_matmul, "fast", BENCH_FLOAT, sz[2], &rows[2]);
+  workload_row(ctx, &bench_matmul, "fast", BENCH_DOUBLE, sz[2], &rows[3]);
+  workload_row(ctx, &bench_matmul, "gemm", BENCH_FLOAT, sz[2], &rows[4]);
+  workload_row(ctx, &bench_matmul, "gemm", BENCH_DOUBLE, sz[2], &rows[5]);
   for (int a = A_REDUCE; a <= A_STENCIL; a++)
-    algo_row(ctx, a, sz[3], &rows[4 + a]);
+    algo_row(ctx, a, sz[3], &rows[6 + a]);
+  ctx->fast_opts = addexp_opts;
 
   printf("\nampcl on %s beside OpenMP + SIMD C (%d threads, %ld cores online); wall ms, data in "
          "place, median and best of %d\n",
          ctx->props.device_path, omp_bench_threads(), sysconf(_SC_NPROCESSORS_ONLN), ctx->repeats);
   printf("ratio = OpenMP ms / ampcl ms (ampcl's speed as a share of OpenMP's), of the medians and "
-         "of the best runs; n-body: %d steps\n\n",
+         "of the best runs; n-body: %d steps\n",
          ctx->steps);
+  printf("matmul: the CPU kernel (matmul_cpu); gemm: amp_blas_gemm (OpenBLAS on a CPU device)%s%s"
+         "\n\n",
+         ctx->fast_opts ? "; add-exp's kernel built with " : "",
+         ctx->fast_opts ? ctx->fast_opts : "");
   printf("%-14s %9s %10s %10s %10s %10s %7s %7s %10s  %s\n", "workload", "size", "ampcl med",
          "ampcl best", "OpenMP med", "OMP best", "ratio", "r best", "OpenBLAS", "check");
   if (csv)
