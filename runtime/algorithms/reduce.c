@@ -3,38 +3,85 @@
  * Two launches of amp_reduce_tiles: G tiles fold the view into G partials (a temporary view
  * that lives on the device only), then one tile folds those into a one-element view, which is
  * copied back into *result. The builtin operators are texts like a caller's, so both take the
- * same path. */
+ * same path.
+ *
+ * On a CPU device (props.is_emulated) the same two launches use amp_reduce_cpu
+ * (kernels_cl/algorithms/reduce_cpu.cl) instead: a few threads per core, each folding one long
+ * contiguous run of the view with 16-vector loads, then one thread folding their partials. The
+ * builtin operators also give it their vector form (AMP_REDUCE_VOP). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algorithms/algo.h"
 
-#define RED_TILE 256
+#define RED_TILE       256
+#define RED_CPU_PER_CU 4  /* CPU path: threads per compute unit (a few, so a late core is shared)  \
+                           */
+#define RED_CPU_MIN 16384 /* CPU path: at least this many elements per thread */
 
 /* The operator text and identity of a builtin reduction for element kind k. */
-static void builtin_op(amp_reduce_op op, amp_elem_kind k, const char **src, const char **id) {
+static void builtin_op(amp_reduce_op op, amp_elem_kind k, const char **src, const char **id,
+                       const char **vop) {
   int fp = k == AMP_ELEM_FLOAT || k == AMP_ELEM_DOUBLE;
   switch (op) {
   case AMP_REDUCE_SUM:
     *src = "inline T amp_reduce_op(T a, T b) { return a + b; }";
+    *vop = "((a) + (b))";
     *id = "0";
     break;
   case AMP_REDUCE_MIN:
     *src = fp ? "inline T amp_reduce_op(T a, T b) { return fmin(a, b); }"
               : "inline T amp_reduce_op(T a, T b) { return min(a, b); }";
+    *vop = fp ? "fmin(a, b)" : "min(a, b)";
     *id = fp ? "INFINITY" : k == AMP_ELEM_INT32 ? "INT_MAX" : "UINT_MAX";
     break;
   default:
     *src = fp ? "inline T amp_reduce_op(T a, T b) { return fmax(a, b); }"
               : "inline T amp_reduce_op(T a, T b) { return max(a, b); }";
+    *vop = fp ? "fmax(a, b)" : "max(a, b)";
     *id = fp ? "-INFINITY" : k == AMP_ELEM_INT32 ? "INT_MIN" : "0u";
     break;
   }
 }
 
+/* The CPU path: G threads over the view, then one over their G partials. */
+static amp_status reduce_cpu(amp_accelerator_view *view, amp_array_view *src, const char *prefix,
+                             void *result, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *k = NULL;
+  amp_array_view *partial = NULL, *one = NULL;
+  char opts[96];
+  snprintf(opts, sizeof opts, "-DT=%s -DT16=%s16", amp__algo_type_name(src->type.kind, 0),
+           amp__algo_type_name(src->type.kind, 0));
+  AMP__TRY(amp__algo_kernel_prefix("reduce_cpu", prefix, opts, "amp_reduce_cpu", &k));
+  size_t n = amp_extent_size(src->extent); /* < 2^31: a rank-1 extent */
+  size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
+  size_t g = cu > 4096 / RED_CPU_PER_CU ? 4096 : cu * RED_CPU_PER_CU;
+  if (g > n / RED_CPU_MIN)
+    g = n / RED_CPU_MIN ? n / RED_CPU_MIN : 1;
+  size_t chunk = (n / g + (n % g != 0) + 31) / 32 * 32; /* whole steps of 32 but the last */
+  if (chunk == 0)
+    chunk = 32;
+  g = n / chunk + (n % chunk != 0);
+  if (g == 0) /* no elements: one thread writes the identity */
+    g = 1;
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &partial));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1(1), src->type, fn, &one));
+  amp_arg first[] = {amp_arg_view(src), amp_arg_view(partial), amp_arg_int((int)chunk)};
+  AMP__TRY(amp__algo_launch1(view, k, g, 1, first, AMP_NARGS(first)));
+  amp_arg second[] = {amp_arg_view(partial), amp_arg_view(one), amp_arg_int((int)g)};
+  AMP__TRY(amp__algo_launch1(view, k, 1, 1, second, AMP_NARGS(second)));
+  AMP__TRY(amp_copy_from_view(one, result, src->type.size));
+fail:
+  amp_array_view_release(partial);
+  amp_array_view_release(one);
+  amp_kernel_release(k);
+  return status;
+}
+
 static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const char *op_src,
-                         const char *identity, void *result, const char *fn) {
+                         const char *identity, const char *vop, void *result, const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp_kernel *k = NULL;
   amp_array_view *partial = NULL, *one = NULL;
@@ -44,10 +91,17 @@ static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const 
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: result is NULL", fn);
   size_t a = strlen(op_src), b = strlen(identity);
   static const char mid[] = "\n#define AMP_REDUCE_IDENTITY (";
-  if (a > SIZE_MAX / 2 || b > SIZE_MAX / 2 - sizeof mid - 4 - a ||
-      !(prefix = malloc(a + b + sizeof mid + 4)))
+  static const char vmid[] = "#define AMP_REDUCE_VOP(a, b) ";
+  size_t c = vop ? strlen(vop) + sizeof vmid + 1 : 0; /* a builtin's: short */
+  if (a > SIZE_MAX / 2 || b > SIZE_MAX / 2 - sizeof mid - 4 - c - a ||
+      !(prefix = malloc(a + b + c + sizeof mid + 4)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for the operator text", fn);
-  snprintf(prefix, a + b + sizeof mid + 4, "%s%s%s)\n", op_src, mid, identity);
+  snprintf(prefix, a + b + c + sizeof mid + 4, "%s%s%s)\n%s%s%s", op_src, mid, identity,
+           vop ? vmid : "", vop ? vop : "", vop ? "\n" : "");
+  if (view->acc->props.is_emulated) {
+    status = reduce_cpu(view, src, prefix, result, fn);
+    goto fail; /* frees the operator text */
+  }
   AMP__TRY(amp__algo_kernel("reduce", prefix, src->type.kind, "amp_reduce_tiles", &k));
 
   size_t n = amp_extent_size(src->extent);
@@ -70,14 +124,14 @@ fail:
 amp_status amp_reduce(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
                       void *result) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_reduce", *op_src, *id;
+  const char *fn = "amp_reduce", *op_src, *id, *vop;
   if (op != AMP_REDUCE_SUM && op != AMP_REDUCE_MIN && op != AMP_REDUCE_MAX)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: op is %d, which is not AMP_REDUCE_SUM, AMP_REDUCE_MIN or AMP_REDUCE_MAX", fn,
               (int)op);
   AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
-  builtin_op(op, src->type.kind, &op_src, &id);
-  AMP__TRY(reduce(view, src, op_src, id, result, fn));
+  builtin_op(op, src->type.kind, &op_src, &id, &vop);
+  AMP__TRY(reduce(view, src, op_src, id, vop, result, fn));
 fail:
   return status;
 }
@@ -89,7 +143,7 @@ amp_status amp_reduce_custom(amp_accelerator_view *view, amp_array_view *src, co
   if (!op_source || !identity)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
               op_source ? "identity" : "op_source");
-  AMP__TRY(reduce(view, src, op_source, identity, result, fn));
+  AMP__TRY(reduce(view, src, op_source, identity, NULL, result, fn));
 fail:
   return status;
 }

@@ -10,7 +10,10 @@
  * temporary view of G elements, amp_scan_carry turns those into each chunk's starting value (one
  * tile), and amp_scan_apply scans every chunk from its start. AMP_SCAN_PASSES=3 in the
  * environment forces this path (for measuring it; 1 or unset: the default choice; another value
- * is an error naming it). */
+ * is an error naming it).
+ *
+ * On a CPU device (props.is_emulated) neither: kernels_cl/algorithms/scan_cpu.cl's three passes
+ * with one thread per chunk, a few chunks per core (cpu_scan below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,9 @@
 #define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
 #define SCAN_STEP      (SCAN_ONE_PER * SCAN_ONE_TILE) /* elements per tile of the single pass */
 #define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
+
+#define SCAN_CPU_PER_CU 4     /* CPU path: chunks (threads) per compute unit */
+#define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk */
 
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
 static amp_status passes_wanted(int *out, const char *fn) {
@@ -62,6 +68,44 @@ fail:
   return status;
 }
 
+/* The CPU path: sums of G chunks, their exclusive scan by one thread, each chunk scanned from
+ * its start. */
+static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                           amp_scan_kind kind, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *ks = NULL, *kc = NULL, *ka = NULL;
+  amp_array_view *sums = NULL;
+  char opts[64];
+  const char *t = amp__algo_type_name(src->type.kind, 0);
+  snprintf(opts, sizeof opts, "-DT=%s -DT8=%s8", t, t);
+  AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_sums", &ks));
+  AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_carry", &kc));
+  AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_apply", &ka));
+  size_t n = (size_t)src->extent.dim[0]; /* >= 1 and < 2^31 */
+  size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
+  size_t g = cu > 4096 / SCAN_CPU_PER_CU ? 4096 : cu * SCAN_CPU_PER_CU;
+  if (g > n / SCAN_CPU_MIN)
+    g = n / SCAN_CPU_MIN ? n / SCAN_CPU_MIN : 1;
+  size_t chunk = (n / g + (n % g != 0) + 15) / 16 * 16; /* whole vector steps but the last */
+  if (chunk == 0)                                       /* no elements: nothing to scan */
+    goto fail;
+  g = n / chunk + (n % chunk != 0);
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &sums));
+  amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
+  AMP__TRY(amp__algo_launch1(view, ks, g, 1, a1, AMP_NARGS(a1)));
+  amp_arg a2[] = {amp_arg_view(sums)};
+  AMP__TRY(amp__algo_launch1(view, kc, 1, 1, a2, AMP_NARGS(a2)));
+  amp_arg a3[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(sums), amp_arg_int((int)chunk),
+                  amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
+  AMP__TRY(amp__algo_launch1(view, ka, g, 1, a3, AMP_NARGS(a3)));
+fail:
+  amp_array_view_release(sums); /* waits for the scan */
+  amp_kernel_release(ks);
+  amp_kernel_release(kc);
+  amp_kernel_release(ka);
+  return status;
+}
+
 amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                     amp_scan_kind kind) {
   amp_status status = AMP_SUCCESS;
@@ -81,7 +125,9 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
               fn, src->extent.dim[0], dst->extent.dim[0]);
   amp_elem_kind t = src->type.kind;
   int passes = 1;
-  AMP__TRY(passes_wanted(&passes, fn));
+  AMP__TRY(passes_wanted(&passes, fn)); /* checked on every device */
+  if (view->acc->props.is_emulated)
+    return cpu_scan(view, src, dst, kind, fn);
   if (t == AMP_ELEM_DOUBLE || !view->acc->has_int64_atomics)
     passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */
   if (passes == 1)

@@ -6,7 +6,8 @@
 #include <limits.h>
 #include <stdint.h>
 
-static const int sizes[] = {1, 255, 1025, 4099, 200003};
+static const int sizes[] = {1,     255,   1025, 4099,
+                            32769, 200003}; /* 32769: a CPU device's two chunks, the last short */
 
 /* Deterministic values in [-500, 500). */
 static int value(size_t i) {

@@ -9,7 +9,8 @@
 /* 20481: six tiles of the single pass (4096 elements each), so a look-back passes over tiles
  * that published only their aggregate (and oclgrind sees it); 300007: 74 tiles, more than one
  * look-back window of 32 */
-static const int sizes[] = {1, 3, 1023, 1024, 1025, 4095, 4096, 4097, 5000, 20481, 300007};
+static const int sizes[] = {1,    3,    1023,  1024,  1025,  4095,  4096,
+                            4097, 5000, 20481, 32767, 32769, 300007}; /* 3276x: CPU chunk edges */
 
 static int value(size_t i) {
   return (int)((i * 2654435761u) % 17u) - 8;
