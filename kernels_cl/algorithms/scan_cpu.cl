@@ -2,15 +2,14 @@
  * accelerator is a CPU device, props.is_emulated; GPUs keep scan.cl). Built with -DT=<int, uint,
  * float or double> and -DT8=<its 8-vector>.
  *
- * Reduce-then-scan over G chunks of `chunk` elements (a multiple of 8; the last may be shorter),
+ * Reduce-then-scan in two launches over G chunks of `chunk` elements (a multiple of 8; the last may be shorter),
  * one thread per chunk, tiles of one thread, no barrier and no tile_static memory: a CPU runtime
  * runs each thread as one loop over a long contiguous run, with its SIMD from the vector types.
  *
  *   amp_scan_cpu_sums   thread g adds up chunk g (two 8-vector accumulators) into sums[g].
  *                       Domain: amp_extent1(G).
- *   amp_scan_cpu_carry  one thread: sums[0..G) becomes its exclusive prefix sums, in place.
- *                       Domain: amp_extent1(1).
- *   amp_scan_cpu_apply  thread g scans chunk g from sums[g], 8 elements a step: the step's own
+ *   amp_scan_cpu_apply  thread g adds up sums[0..g) (G is a few per core: cheaper than another
+ *                       launch) and scans chunk g from there, 8 elements a step: the step's own
  *                       prefix sums in the vector (three shifted adds), plus the running carry,
  *                       then the carry becomes the step's last sum. Domain: amp_extent1(G).
  *
@@ -41,18 +40,6 @@ __kernel void amp_scan_cpu_sums(AMP_CONST_VIEW(T, src), AMP_VIEW(T, sums), const
     amp_at(sums, (int)g) = s;
 }
 
-__kernel void amp_scan_cpu_carry(AMP_VIEW(T, sums)) {
-  if (get_global_id(0) != 0)
-    return;
-  const int m = amp_extent(sums, 0);
-  T run = 0;
-  for (int i = 0; i < m; i++) {
-    const T x = amp_at(sums, i);
-    amp_at(sums, i) = run;
-    run += x;
-  }
-}
-
 __kernel void amp_scan_cpu_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST_VIEW(T, sums),
                                  const int chunk, const int inclusive) {
   const long g = (long)get_global_id(0), n = amp_extent(src, 0);
@@ -61,7 +48,9 @@ __kernel void amp_scan_cpu_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_C
   const long begin = g * (long)chunk, end = min(n, begin + (long)chunk);
   __global const T *p = &amp_at(src, 0);
   __global T *q = &amp_at(dst, 0);
-  T carry = amp_at(sums, (int)g);
+  T carry = 0;
+  for (int k = 0; k < (int)g; k++) /* the chunks before this one (G is a few per core) */
+    carry += amp_at(sums, k);
   long i = begin;
   const T8 z = (T8)(0);
   for (; i + 8 <= end; i += 8) {

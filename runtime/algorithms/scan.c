@@ -12,7 +12,7 @@
  * environment forces this path (for measuring it; 1 or unset: the default choice; another value
  * is an error naming it).
  *
- * On a CPU device (props.is_emulated) neither: kernels_cl/algorithms/scan_cpu.cl's three passes
+ * On a CPU device (props.is_emulated) neither: kernels_cl/algorithms/scan_cpu.cl's two launches
  * with one thread per chunk, a few chunks per core (cpu_scan below). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,18 +68,16 @@ fail:
   return status;
 }
 
-/* The CPU path: sums of G chunks, their exclusive scan by one thread, each chunk scanned from
- * its start. */
+/* The CPU path: sums of G chunks, then each chunk scanned from the sum of those before it. */
 static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                            amp_scan_kind kind, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  amp_kernel *ks = NULL, *kc = NULL, *ka = NULL;
+  amp_kernel *ks = NULL, *ka = NULL;
   amp_array_view *sums = NULL;
   char opts[64];
   const char *t = amp__algo_type_name(src->type.kind, 0);
   snprintf(opts, sizeof opts, "-DT=%s -DT8=%s8", t, t);
   AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_sums", &ks));
-  AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_carry", &kc));
   AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_apply", &ka));
   size_t n = (size_t)src->extent.dim[0]; /* >= 1 and < 2^31 */
   size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
@@ -93,15 +91,12 @@ static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &sums));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
   AMP__TRY(amp__algo_launch1(view, ks, g, 1, a1, AMP_NARGS(a1)));
-  amp_arg a2[] = {amp_arg_view(sums)};
-  AMP__TRY(amp__algo_launch1(view, kc, 1, 1, a2, AMP_NARGS(a2)));
-  amp_arg a3[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(sums), amp_arg_int((int)chunk),
+  amp_arg a2[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(sums), amp_arg_int((int)chunk),
                   amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
-  AMP__TRY(amp__algo_launch1(view, ka, g, 1, a3, AMP_NARGS(a3)));
+  AMP__TRY(amp__algo_launch1(view, ka, g, 1, a2, AMP_NARGS(a2)));
 fail:
   amp_array_view_release(sums); /* waits for the scan */
   amp_kernel_release(ks);
-  amp_kernel_release(kc);
   amp_kernel_release(ka);
   return status;
 }

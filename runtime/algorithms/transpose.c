@@ -1,5 +1,7 @@
 /* runtime/algorithms/transpose.c: amp_transpose_view (kernels_cl/algorithms/transpose.cl): one
- * tiled launch of 8 x 32 threads per 32 x 32 block. */
+ * tiled launch of 8 x 32 threads per 32 x 32 block. On a CPU device (props.is_emulated)
+ * kernels_cl/algorithms/transpose_cpu.cl instead: one untiled thread per 32 x 32 block, moved in
+ * 8 x 8 pieces through registers. */
 #include <stdio.h>
 
 #include "algorithms/algo.h"
@@ -24,6 +26,17 @@ amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view *src,
   if (dst->src == src->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: src and dst are views of the same data; transpose into other memory", fn);
+  if (view->acc->props.is_emulated) {
+    char opts[64];
+    const char *t = amp__algo_type_name(src->type.kind, 0);
+    snprintf(opts, sizeof opts, "-DT=%s -DT8=%s8", t, t);
+    AMP__TRY(amp__algo_kernel_opts("transpose_cpu", opts, "amp_transpose_cpu", &k));
+    amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst)};
+    amp_launch l = {
+        amp_extent2((R + TR_DIM - 1) / TR_DIM, (C + TR_DIM - 1) / TR_DIM), 0, {0}, k, args, 2};
+    AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
+    goto fail; /* done: release the kernel */
+  }
   AMP__TRY(amp__algo_kernel("transpose", NULL, src->type.kind, "amp_transpose_tiles", &k));
   long rows = ((long)R + TR_DIM - 1) / TR_DIM * TR_ROWS,
        cols = ((long)C + TR_DIM - 1) / TR_DIM * TR_DIM;
