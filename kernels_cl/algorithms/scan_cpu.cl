@@ -10,7 +10,8 @@
  *                       Domain: amp_extent1(G).
  *   amp_scan_cpu_apply  thread g adds up sums[0..g) (G is a few per core: cheaper than another
  *                       launch) and scans chunk g from there, 8 elements a step: the step's own
- *                       prefix sums in the vector (three shifted adds), plus the running carry,
+ *                       prefix sums in the vector (two shifted adds in each half, then the
+ *                       first half's total into the second), plus the running carry,
  *                       then the carry becomes the step's last sum. Domain: amp_extent1(G).
  *
  * Memory traffic: the input is read twice and the output written once. src and dst may be the
@@ -55,9 +56,11 @@ __kernel void amp_scan_cpu_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_C
   const T8 z = (T8)(0);
   for (; i + 8 <= end; i += 8) {
     const T8 v = vload8(0, p + i);
-    T8 s = v + (T8)(z.s0, v.s0123, v.s456);
-    s += (T8)(z.s01, s.s0123, s.s45);
-    s += (T8)(z.s0123, s.s0123); /* s: the step's inclusive sums */
+    /* each 4-element half scanned with shifts inside it (cheap on AVX2: no lane crossing), then
+     * the first half's total added to the second */
+    T8 s = v + (T8)(z.s0, v.s012, z.s0, v.s456);
+    s += (T8)(z.s01, s.s01, z.s01, s.s45);
+    s += (T8)(z.s0123, s.s3333); /* s: the step's inclusive sums */
     const T8 c = (T8)(carry);
     if (inclusive)
       vstore8(s + c, 0, q + i);
