@@ -47,6 +47,10 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
  * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
 amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
 
+/* algo_cpu.c: *out = whether reduce, scan and transpose take their CPU-device kernels on this
+ * view: on a CPU device unless AMP_ALGO_CPU_KERNELS=0 (a bad value is an error naming it). */
+amp_status amp__algo_cpu_kernels(const amp_accelerator_view *view, int *out, const char *fn);
+
 /* onesweep.c: whether amp_sort takes the one-pass-per-digit sort for n keys on this view
  * (AMP_SORT_ONESWEEP, the device type, n < 2^30), and that sort, with sort.c's build options. */
 amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, int *out,

@@ -5,7 +5,7 @@
  * copied back into *result. The builtin operators are texts like a caller's, so both take the
  * same path.
  *
- * On a CPU device (props.is_emulated) the same two launches use amp_reduce_cpu
+ * On a CPU device (props.is_emulated; algo_cpu.c) the same two launches use amp_reduce_cpu
  * (kernels_cl/algorithms/reduce_cpu.cl) instead: a few threads per core, each folding one long
  * contiguous run of the view with 16-vector loads, then one thread folding their partials. The
  * builtin operators also give it their vector form (AMP_REDUCE_VOP). */
@@ -15,8 +15,9 @@
 
 #include "algorithms/algo.h"
 
-#define RED_TILE       256
-#define RED_CPU_PER_CU 4  /* CPU path: threads per compute unit (a few, so a late core is shared)  \
+#define RED_TILE 256
+#define RED_CPU_PER_CU                                                                             \
+  4                       /* CPU path: threads per compute unit (a few, so a late core is shared)  \
                            */
 #define RED_CPU_MIN 16384 /* CPU path: at least this many elements per thread */
 
@@ -98,7 +99,9 @@ static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const 
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for the operator text", fn);
   snprintf(prefix, a + b + c + sizeof mid + 4, "%s%s%s)\n%s%s%s", op_src, mid, identity,
            vop ? vmid : "", vop ? vop : "", vop ? "\n" : "");
-  if (view->acc->props.is_emulated) {
+  int cpu = 0;
+  AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
+  if (cpu) {
     status = reduce_cpu(view, src, prefix, result, fn);
     goto fail; /* frees the operator text */
   }

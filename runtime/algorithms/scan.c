@@ -12,8 +12,8 @@
  * environment forces this path (for measuring it; 1 or unset: the default choice; another value
  * is an error naming it).
  *
- * On a CPU device (props.is_emulated) neither: kernels_cl/algorithms/scan_cpu.cl's two launches
- * with one thread per chunk, a few chunks per core (cpu_scan below). */
+ * On a CPU device (props.is_emulated; algo_cpu.c) neither: kernels_cl/algorithms/scan_cpu.cl's
+ * two launches with one thread per chunk, a few chunks per core (cpu_scan below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +121,9 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
   amp_elem_kind t = src->type.kind;
   int passes = 1;
   AMP__TRY(passes_wanted(&passes, fn)); /* checked on every device */
-  if (view->acc->props.is_emulated)
+  int cpu = 0;
+  AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
+  if (cpu)
     return cpu_scan(view, src, dst, kind, fn);
   if (t == AMP_ELEM_DOUBLE || !view->acc->has_int64_atomics)
     passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */

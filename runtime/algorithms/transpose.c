@@ -1,5 +1,5 @@
 /* runtime/algorithms/transpose.c: amp_transpose_view (kernels_cl/algorithms/transpose.cl): one
- * tiled launch of 8 x 32 threads per 32 x 32 block. On a CPU device (props.is_emulated)
+ * tiled launch of 8 x 32 threads per 32 x 32 block. On a CPU device (algo_cpu.c)
  * kernels_cl/algorithms/transpose_cpu.cl instead: one untiled thread per 32 x 32 block, moved in
  * 8 x 8 pieces through registers. */
 #include <stdio.h>
@@ -26,7 +26,9 @@ amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view *src,
   if (dst->src == src->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: src and dst are views of the same data; transpose into other memory", fn);
-  if (view->acc->props.is_emulated) {
+  int cpu = 0;
+  AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
+  if (cpu) {
     char opts[64];
     const char *t = amp__algo_type_name(src->type.kind, 0);
     snprintf(opts, sizeof opts, "-DT=%s -DT8=%s8", t, t);
