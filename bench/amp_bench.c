@@ -23,6 +23,7 @@ static void usage(FILE *f) {
           "                                fast-multi,gemm-multi\n"
           "                        addexp: seq,naive,vec4,fast,multi\n"
           "                        nbody: seq,naive,tiled,fast,pairs\n"
+          "                        (and openmp for all three, when built with OpenMP)\n"
           "  --sizes LIST        sizes, e.g. 512,1024 or 2^20,2^22 (default: by device kind)\n"
           "  --types LIST        float,double (default both; addexp and nbody: float)\n"
           "  --repeats R         timed runs per cell (default 5, at most %d)\n"
@@ -49,6 +50,10 @@ static void usage(FILE *f) {
           "  --launches N        launches for --overhead (default 10000)\n"
           "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
+          "  --cpu               ampcl on --accelerator beside OpenMP + SIMD C in the same run:\n"
+          "                      add-exp, n-body, matmul, reduce, scan, transpose, stencil,\n"
+          "                      with the ratio; --sizes gives add-exp, n-body, matmul and\n"
+          "                      algorithm sizes in that order (default 2^22,4096,1024,2^22)\n"
           "  --list              list the accelerators and exit\n"
           "  --inject-error      corrupt one element of every result before its check (a\n"
           "                      self-test of the checks: every cell must then FAIL)\n"
@@ -152,7 +157,7 @@ int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0;
+  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -205,6 +210,8 @@ int main(int argc, char **argv) {
       overhead = 1;
     } else if (!strcmp(opt, "--algorithms")) {
       algorithms = 1;
+    } else if (!strcmp(opt, "--cpu")) {
+      cpu = 1;
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -230,7 +237,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead && !algorithms) {
+  else if (!overhead && !algorithms && !cpu) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -242,7 +249,7 @@ int main(int argc, char **argv) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);
   }
-  if (algorithms) {
+  if (algorithms || cpu) {
     long asizes[MAX_LIST];
     int an = 0;
     if (size_arg) {
@@ -253,6 +260,10 @@ int main(int argc, char **argv) {
           fprintf(stderr, "amp-bench: bad size %s\n", items[i]);
           return 2;
         }
+    }
+    if (cpu) {
+      print_header(&ctx, "CPU comparison (--cpu)");
+      return bench_cpu(&ctx, asizes, an, csv);
     }
     print_header(&ctx, "algorithms");
     return bench_algorithms(&ctx, asizes, an, csv);

@@ -119,6 +119,13 @@ int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn,
  * size. */
 int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
 
+/* ---- bench_cpu.c ---- */
+/* --cpu: ampcl on the accelerator beside the OpenMP + SIMD versions of bench/omp/ (add-exp, n-body,
+ * matmul, reduce, scan, transpose, stencil), with the ratio. sizes: up to four (add-exp elements,
+ * n-body bodies, matmul n, algorithm elements), the rest default. 0 when every row verified, 1
+ * otherwise, 2 on bad sizes or without OpenMP. */
+int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
 /* ---- bench_overhead.c ---- */
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
 

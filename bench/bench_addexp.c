@@ -5,7 +5,8 @@
  * add_exp_vec4
  * ("vec4", four per thread), and "fast": the fastest for the device (add_exp_vec4 on a GPU,
  * add_exp_cpu on a CPU device); "multi", the same split over the --multi accelerators, one block of
- * the arrays each, every accelerator driven from a host thread of its own.
+ * the arrays each, every accelerator driven from a host thread of its own; "openmp", the loop in
+ * OpenMP + SIMD C on the host (bench/omp/omp_addexp.c; amp-bench --cpu).
  *
  * Check: every element against the host's expf, with a relative tolerance of 1e-4 (the kernels
  * use native_exp, a few ulp on GPUs) plus 1e-6 absolute. */
@@ -15,8 +16,15 @@
 #include <string.h>
 
 #include "bench.h"
+#ifdef AMP_BENCH_OPENMP
+#include "omp/omp_bench.h"
+#endif
 
-static const char *const impls[] = {"seq", "naive", "vec4", "fast", "multi", NULL};
+static const char *const impls[] = {"seq",    "naive", "vec4", "fast", "multi",
+#ifdef AMP_BENCH_OPENMP
+                                    "openmp", /* bench/omp/omp_addexp.c */
+#endif
+                                    NULL};
 
 static struct {
   long n;
@@ -226,14 +234,21 @@ static void run(bench_ctx *ctx, bench_cell *cell) {
     return;
   }
   ensure_data(cell->size);
-  if (strcmp(cell->impl, "seq") != 0) {
+  void (*host)(long, const float *, const float *, float *) = NULL;
+  if (strcmp(cell->impl, "seq") == 0)
+    host = seq_add_exp;
+#ifdef AMP_BENCH_OPENMP
+  else if (strcmp(cell->impl, "openmp") == 0)
+    host = omp_bench_add_exp;
+#endif
+  if (!host) {
     run_device(ctx, cell);
     return;
   }
   for (int i = -ctx->warmup; i < ctx->repeats; i++) {
     poison(cell->size);
     double t0 = bench_now_ms();
-    seq_add_exp(cell->size, cache.first, cache.second, cache.result);
+    host(cell->size, cache.first, cache.second, cache.result);
     double t = bench_now_ms() - t0;
     if (i >= 0)
       cell->kernel_ms[i] = cell->sync_ms[i] = cell->e2e_ms[i] = t;

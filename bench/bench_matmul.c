@@ -33,10 +33,17 @@
 #include <string.h>
 
 #include "bench.h"
+#ifdef AMP_BENCH_OPENMP
+#include "omp/omp_bench.h"
+#endif
 
-static const char *const impls[] = {"seq",   "openblas", "naive",         "tiled",      "fast",
-                                    "multi", "clblast",  "clblast-multi", "gemm",       "tensor",
-                                    "bulk",  "tf32",     "fast-multi",    "gemm-multi", NULL};
+static const char *const impls[] = {"seq",    "openblas", "naive",         "tiled",      "fast",
+                                    "multi",  "clblast",  "clblast-multi", "gemm",       "tensor",
+                                    "bulk",   "tf32",     "fast-multi",    "gemm-multi",
+#ifdef AMP_BENCH_OPENMP
+                                    "openmp", /* bench/omp/omp_matmul.c */
+#endif
+                                    NULL};
 
 enum { REF64_ROWS = 16 }; /* rows of C the FP64 reference covers (the tf32 column's error) */
 
@@ -210,17 +217,31 @@ static void seq_gemm(bench_type t, int n, const void *a, const void *b, void *c)
   }
 }
 
-/* seq and openblas: host code, where kernel time and end-to-end time are the same wall time. */
+/* C = A B by OpenMP + SIMD C (bench/omp/omp_matmul.c). */
+static void omp_gemm(bench_type t, int n, const void *a, const void *b, void *c) {
+#ifdef AMP_BENCH_OPENMP
+  if (t == BENCH_DOUBLE)
+    omp_bench_dgemm(n, a, b, c);
+  else
+    omp_bench_sgemm(n, a, b, c);
+#else
+  (void)t, (void)n, (void)a, (void)b, (void)c;
+#endif
+}
+
+/* seq, openblas and openmp: host code, where kernel time and end-to-end time are the same wall
+ * time. */
 static void run_host(bench_ctx *ctx, bench_cell *cell) {
   int n = (int)cell->size, is_seq = strcmp(cell->impl, "seq") == 0;
+  void (*gemm)(bench_type, int, const void *, const void *, void *) =
+      is_seq                              ? seq_gemm
+      : strcmp(cell->impl, "openmp") == 0 ? omp_gemm
+                                          : blas_gemm;
   size_t count = (size_t)n * (size_t)n;
   for (int r = -(is_seq ? 0 : ctx->warmup); r < ctx->repeats; r++) {
     poison(cache.c, cell->type, count);
     double t0 = bench_now_ms();
-    if (is_seq)
-      seq_gemm(cell->type, n, cache.a, cache.b, cache.c);
-    else
-      blas_gemm(cell->type, n, cache.a, cache.b, cache.c);
+    gemm(cell->type, n, cache.a, cache.b, cache.c);
     double t1 = bench_now_ms();
     if (r >= 0) {
       cell->kernel_ms[r] = cell->sync_ms[r] = cell->e2e_ms[r] = t1 - t0;
@@ -568,8 +589,8 @@ static void run(bench_ctx *ctx, bench_cell *cell) {
     snprintf(cell->note, sizeof cell->note, "above --seq-max %ld", ctx->seq_max);
     return;
   }
-  if (cell->type == BENCH_DOUBLE && !is_seq && strcmp(cell->impl, "openblas") != 0 &&
-      !ctx->props.supports_double_precision) {
+  const int is_host = is_seq || !strcmp(cell->impl, "openblas") || !strcmp(cell->impl, "openmp");
+  if (cell->type == BENCH_DOUBLE && !is_host && !ctx->props.supports_double_precision) {
     cell->state = BENCH_SKIPPED;
     snprintf(cell->note, sizeof cell->note, "%s has no fp64", ctx->props.device_path);
     return;
@@ -587,7 +608,7 @@ static void run(bench_ctx *ctx, bench_cell *cell) {
     return;
   }
   ensure_data(cell->type, cell->size);
-  if (is_seq || strcmp(cell->impl, "openblas") == 0) {
+  if (is_host) {
     run_host(ctx, cell);
     if (cell->state == BENCH_NOT_RUN)
       cell->state = BENCH_OK;

@@ -5,7 +5,8 @@
  * kernels nbody_naive, nbody_tiled and nbody_fast, and `pairs`: kernels_cl/examples/nbody_pairs.cl,
  * which computes each pair once (two kernels a step, the sums meeting in an acceleration view
  * through atomic adds). Its metric counts n^2 interactions a step like the others, though it
- * evaluates n^2 / 2 pairs: the same result, in less time.
+ * evaluates n^2 / 2 pairs: the same result, in less time. `openmp` is the step in OpenMP + SIMD C
+ * on the host (bench/omp/omp_nbody.c; amp-bench --cpu), timed and checked as seq is.
  *
  * The host code below uses the kernels' math exactly: dist = p_j - p_i, r2 = dot + SOFTENING2,
  * inv = 1 / sqrt(r2), a += dist * mass * inv^3, then v += a dt and p += v dt.
@@ -20,6 +21,9 @@
 #include <string.h>
 
 #include "bench.h"
+#ifdef AMP_BENCH_OPENMP
+#include "omp/omp_bench.h"
+#endif
 
 #define SOFTENING2                                                                                 \
   0.01f /* kernels_cl/examples/nbody.cl's default; passed to it as -DSOFTENING2                    \
@@ -31,7 +35,11 @@
 #define NB_PAIRS_BPT   8
 #define NB_PAIRS_CHUNK 8
 
-static const char *const impls[] = {"seq", "naive", "tiled", "fast", "pairs", NULL};
+static const char *const impls[] = {"seq",    "naive", "tiled", "fast", "pairs",
+#ifdef AMP_BENCH_OPENMP
+                                    "openmp", /* bench/omp/omp_nbody.c */
+#endif
+                                    NULL};
 
 typedef struct particle {
   float position[4], velocity[4];
@@ -82,7 +90,8 @@ static void ensure_data(long n) {
 }
 
 /* One step on the host, in float, with the kernels' math. */
-static void seq_step(long n, const particle *prev, particle *next) {
+static void seq_step(long n, const particle *prev, particle *next, float *scratch) {
+  (void)scratch;
   for (long i = 0; i < n; i++) {
     const float *pi = prev[i].position;
     float ax = 0, ay = 0, az = 0;
@@ -379,33 +388,50 @@ done:
 #undef VIEWS_RELEASE
 }
 
+#ifdef AMP_BENCH_OPENMP
+static void omp_step(long n, const particle *prev, particle *next, float *scratch) {
+  omp_bench_nbody_step(n, (const float *)prev, (float *)next, scratch, delta_time, particle_mass,
+                       SOFTENING2);
+}
+#endif
+
 static void run(bench_ctx *ctx, bench_cell *cell) {
   long n = cell->size;
-  if (strcmp(cell->impl, "seq") != 0) {
+  void (*step)(long, const particle *, particle *, float *) = NULL;
+  if (strcmp(cell->impl, "seq") == 0)
+    step = seq_step;
+#ifdef AMP_BENCH_OPENMP
+  else if (strcmp(cell->impl, "openmp") == 0)
+    step = omp_step;
+#endif
+  if (!step) {
     ensure_data(n);
     run_device(ctx, cell);
     return;
   }
-  if (n > ctx->seq_max) {
+  if (step == seq_step && n > ctx->seq_max) {
     cell->state = BENCH_SKIPPED;
     snprintf(cell->note, sizeof cell->note, "above --seq-max %ld", ctx->seq_max);
     return;
   }
   ensure_data(n);
   size_t bytes = (size_t)n * sizeof(particle);
-  for (int r = 0; r < ctx->repeats; r++) {
+  float *scratch = bench_alloc((size_t)n * 3 * sizeof(float));
+  for (int r = -(step == seq_step ? 0 : ctx->warmup); r < ctx->repeats; r++) {
     memcpy(cache.cur, cache.initial, bytes);
     double t0 = bench_now_ms();
     for (int s = 0; s < ctx->steps; s++) {
-      seq_step(n, cache.cur, cache.nxt);
+      step(n, cache.cur, cache.nxt, scratch);
       particle *t = cache.cur;
       cache.cur = cache.nxt;
       cache.nxt = t;
     }
-    cell->kernel_ms[r] = cell->sync_ms[r] = cell->e2e_ms[r] = bench_now_ms() - t0;
+    if (r >= 0)
+      cell->kernel_ms[r] = cell->sync_ms[r] = cell->e2e_ms[r] = bench_now_ms() - t0;
   }
   poison(cache.nxt, n);
-  seq_step(n, cache.initial, cache.nxt);
+  step(n, cache.initial, cache.nxt, scratch);
+  free(scratch);
   check(cell, cache.nxt, "host");
   cell->n = ctx->repeats;
   if (cell->state == BENCH_NOT_RUN)
