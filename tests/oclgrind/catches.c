@@ -1,8 +1,10 @@
 /* tests/oclgrind/catches.c: proof that the oclgrind runs can fail. Run under oclgrind only
  * (tests/oclgrind/CMakeLists.txt): `oob` launches a kernel whose last work item writes one element
- * past its view, `race` one whose work items all write the same tile_static int before a barrier.
- * Oclgrind must report each (the ctest passes on its message); on a real device these kernels
- * would corrupt memory or give an unspecified result, so the normal suite never runs them. */
+ * past its view, `race` one whose work items all write the same tile_static int before a barrier,
+ * `uninit` one whose odd work items copy a tile_static int nobody wrote to its view. grind.sh must report each
+ * by the rules that fail every other oclgrind run (the ctest passes on its message); on a real
+ * device these kernels would corrupt memory or give unspecified results, so the normal suite
+ * never runs them. */
 #include "check.h"
 
 static const char *src = "__kernel void oob(AMP_VIEW(int, v)) {\n"
@@ -15,11 +17,20 @@ static const char *src = "__kernel void oob(AMP_VIEW(int, v)) {\n"
                          "  t[0] = idx.local_id[0];\n" /* every item of the tile, at once */
                          "  amp_barrier_wait();\n"
                          "  amp_at(v, idx.global_id[0]) = t[0];\n"
+                         "}\n"
+                         "__kernel void uninit(AMP_VIEW(int, v)) {\n"
+                         "  AMP_TILED_INDEX1(idx);\n"
+                         "  tile_static int t[2];\n"
+                         "  if (idx.local_id[0] == 0)\n"
+                         "    t[0] = 1;\n" /* t[1] is never written, and odd items read it */
+                         "  amp_barrier_wait();\n"
+                         "  amp_at(v, idx.global_id[0]) = t[idx.local_id[0] & 1];\n"
                          "}\n";
 
 int main(int argc, char **argv) {
-  if (argc != 2 || (strcmp(argv[1], "oob") != 0 && strcmp(argv[1], "race") != 0)) {
-    fprintf(stderr, "usage: %s oob|race (under oclgrind only)\n", argv[0]);
+  if (argc != 2 || (strcmp(argv[1], "oob") != 0 && strcmp(argv[1], "race") != 0 &&
+                    strcmp(argv[1], "uninit") != 0)) {
+    fprintf(stderr, "usage: %s oob|race|uninit (under oclgrind only)\n", argv[0]);
     return 2;
   }
   REQUIRE_VIEW(av);
