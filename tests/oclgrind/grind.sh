@@ -34,7 +34,8 @@ for v in AMP_OCLGRIND_RT AMP_OCLGRIND_SHIM; do
 done
 rm -f "$log"
 mkdir -p "$(dirname "$log")"
-env LD_PRELOAD="$AMP_OCLGRIND_SHIM:$AMP_OCLGRIND_RT${LD_PRELOAD:+:$LD_PRELOAD}" \
+TIMEFORMAT="grind.sh: %U s user + %S s system, %R s wall"
+time env LD_PRELOAD="$AMP_OCLGRIND_SHIM:$AMP_OCLGRIND_RT${LD_PRELOAD:+:$LD_PRELOAD}" \
   OCLGRIND_LOG="$log" OCLGRIND_CHECK_API=1 OCLGRIND_UNINITIALIZED=1 \
   OCLGRIND_DATA_RACES=${races:+1} OCLGRIND_MAX_ERRORS=20 "$@"
 status=$?

@@ -15,7 +15,14 @@
  * so every byte of a buffer the host has written counts as initialised. The cost: a read of a
  * byte of such a buffer that nobody ever wrote is not reported. Buffers the host never writes
  * (discarded views, arrays created empty, kernel outputs) and tile_static and private memory are
- * checked exactly as before. */
+ * checked exactly as before.
+ *
+ * Second, the same checker never drops the shadow of a released buffer, and oclgrind hands a
+ * released buffer's number to the next buffer created: the new buffer inherits the old one's
+ * shadow (its size too, so stores past it are not recorded and later reads of them are reported,
+ * and a kernel output is not marked uninitialised when first used). So clReleaseMemObject keeps
+ * the buffer's last reference here: no number is ever reused. The memory is held to the end of
+ * the process, which the small sizes of these runs afford. */
 #define CL_TARGET_OPENCL_VERSION 120
 #define _GNU_SOURCE
 #include <CL/cl.h>
@@ -80,12 +87,15 @@ static size_t buffer_size(cl_mem buf) {
  * unchanged write after it. The caller gets the write's event (or, where it asked for none, it is
  * released once done). */
 static cl_int rewrite(cl_command_queue q, cl_mem buf, cl_bool blocking, cl_event mine,
-                      cl_event *caller) {
+                      cl_event *caller, const char *what) {
   static write_fn write;
   if (!write)
     write = (write_fn)next("clEnqueueWriteBuffer");
   free_completed();
   const size_t size = buffer_size(buf);
+  if (getenv("AMP_WHOLE_WRITES_TRACE"))
+    fprintf(stderr, "whole_writes: %s into buffer %p of %zu bytes: rewritten whole\n", what,
+            (void *)buf, size);
   void *copy = size ? malloc(size) : NULL;
   pending *p = malloc(sizeof *p);
   cl_event got = NULL, put = NULL;
@@ -130,7 +140,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
     return real(q, buf, blocking, offset, size, ptr, n, wait, ev);
   cl_event mine = NULL;
   cl_int err = real(q, buf, blocking, offset, size, ptr, n, wait, &mine);
-  return err != CL_SUCCESS ? err : rewrite(q, buf, blocking, mine, ev);
+  return err != CL_SUCCESS ? err : rewrite(q, buf, blocking, mine, ev, "clEnqueueWriteBuffer");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
@@ -144,7 +154,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
   cl_event mine = NULL;
   cl_int err = real(q, buf, blocking, buf_origin, host_origin, region, buf_row, buf_slice,
                     host_row, host_slice, ptr, n, wait, &mine);
-  return err != CL_SUCCESS ? err : rewrite(q, buf, blocking, mine, ev);
+  return err != CL_SUCCESS ? err : rewrite(q, buf, blocking, mine, ev, "clEnqueueWriteBufferRect");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
@@ -158,7 +168,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
     return real(q, src, dst, src_offset, dst_offset, size, n, wait, ev);
   cl_event mine = NULL;
   cl_int err = real(q, src, dst, src_offset, dst_offset, size, n, wait, &mine);
-  return err != CL_SUCCESS ? err : rewrite(q, dst, CL_FALSE, mine, ev);
+  return err != CL_SUCCESS ? err : rewrite(q, dst, CL_FALSE, mine, ev, "clEnqueueCopyBuffer");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
@@ -171,7 +181,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
   cl_event mine = NULL;
   cl_int err = real(q, src, dst, src_origin, dst_origin, region, src_row, src_slice, dst_row,
                     dst_slice, n, wait, &mine);
-  return err != CL_SUCCESS ? err : rewrite(q, dst, CL_FALSE, mine, ev);
+  return err != CL_SUCCESS ? err : rewrite(q, dst, CL_FALSE, mine, ev, "clEnqueueCopyBufferRect");
 }
 
 /* A fill stores its pattern once per element, each store replacing the shadow: even a fill of
@@ -185,5 +195,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
     real = (fill_fn)next("clEnqueueFillBuffer");
   cl_event mine = NULL;
   cl_int err = real(q, buf, pattern, pattern_size, offset, size, n, wait, &mine);
-  return err != CL_SUCCESS ? err : rewrite(q, buf, CL_FALSE, mine, ev);
+  return err != CL_SUCCESS ? err : rewrite(q, buf, CL_FALSE, mine, ev, "clEnqueueFillBuffer");
+}
+
+/* The buffer's last reference is kept (see the top of the file); the others are released. */
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem buf) {
+  static cl_int (*real)(cl_mem);
+  if (!real)
+    real = (cl_int(*)(cl_mem))next("clReleaseMemObject");
+  cl_uint refs = 0;
+  cl_int err = clGetMemObjectInfo(buf, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+  if (err != CL_SUCCESS)
+    return real(buf); /* an invalid handle: oclgrind reports it */
+  return refs > 1 ? real(buf) : CL_SUCCESS;
 }
