@@ -1,9 +1,9 @@
 /* tests/oclgrind/catches.c: proof that the oclgrind runs can fail. Run under oclgrind only
  * (tests/oclgrind/CMakeLists.txt): `oob` launches a kernel whose last work item writes one element
  * past its view, `race` one whose work items all write the same tile_static int before a barrier,
- * `uninit` one whose odd work items copy a tile_static int nobody wrote to its view. grind.sh must report each
- * by the rules that fail every other oclgrind run (the ctest passes on its message); on a real
- * device these kernels would corrupt memory or give unspecified results, so the normal suite
+ * `uninit` one whose odd work items copy a tile_static int nobody wrote to its view. grind.sh must
+ * report each by the rules that fail every other oclgrind run (the ctest passes on its message); on
+ * a real device these kernels would corrupt memory or give unspecified results, so the normal suite
  * never runs them. */
 #include "check.h"
 
