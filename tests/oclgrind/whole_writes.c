@@ -60,13 +60,15 @@ typedef cl_int (*copy_rect_fn)(cl_command_queue, cl_mem, cl_mem, const size_t *,
 typedef cl_int (*fill_fn)(cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint,
                           const cl_event *, cl_event *);
 
-static void *next(const char *name) {
+/* *fn = the definition of `name` after this library's (oclgrind's runtime). ISO C has no cast
+ * from an object pointer to a function pointer: the bits are copied. */
+static void next(const char *name, void *fn, size_t size) {
   void *f = dlsym(RTLD_NEXT, name);
-  if (!f) {
+  if (!f || size != sizeof f) {
     fprintf(stderr, "whole_writes: %s not found after this library (load it first)\n", name);
     abort();
   }
-  return f;
+  memcpy(fn, &f, size);
 }
 
 /* Host copies of rewrites still in flight, freed once their write has completed. */
@@ -105,9 +107,9 @@ static size_t buffer_size(cl_mem buf) {
  * released once done). */
 static cl_int rewrite(cl_command_queue q, cl_mem buf, cl_bool blocking, cl_event mine,
                       cl_event *caller, const char *what) {
-  static write_fn write;
-  if (!write)
-    write = (write_fn)next("clEnqueueWriteBuffer");
+  static write_fn write_whole;
+  if (!write_whole)
+    next("clEnqueueWriteBuffer", &write_whole, sizeof write_whole);
   free_completed();
   const size_t size = buffer_size(buf);
   if (getenv("AMP_WHOLE_WRITES_TRACE"))
@@ -120,7 +122,7 @@ static cl_int rewrite(cl_command_queue q, cl_mem buf, cl_bool blocking, cl_event
   if (copy && p)
     err = clEnqueueReadBuffer(q, buf, CL_FALSE, 0, size, copy, 1, &mine, &got);
   if (err == CL_SUCCESS)
-    err = write(q, buf, blocking, 0, size, copy, 1, &got, &put);
+    err = write_whole(q, buf, blocking, 0, size, copy, 1, &got, &put);
   if (got)
     clReleaseEvent(got);
   if (err != CL_SUCCESS) {
@@ -152,7 +154,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem 
                                                      const cl_event *wait, cl_event *ev) {
   static write_fn real;
   if (!real)
-    real = (write_fn)next("clEnqueueWriteBuffer");
+    next("clEnqueueWriteBuffer", &real, sizeof real);
   if (offset == 0 && size == buffer_size(buf))
     return real(q, buf, blocking, offset, size, ptr, n, wait, ev);
   cl_event mine = NULL;
@@ -167,7 +169,7 @@ clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buf, cl_bool blocking, const
                          cl_uint n, const cl_event *wait, cl_event *ev) {
   static write_rect_fn real;
   if (!real)
-    real = (write_rect_fn)next("clEnqueueWriteBufferRect");
+    next("clEnqueueWriteBufferRect", &real, sizeof real);
   cl_event mine = NULL;
   cl_int err = real(q, buf, blocking, buf_origin, host_origin, region, buf_row, buf_slice, host_row,
                     host_slice, ptr, n, wait, &mine);
@@ -180,7 +182,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
                                                     cl_event *ev) {
   static copy_fn real;
   if (!real)
-    real = (copy_fn)next("clEnqueueCopyBuffer");
+    next("clEnqueueCopyBuffer", &real, sizeof real);
   if (dst_offset == 0 && size == buffer_size(dst))
     return real(q, src, dst, src_offset, dst_offset, size, n, wait, ev);
   cl_event mine = NULL;
@@ -194,7 +196,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_uint n, const cl_event *wait, cl_event *ev) {
   static copy_rect_fn real;
   if (!real)
-    real = (copy_rect_fn)next("clEnqueueCopyBufferRect");
+    next("clEnqueueCopyBufferRect", &real, sizeof real);
   cl_event mine = NULL;
   cl_int err = real(q, src, dst, src_origin, dst_origin, region, src_row, src_slice, dst_row,
                     dst_slice, n, wait, &mine);
@@ -209,7 +211,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
                                                     const cl_event *wait, cl_event *ev) {
   static fill_fn real;
   if (!real)
-    real = (fill_fn)next("clEnqueueFillBuffer");
+    next("clEnqueueFillBuffer", &real, sizeof real);
   cl_event mine = NULL;
   cl_int err = real(q, buf, pattern, pattern_size, offset, size, n, wait, &mine);
   return err != CL_SUCCESS ? err : rewrite(q, buf, CL_FALSE, mine, ev, "clEnqueueFillBuffer");
@@ -219,7 +221,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem buf) {
   static cl_int (*real)(cl_mem);
   if (!real)
-    real = (cl_int(*)(cl_mem))next("clReleaseMemObject");
+    next("clReleaseMemObject", &real, sizeof real);
   cl_uint refs = 0;
   cl_int err = clGetMemObjectInfo(buf, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL);
   if (err != CL_SUCCESS)
@@ -231,7 +233,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flag
                                                void *host, cl_int *err) {
   static cl_mem (*real)(cl_context, cl_mem_flags, size_t, void *, cl_int *);
   if (!real)
-    real = (cl_mem(*)(cl_context, cl_mem_flags, size_t, void *, cl_int *))next("clCreateBuffer");
+    next("clCreateBuffer", &real, sizeof real);
   cl_mem buf = real(ctx, flags, size, host, err);
   if (!buf || !host || !(flags & CL_MEM_COPY_HOST_PTR))
     return buf;
@@ -402,8 +404,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
   static cl_int (*real)(cl_program, cl_uint, const cl_device_id *, const char *,
                         void(CL_CALLBACK *)(cl_program, void *), void *);
   if (!real)
-    real = (cl_int(*)(cl_program, cl_uint, const cl_device_id *, const char *,
-                      void(CL_CALLBACK *)(cl_program, void *), void *))next("clBuildProgram");
+    next("clBuildProgram", &real, sizeof real);
   cl_int err = real(prog, ndev, devs, options, notify, data);
   if (err != CL_SUCCESS)
     return err;
@@ -425,7 +426,7 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program prog, cl_uint ndev,
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *name, cl_int *err) {
   static cl_kernel (*real)(cl_program, const char *, cl_int *);
   if (!real)
-    real = (cl_kernel(*)(cl_program, const char *, cl_int *))next("clCreateKernel");
+    next("clCreateKernel", &real, sizeof real);
   pthread_mutex_lock(&swaps_lock);
   for (swap *s = swaps; s; s = s->next)
     if (s->built == prog) {
@@ -440,7 +441,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program prog, const char *n
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program prog) {
   static cl_int (*real)(cl_program);
   if (!real)
-    real = (cl_int(*)(cl_program))next("clReleaseProgram");
+    next("clReleaseProgram", &real, sizeof real);
   cl_uint refs = 0;
   if (clGetProgramInfo(prog, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, NULL) == CL_SUCCESS &&
       refs == 1) {
