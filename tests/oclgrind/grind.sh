@@ -13,10 +13,11 @@
 # (77: skipped). With --expect REGEX the run must instead report a finding that matches REGEX
 # (tests/oclgrind/catches.c): 0 when it does, 1 when it does not.
 set -u
-races=1 expect=
+races=1 uninit=1 expect=
 while [ $# -gt 0 ]; do
   case "$1" in
   --races-off) races= ;;
+  --uninitialized-off) uninit= ;;
   --expect) expect=$2; shift ;;
   --) ;;
   *) break ;;
@@ -36,10 +37,11 @@ rm -f "$log"
 mkdir -p "$(dirname "$log")"
 TIMEFORMAT="grind.sh: %U s user + %S s system, %R s wall"
 time env LD_PRELOAD="$AMP_OCLGRIND_SHIM:$AMP_OCLGRIND_RT${LD_PRELOAD:+:$LD_PRELOAD}" \
-  OCLGRIND_LOG="$log" OCLGRIND_CHECK_API=1 OCLGRIND_UNINITIALIZED=1 \
+  OCLGRIND_LOG="$log" OCLGRIND_CHECK_API=1 OCLGRIND_UNINITIALIZED=${uninit:+1} \
   OCLGRIND_DATA_RACES=${races:+1} OCLGRIND_MAX_ERRORS=20 "$@"
 status=$?
 [ -z "$races" ] && echo "grind.sh: data-race detection off for this run"
+[ -z "$uninit" ] && echo "grind.sh: the uninitialised-value checker off for this run"
 
 # Messages are separated by blank lines; print the findings, one block each.
 findings=$(
