@@ -124,6 +124,10 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
   ci_exclusive(sh, lid, popcount(keep), &total);
   if (lid == 0)
     amp_at(counts, t) = total;
+  /* the entry past the last tile's, which the exclusive scan reads (its output there is the
+   * total): zero, not whatever the buffer held */
+  if (lid == 0 && t == (int)get_num_groups(0) - 1)
+    amp_at(counts, t + 1) = 0u;
 }
 
 __attribute__((reqd_work_group_size(CI_TILE, 1, 1))) __kernel void
@@ -160,7 +164,7 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   while (next >= 0) {
     const int j0 = next;
     if (lid < CI_WINDOW)
-      seen[lid] = j0 - lid >= 0 ? st[1 + j0 - lid] : 0u;
+      seen[lid] = j0 - lid >= 0 ? atomic_or(st + 1 + j0 - lid, 0u) : 0u; /* an atomic read */
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
       uint add = 0;

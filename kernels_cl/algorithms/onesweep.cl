@@ -29,7 +29,7 @@
  * A status word is the state in its top two bits (0 nothing yet, 1 aggregate, 2 inclusive) and the
  * value in the low 30 (so the runtime takes this path only for n < 2^30). It is written with one
  * atomic_max (an inclusive word is larger than any aggregate, so it is never replaced by one) and
- * read as one aligned 32-bit word (volatile), so a reader never sees a state without its value;
+ * read with one atomic (atomic_or of 0), so a reader never sees a state without its value;
  * nothing else passes between tiles.
  *
  * Forward progress. OpenCL promises nothing about work-groups running at the same time. The walk in
@@ -249,7 +249,7 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   {
     volatile __global uint *w = mine - OS_RADIX + lid;
     for (bool done = t == 0; !done;) {
-      const uint x = *w;
+      const uint x = atomic_or(w, 0u); /* an atomic read: the word is written by atomic_max */
       const uint f = x & OS_FLAGS;
       if (f != 0u) {
         before += x & OS_VALUE;

@@ -12,8 +12,8 @@
 
 #include "exec/launch_args.h"
 #include "exec/launch_debug.h"
-#include "exec/param_type.h"
 #include "exec/launch_texture.h"
+#include "exec/param_type.h"
 
 amp_arg amp_arg_view(amp_array_view *view) {
   amp_arg a = {AMP_ARG_VIEW, {.view = view}};
