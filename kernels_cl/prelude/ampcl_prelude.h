@@ -26,8 +26,8 @@
  *   textures, samplers, short vectors         AMP_TEXTURE_READ(T, N, t), ...  (ampcl_texture.h)
  *
  * The prelude is five files, put in front of every program in this order: this one, then
- * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h and ampcl_texture.h (this file includes them when it is used on
- * its own, from an installed copy).
+ * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h and ampcl_texture.h (this file includes them when
+ * it is used on its own, from an installed copy).
  *
  * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
  * OpenCL dimension 0, so idx[rank-1] == get_global_id(0) and neighbouring work-items touch
@@ -152,7 +152,8 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 /* ---- math: fast_math (native_*, float only) and precise_math (the full-precision built-ins) ----
  * fast_math_X is native_X, held to ampcl's bound (docs/KERNELS.md, "How accurate the math is":
  * 2^-16 relative); on a device whose native_X misses it the runtime defines fast_math_X as the
- * precise built-in in the build options (runtime/exec/math_accuracy.c), which these #ifndef keep. */
+ * precise built-in in the build options (runtime/exec/math_accuracy.c), which these #ifndef keep.
+ */
 #ifndef fast_math_exp
 #define fast_math_exp native_exp
 #endif

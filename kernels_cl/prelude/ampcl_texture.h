@@ -65,7 +65,8 @@ typedef float amp_unorm;
 typedef float2 unorm_2;
 typedef float3 unorm_3;
 typedef float4 unorm_4;
-/* AMP's norm and unorm clamp what they are made from: to [-1, 1] and [0, 1] (NaN gives -1 and 0). */
+/* AMP's norm and unorm clamp what they are made from: to [-1, 1] and [0, 1] (NaN gives -1 and 0).
+ */
 #define amp_norm_clamp(x)  fmin(fmax((x), -1.0f), 1.0f)
 #define amp_unorm_clamp(x) fmin(fmax((x), 0.0f), 1.0f)
 
@@ -182,8 +183,7 @@ static inline uint4 amp__gather_u(__read_only image2d_t t, sampler_t p, float2 c
 #define AMP__TEXGATHER_uint_4  amp__gather_u
 
 /* ---- the calls ---------------------------------------------------------------------------- */
-#define amp_tex_get(T, N, t, idx)                                                                  \
-  ((void)t##_amptexr_##T, AMP__TEXREAD_##T(t, AMP__ICOORD##N(idx)))
+#define amp_tex_get(T, N, t, idx) ((void)t##_amptexr_##T, AMP__TEXREAD_##T(t, AMP__ICOORD##N(idx)))
 #define amp_tex_set(T, N, t, idx, v)                                                               \
   ((void)t##_amptexw_##T, AMP__TEXWRITE_##T(t, AMP__ICOORD##N(idx), v))
 #define amp_tex_sample(T, N, t, s, coord)                                                          \
