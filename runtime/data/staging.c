@@ -14,9 +14,11 @@
  *
  * The chunk lands in a buffer that stays in the host's caches, which is why this beats a plain
  * multi-threaded memcpy of the whole array. The default is 7/8 of the cores, at most 14, per
- * accelerator that stages (each GPU's pool starts with its first staged copy), so GPUs staging at
- * the same time run more copying threads than there are cores, which measured faster than sharing
- * them out. docs/TRANSFERS.md says what this gives; lab/NOTEBOOK.md how the sizes were chosen.
+ * accelerator that stages (each GPU's pool starts with its first staged copy), counting the CPUs
+ * the process may run on (its affinity mask: an MPI rank bound to one core gets one), so GPUs
+ * staging at the same time run more copying threads than there are cores, which measured faster
+ * than sharing them out. docs/TRANSFERS.md says what this gives; lab/NOTEBOOK.md how the sizes were
+ * chosen.
  *
  * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
  * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
@@ -35,8 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/cpu_count.h"
 #include "core/env_parse.h"
 #include "core/trace_impl.h"
 #include "data/host_memory.h"
@@ -57,7 +59,10 @@ static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static void read_settings(void) {
   cfg.mode = amp__env_staging_mode(getenv("AMP_STAGING"));
   cfg.chunk = amp__env_staging_chunk(getenv("AMP_STAGING_CHUNK"), DEFAULT_CHUNK);
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  /* the CPUs this process may use, not the machine's: an MPI rank bound to one core (mpirun's
+   * default for one or two ranks) that started 14 copying threads there staged 4x slower than
+   * with one (lab/NOTEBOOK.md, 2026-11-27) */
+  long cores = amp__usable_cpus();
   long dflt = cores * 7 / 8 > 14 ? 14 : cores * 7 / 8; /* 14 of an H100 host's 16 were best */
   cfg.threads = amp__env_staging_threads(getenv("AMP_STAGING_THREADS"), (int)dflt, MAX_THREADS);
 }
