@@ -2,7 +2,7 @@
  * algorithms (algorithms.c), each rank's block products on its own accelerator.
  *
  *   mpirun -np P mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|all]
- *                           [--verify] [--pingpong] [--accelerator PATH] [--show]
+ *                           [--panel W] [--verify] [--pingpong] [--accelerator PATH] [--show]
  *                           [--bad-accelerator-rank R] [--bad-product-rank R]
  *
  * Any P: the grid is MPI_Dims_create's, as square as P allows (4: 2 x 2, 2: 2 x 1, 6: 3 x 2).
@@ -10,10 +10,13 @@
  * runs SUMMA only and says so, and naming cannon or fox is an error. Rank r uses accelerator r mod
  * count, counting the GPUs if there are any, else the CPU devices (with one GPU, all ranks share
  * it; on POCL each rank gets the CPU device). N need not be a multiple of the grid: the matrices
- * are padded with zeros (mpi_matmul.h). For each algorithm rank 0 prints the time,
- * GFLOP/s, the time in communication and in block products (the slowest rank's), and with
- * --pingpong Hockney's prediction of the communication time (latency alpha and inverse bandwidth
- * beta measured by a ping-pong between ranks 0 and 1) beside the measured one. --verify checks C:
+ * are padded with zeros (mpi_matmul.h). --panel W cuts SUMMA's steps at most W columns wide
+ * (default: whole blocks). For each algorithm rank 0 prints the time, GFLOP/s, the time in
+ * communication, in copies between host and accelerator and on the host in block products, and
+ * the products' own time on the accelerator (each the slowest rank's); with --pingpong, the
+ * model's prediction of communication plus copies beside the measured sum: Hockney's latency
+ * alpha and inverse bandwidth beta for MPI (a ping-pong of rank pairs, all pairs at once) and for
+ * the link (copies of pinned memory to the accelerator, all ranks at once). --verify checks C:
  * against OpenBLAS on rank 0 for N <= 2048, and for any N with a checksum (C x against A (B x) for
  * a fixed vector x, C x summed over the ranks). A rank that cannot open its accelerator (try
  * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. The
@@ -33,7 +36,7 @@
 #endif
 
 typedef struct options {
-  int n, dbl, verify, pingpong, show, bad_rank, bad_product_rank;
+  int n, dbl, verify, pingpong, show, bad_rank, bad_product_rank, panel;
   int algs[ALG_COUNT];  /* to run */
   int named[ALG_COUNT]; /* named by --algorithm itself, not through "all" or by default */
   const char *path;
@@ -68,6 +71,16 @@ static int parse(int argc, char **argv, options *o, int rank) {
       i++;
     } else if (!strcmp(a, "--verify")) {
       o->verify = 1;
+    } else if (!strcmp(a, "--panel") && v) {
+      char *end = NULL;
+      long w = strtol(v, &end, 10);
+      if (!end || *end || w < 1 || w > 65536) {
+        if (rank == 0)
+          fprintf(stderr, "mpi_matmul: --panel takes a width of 1 to 65536 columns, not '%s'\n", v);
+        return 0;
+      }
+      o->panel = (int)w;
+      i++;
     } else if (!strcmp(a, "--pingpong")) {
       o->pingpong = 1;
     } else if (!strcmp(a, "--show")) {
@@ -84,7 +97,7 @@ static int parse(int argc, char **argv, options *o, int rank) {
     } else {
       if (rank == 0)
         fprintf(stderr, "usage: mpirun -np P amp-mpi-matmul [-n N] [--type float|double] "
-                        "[--algorithm cannon|fox|summa|all] [--verify] [--pingpong] "
+                        "[--algorithm cannon|fox|summa|all] [--panel W] [--verify] [--pingpong] "
                         "[--accelerator PATH] [--show] [--bad-accelerator-rank R] "
                         "[--bad-product-rank R]\n"
                         "The P ranks form a grid as square as P allows (MPI_Dims_create: 2 x 1 "
@@ -263,50 +276,95 @@ static int verify(const grid *g) {
   return ok;
 }
 
-/* Hockney's alpha (s) and beta (s per byte) from a ping-pong of ranks 0 and 1, sent to all.
- * Returns 0 (on every rank) when rank 0 or 1 could not allocate the buffer. */
+/* Least squares t = alpha + beta m over `count` points into ab[0] (alpha) and ab[1] (beta). */
+static void fit(const double *m, const double *t, int count, double ab[2]) {
+  double sm = 0, st = 0, smm = 0, smt = 0;
+  for (int s = 0; s < count; s++) {
+    sm += m[s];
+    st += t[s];
+    smm += m[s] * m[s];
+    smt += m[s] * t[s];
+  }
+  ab[1] = (count * smt - sm * st) / (count * smm - sm * sm);
+  ab[0] = (st - ab[1] * sm) / count;
+  if (ab[0] < 0)
+    ab[0] = t[0]; /* the fit can undershoot the smallest message's time */
+  if (!(ab[1] > 0))
+    ab[1] = t[count - 1] / m[count - 1]; /* and, on a machine too busy to time, miss the slope */
+}
+
+/* The message sizes of both measurements: 8 B .. 1 KiB, then 16 KiB .. 64 MiB (at most `most`). */
+enum { SIZES = 21, MAX_MESSAGE = 64 << 20 };
+static int size_of(int s) {
+  return s < 8 ? 8 << s : (16 << 10) << (s - 8);
+}
+
+/* Hockney's alpha (s) and beta (s per byte) for MPI: rank pairs (0, 1), (2, 3), ... ping-pong all
+ * at once, as the algorithms' ranks all send at once; rank 0's times are fitted and sent to all.
+ * Returns 0 (on every rank) when a rank could not allocate its buffer. */
 static int pingpong(const grid *g, double *alpha, double *beta) {
-  enum { SIZES = 18, REPS = 20, MAX = 8 << 20 };
+  enum { REPS = 10 };
   double m[SIZES], t[SIZES];
-  char *buf = g->rank < 2 ? malloc(MAX) : NULL;
-  int have = g->rank >= 2 || buf, all_have = 0;
+  int partner = g->rank ^ 1, active = partner < g->p;
+  char *buf = active ? malloc(MAX_MESSAGE) : NULL;
+  int have = !active || buf, all_have = 0;
   MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, g->cart);
   if (!all_have) {
     free(buf);
     return 0;
   }
   for (int s = 0; s < SIZES; s++) {
-    int bytes = s < 8 ? 8 << s : (16 << 10) << (s - 8); /* 8 B .. 1 KiB, then 16 KiB .. 8 MiB */
+    int bytes = size_of(s);
     m[s] = bytes;
     MPI_Barrier(g->cart);
     double t0 = MPI_Wtime();
-    for (int r = 0; r < REPS; r++) {
-      if (g->rank == 0) {
-        MPI_Send(buf, bytes, MPI_BYTE, 1, 9, g->cart);
-        MPI_Recv(buf, bytes, MPI_BYTE, 1, 9, g->cart, MPI_STATUS_IGNORE);
-      } else if (g->rank == 1) {
-        MPI_Recv(buf, bytes, MPI_BYTE, 0, 9, g->cart, MPI_STATUS_IGNORE);
-        MPI_Send(buf, bytes, MPI_BYTE, 0, 9, g->cart);
+    for (int r = 0; active && r < REPS; r++) {
+      if (g->rank < partner) {
+        MPI_Send(buf, bytes, MPI_BYTE, partner, 9, g->cart);
+        MPI_Recv(buf, bytes, MPI_BYTE, partner, 9, g->cart, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf, bytes, MPI_BYTE, partner, 9, g->cart, MPI_STATUS_IGNORE);
+        MPI_Send(buf, bytes, MPI_BYTE, partner, 9, g->cart);
       }
     }
     t[s] = (MPI_Wtime() - t0) / (2.0 * REPS); /* one way */
   }
   free(buf);
-  /* least squares t = alpha + beta m */
-  double sm = 0, st = 0, smm = 0, smt = 0;
-  for (int s = 0; s < SIZES; s++) {
-    sm += m[s];
-    st += t[s];
-    smm += m[s] * m[s];
-    smt += m[s] * t[s];
-  }
   double ab[2];
-  ab[1] = (SIZES * smt - sm * st) / (SIZES * smm - sm * sm);
-  ab[0] = (st - ab[1] * sm) / SIZES;
-  if (ab[0] < 0)
-    ab[0] = t[0]; /* the fit can undershoot the smallest message's time */
-  if (!(ab[1] > 0))
-    ab[1] = t[SIZES - 1] / m[SIZES - 1]; /* and, on a machine too busy to time, miss the slope */
+  fit(m, t, SIZES, ab);
+  MPI_Bcast(ab, 2, MPI_DOUBLE, 0, g->cart);
+  *alpha = ab[0];
+  *beta = ab[1];
+  return 1;
+}
+
+/* The same two parameters for the link: every rank copies pinned memory (its working block) to
+ * its accelerator at once, blocking copies of 8 B up to 64 MiB (at most a block); rank 0's times
+ * are fitted and sent to all. Returns 0 (on every rank) when a rank's copies failed. */
+static int link_model(const grid *g, double *alpha, double *beta) {
+  enum { REPS = 10 };
+  double m[SIZES], t[SIZES];
+  size_t block = (size_t)g->mb * (size_t)g->nb * g->esize;
+  int count = 0, ok = 1, all_ok = 0;
+  for (int s = 0; s < SIZES && (size_t)size_of(s) <= block && ok; s++) {
+    amp_array *a = NULL;
+    int bytes = size_of(s);
+    ok = amp_array_create(g->copies, amp_extent1(bytes / 4), AMP_FLOAT, &a) == AMP_SUCCESS &&
+         amp_copy_to_array(g->Aw[0], (size_t)bytes, a) == AMP_SUCCESS; /* the first, untimed */
+    MPI_Barrier(g->cart);
+    double t0 = MPI_Wtime();
+    for (int r = 0; r < REPS && ok; r++)
+      ok = amp_copy_to_array(g->Aw[0], (size_t)bytes, a) == AMP_SUCCESS;
+    m[count] = bytes;
+    t[count++] = (MPI_Wtime() - t0) / REPS;
+    amp_array_release(a);
+  }
+  ok = ok && count >= 2;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g->cart);
+  if (!all_ok)
+    return 0;
+  double ab[2];
+  fit(m, t, count, ab);
   MPI_Bcast(ab, 2, MPI_DOUBLE, 0, g->cart);
   *alpha = ab[0];
   *beta = ab[1];
@@ -395,10 +453,22 @@ int main(int argc, char **argv) {
   amp_status st = open_accelerator(&o, g.rank, &g.av, path, sizeof path);
   size_t bytes = (size_t)g.mb * (size_t)g.nb * g.esize;
   void **bufs[7] = {&g.A, &g.B, &g.C, &g.Aw[0], &g.Aw[1], &g.Bw[0], &g.Bw[1]};
-  int no_memory = 0;
-  for (int k = 0; k < 7 && st == AMP_SUCCESS; k++)
-    if (!(*bufs[k] = calloc(1, bytes)))
+  int pinned[7] = {0}, no_memory = 0;
+  amp_accelerator *acc = NULL;
+  if (st == AMP_SUCCESS)
+    st = amp_accelerator_view_get_accelerator(g.av, &acc);
+  if (st == AMP_SUCCESS) /* the copies' own queue */
+    st = amp_accelerator_create_view(acc, AMP_QUEUING_MODE_IMMEDIATE, &g.copies);
+  g.pinned = 1;
+  for (int k = 0; k < 7 && st == AMP_SUCCESS; k++) {
+    /* pinned memory where the accelerator gives it (DMA at the link's speed, no staging), else
+     * ordinary memory: the same results, slower copies */
+    pinned[k] = amp_host_alloc(acc, bytes, bufs[k]) == AMP_SUCCESS;
+    g.pinned &= pinned[k];
+    if (!pinned[k] && !(*bufs[k] = calloc(1, bytes)))
       no_memory = 1, st = AMP_ERROR_OUT_OF_MEMORY;
+  }
+  g.panel = o.panel ? o.panel : (g.mb < g.nb ? g.mb : g.nb);
   int ok = st == AMP_SUCCESS, all_ok = 0;
   if (no_memory)
     fprintf(stderr, "mpi_matmul: rank %d: no host memory for its 7 blocks of %zu bytes\n", g.rank,
@@ -424,18 +494,24 @@ int main(int argc, char **argv) {
              "4, 9, 16, ...), so only summa runs\n",
              p, pr, pc);
   }
-  double alpha = 0, beta = 0;
+  /* the model's two parameter pairs: MPI's (ping-pong) and the link's (copies) */
+  double alpha = 0, beta = 0, alpha_l = 0, beta_l = 0;
   int model = 0;
-  if (o.pingpong && p > 1) {
-    model = pingpong(&g, &alpha, &beta);
-    if (g.rank == 0 && model)
-      printf("Hockney: alpha %.2f us, beta %.4f ns/byte (%.2f GB/s), from a ping-pong of ranks 0 "
-             "and 1\n",
-             alpha * 1e6, beta * 1e9, 1e-9 / beta);
-    else if (g.rank == 0)
-      printf("Hockney: no ping-pong, rank 0 or 1 could not allocate its 8 MiB buffer\n");
-  } else if (o.pingpong && g.rank == 0) {
-    printf("Hockney: one rank, nothing to measure\n");
+  if (o.pingpong) {
+    model = p > 1 ? pingpong(&g, &alpha, &beta) : 1;
+    model = model && link_model(&g, &alpha_l, &beta_l);
+    if (g.rank == 0 && model) {
+      if (p > 1)
+        printf("Hockney, MPI:  alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), ping-pong of rank "
+               "pairs, all at once\n",
+               alpha * 1e6, beta * 1e9, 1e-9 / beta);
+      printf("Hockney, link: alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), copies of %s "
+             "memory to the accelerator, all ranks at once\n",
+             alpha_l * 1e6, beta_l * 1e9, 1e-9 / beta_l, g.pinned ? "pinned" : "ordinary");
+    } else if (g.rank == 0) {
+      printf("Hockney: not measured (a rank could not allocate its buffer or copy to its "
+             "accelerator)\n");
+    }
   }
   st = warm_up(&g);
   ok = st == AMP_SUCCESS;
@@ -448,8 +524,9 @@ int main(int argc, char **argv) {
     goto done;
   }
   if (g.rank == 0)
-    printf("%-8s %12s %12s %12s %12s %14s  %s\n", "", "time ms", "GFLOP/s", "comm ms", "compute ms",
-           "Hockney ms", o.verify ? "check" : "");
+    printf("%-8s %10s %10s %9s %9s %10s %11s %11s %11s  %s\n", "", "time ms", "GFLOP/s", "comm ms",
+           "copies ms", "compute ms", "products ms", "comm+copies", "model ms",
+           o.verify ? "check" : "");
   for (int a = 0; a < ALG_COUNT; a++) {
     if (!o.algs[a])
       continue;
@@ -462,7 +539,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "mpi_matmul: rank %d: %s failed: %s\n  %s\n", g.rank, algorithm_names[a],
               amp_status_name(st), amp_last_error());
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g.cart);
-    MPI_Reduce(&t, &worst, 3, MPI_DOUBLE, MPI_MAX, 0, g.cart);
+    MPI_Reduce(&t, &worst, TIMING_FIELDS, MPI_DOUBLE, MPI_MAX, 0, g.cart);
     if (!all_ok) {
       rc = 1;
       break;
@@ -472,12 +549,16 @@ int main(int argc, char **argv) {
       double flops = 2.0 * (double)g.n * g.n * g.n;
       char predicted[32] = "-";
       if (model) {
-        double messages, volume;
+        double messages, volume, copies, copied;
         hockney_cost(&g, (algorithm)a, &messages, &volume);
-        snprintf(predicted, sizeof predicted, "%.3f", (messages * alpha + volume * beta) * 1e3);
+        link_cost(&g, (algorithm)a, &copies, &copied);
+        snprintf(predicted, sizeof predicted, "%.3f",
+                 (messages * alpha + volume * beta + copies * alpha_l + copied * beta_l) * 1e3);
       }
-      printf("%-8s %12.3f %12.2f %12.3f %12.3f %14s  %s\n", algorithm_names[a], worst.total * 1e3,
-             flops / worst.total * 1e-9, worst.comm * 1e3, worst.compute * 1e3, predicted,
+      printf("%-8s %10.3f %10.2f %9.3f %9.3f %10.3f %11.3f %11.3f %11s  %s\n", algorithm_names[a],
+             worst.total * 1e3, flops / worst.total * 1e-9, worst.comm * 1e3, worst.copies * 1e3,
+             worst.compute * 1e3, worst.products * 1e3, (worst.comm + worst.copies) * 1e3,
+             predicted,
              !o.verify  ? ""
              : verified ? "verified"
                         : "FAILED");
@@ -487,8 +568,13 @@ int main(int argc, char **argv) {
     MPI_Bcast(&rc, 1, MPI_INT, 0, g.cart);
   }
 done:
-  for (int k = 0; k < 7; k++)
-    free(*bufs[k]);
+  for (int k = 0; k < 7; k++) {
+    if (pinned[k])
+      amp_host_free(*bufs[k]);
+    else
+      free(*bufs[k]);
+  }
+  amp_accelerator_view_release(g.copies);
   MPI_Comm_free(&g.row);
   MPI_Comm_free(&g.col);
   MPI_Comm_free(&g.cart);

@@ -21,20 +21,32 @@ typedef struct grid {
   int dbl;                   /* double, else float */
   size_t esize;
   MPI_Datatype mtype;
-  amp_accelerator_view *av;
-  void *A, *B, *C; /* this rank's blocks A(i,j), B(i,j), C(i,j) */
-  /* working blocks, the current one and the next one being received: Cannon's and Fox's mb x nb
-   * blocks, SUMMA's panels (mb x w of A, w x nb of B, w <= min(mb, nb)); each holds mb * nb */
+  amp_accelerator_view *av;     /* the block products run here */
+  amp_accelerator_view *copies; /* a second queue of the same accelerator: the operands of step
+                                   s + 1 cross the link on it while step s's product runs */
+  /* this rank's blocks A(i,j), B(i,j), C(i,j), and the working blocks, the current one and the
+   * next one being received: Cannon's and Fox's mb x nb blocks, SUMMA's panels (mb x w of A,
+   * w x nb of B, w <= min(mb, nb)); each holds mb * nb. In pinned memory (amp_host_alloc) where
+   * the accelerator gives it, so that copies to it are DMA at the link's speed and MPI reads and
+   * writes them in place. */
+  void *A, *B, *C;
   void *Aw[2], *Bw[2];
+  int pinned;      /* the seven blocks came from amp_host_alloc (else calloc) */
+  int panel;       /* SUMMA's widest panel (--panel; default min(mb, nb)) */
   int show;        /* print the blocks at each step (tiny n) */
   int bad_product; /* test: this rank's second block product fails (--bad-product-rank) */
   int products;    /* block products started, warm-up included */
 } grid;
 
-/* Time spent, per rank. */
+/* Time spent, per rank, in seconds: the whole algorithm; in MPI calls; on the host thread in
+ * the block products (enqueueing them and waiting for them); the copies between host and
+ * accelerator (each copy's own duration, summed: they run on a thread of their own, under the
+ * products and the messages); and the products' own run time on the accelerator (from the
+ * futures' profiling; 0 where the device gives none). */
 typedef struct timing {
-  double total, comm, compute; /* seconds */
+  double total, comm, compute, copies, products;
 } timing;
+enum { TIMING_FIELDS = 5 };
 
 /* Element (r, c) of the global A or B (deterministic, so every rank makes its own blocks), 0 in
  * the padding beyond n. */
@@ -56,6 +68,11 @@ amp_status run_algorithm(grid *g, algorithm alg, timing *t);
  * message and a broadcast over r ranks as ceil(log2 r) messages of its size (a binomial tree).
  * The predicted time is alpha * messages + beta * bytes. */
 void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes);
+
+/* The copies between host and accelerator of one rank over the whole algorithm: every step
+ * copies its two operands in (two copies), and C comes back once at the end. The PCIe term of the
+ * model is alpha_link * copies + beta_link * bytes. */
+void link_cost(const grid *g, algorithm alg, double *copies, double *bytes);
 
 extern const char *const algorithm_names[ALG_COUNT];
 
