@@ -18,6 +18,7 @@ examples=(
   "amp-nbody --size 2048"
   "amp-tiles"
   "amp-overlap"
+  "amp-split"
   "amp-algorithms"
   "amp-image --size 256"
 )
