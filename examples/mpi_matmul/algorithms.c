@@ -32,7 +32,7 @@
 
 #include "mpi_matmul.h"
 
-const char *const algorithm_names[ALG_COUNT] = {"cannon", "fox", "summa"};
+const char *const algorithm_names[ALG_COUNT] = {"cannon", "fox", "summa", "shared"};
 
 double element_a(int n, int r, int c) {
   return r < n && c < n ? (double)((r * 7 + c * 3) % 11) - 5.0 : 0.0;
@@ -66,8 +66,9 @@ double element_b(int n, int r, int c) {
  * arrays are released once the product that reads them is done. */
 
 typedef struct operands {
-  const void *A, *B; /* mb x k and k x nb, row-major, in host memory */
+  const void *A, *B; /* mb x k (k x mb if `at`) and k x nb, row-major, in host memory */
   int k, k0;         /* the inner dimension, and where the step starts along it (SUMMA) */
+  int at;            /* A is given transposed ("shared") */
 } operands;
 
 /* One step's operands on their way to the accelerator, and the product that uses them. */
@@ -108,7 +109,8 @@ static amp_status copy_start(grid *g, step_slot *sl, const operands *op) {
   amp_elem_type type = g->dbl ? AMP_DOUBLE : AMP_FLOAT;
   sl->g = g;
   sl->op = *op;
-  amp_status st = amp_array_create(g->copies, amp_extent2(g->mb, op->k), type, &sl->a);
+  amp_extent ea = op->at ? amp_extent2(op->k, g->mb) : amp_extent2(g->mb, op->k);
+  amp_status st = amp_array_create(g->copies, ea, type, &sl->a);
   if (st == AMP_SUCCESS)
     st = amp_array_create(g->copies, amp_extent2(op->k, g->nb), type, &sl->b);
   if (st != AMP_SUCCESS)
@@ -136,7 +138,7 @@ static amp_status copy_finish(step_slot *sl, timing *t) {
 
 /* Enqueues the slot's block product, C += A B (C = A B on the first step), and submits it. */
 static amp_status product(grid *g, step_slot *sl, int first, amp_array_view *vc, timing *t) {
-  if (g->bad_product && ++g->products == 2) { /* the first one after the warm-up */
+  if (g->bad_product && ++g->products == 1) { /* the first one after the warm-up */
     fprintf(stderr, "mpi_matmul: rank %d: block product failed (--bad-product-rank)\n", g->rank);
     return AMP_ERROR_INVALID_ARGUMENT;
   }
@@ -145,8 +147,8 @@ static amp_status product(grid *g, step_slot *sl, int first, amp_array_view *vc,
   if (st == AMP_SUCCESS)
     st = amp_array_view_of(sl->b, &sl->vb);
   if (st == AMP_SUCCESS)
-    st = amp_blas_gemm(g->av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, sl->va, sl->vb, first ? 0.0 : 1.0,
-                       vc, &sl->done);
+    st = amp_blas_gemm(g->av, sl->op.at ? AMP_TRANS : AMP_NO_TRANS, AMP_NO_TRANS, 1.0, sl->va,
+                       sl->vb, first ? 0.0 : 1.0, vc, &sl->done);
   if (st == AMP_SUCCESS) /* the default view batches commands: submit it before MPI_Wait */
     st = amp_accelerator_view_flush(g->av);
   t->compute += MPI_Wtime() - c0;
@@ -217,10 +219,13 @@ static amp_status pipeline(grid *g, int steps, post_fn *post, amp_array_view *vc
   return status;
 }
 
-static void show_matrix(const grid *g, const void *m, int rows, int cols) {
-  for (int x = 0; x < rows * cols; x++)
+/* A rows x cols matrix, row by row; `transposed`: stored as its transpose (cols x rows). */
+static void show_matrix(const grid *g, const void *m, int rows, int cols, int transposed) {
+  for (int x = 0; x < rows * cols; x++) {
+    int y = transposed ? (x % cols) * rows + x / cols : x;
     printf("%s%g", x % cols ? " " : " | ",
-           g->dbl ? ((const double *)m)[x] : (double)((const float *)m)[x]);
+           g->dbl ? ((const double *)m)[y] : (double)((const float *)m)[y]);
+  }
 }
 
 /* Prints the blocks a step multiplies (A mb x k, B k x nb), rank by rank (--show, tiny n). */
@@ -230,9 +235,9 @@ static void show(const grid *g, const char *alg, int step, const operands *op) {
     if (r != g->rank)
       continue;
     printf("%s step %d, rank (%d,%d): A block", alg, step, g->i, g->j);
-    show_matrix(g, op->A, g->mb, op->k);
+    show_matrix(g, op->A, g->mb, op->k, op->at);
     printf("   times B block");
-    show_matrix(g, op->B, op->k, g->nb);
+    show_matrix(g, op->B, op->k, g->nb, 0);
     printf("\n");
     fflush(stdout);
   }
@@ -325,6 +330,27 @@ static void summa_post(grid *g, int s, int slot, const operands *prev, operands 
   COMM(t, MPI_Ibcast((void *)op->B, w * g->nb, g->mtype, ib, g->col, &req[(*nreq)++]));
 }
 
+/* "shared" (ranks on one node): the steps are SUMMA's, but nothing is sent. Each rank reads its
+ * operands from their owners' blocks in the node's shared window (shared_window.c): A's panel,
+ * rows k0 .. k1 - 1 of the transposed block of grid column k0 / nb in its own grid row, and B's,
+ * rows k0 .. k1 - 1 of the block of grid row k0 / mb in its own grid column; the copy to the
+ * accelerator reads them there, staged by ampcl's host threads. */
+static void shared_post(grid *g, int s, int slot, const operands *prev, operands *op,
+                        MPI_Request *req, int *nreq, timing *t) {
+  (void)slot, (void)req, (void)nreq, (void)t;
+  int k0 = s == 0 ? 0 : prev->k0 + prev->k, k1 = summa_next(g, k0);
+  int ja = k0 / g->nb, ib = k0 / g->mb, owner_a, owner_b;
+  int ca[2] = {g->i, ja}, cb[2] = {ib, g->j};
+  size_t e = g->esize;
+  MPI_Cart_rank(g->cart, ca, &owner_a);
+  MPI_Cart_rank(g->cart, cb, &owner_b);
+  op->k0 = k0;
+  op->k = k1 - k0;
+  op->at = 1;
+  op->A = (const char *)g->At_of[owner_a] + (size_t)(k0 - ja * g->nb) * (size_t)g->mb * e;
+  op->B = (const char *)g->B_of[owner_b] + (size_t)(k0 - ib * g->mb) * (size_t)g->nb * e;
+}
+
 static int summa_steps(const grid *g) {
   int steps = 0;
   for (int k0 = 0; k0 < g->np; k0 = summa_next(g, k0))
@@ -347,13 +373,20 @@ amp_status run_algorithm(grid *g, algorithm alg, timing *t) {
   amp_status status = AMP_SUCCESS;
   amp_array_view *vc = NULL;
   memset(t, 0, sizeof *t);
-  if (alg != ALG_SUMMA && g->pr != g->pc) { /* mpi_matmul.c never asks for it */
+  if (alg == ALG_SHARED && g->win == MPI_WIN_NULL) { /* mpi_matmul.c never asks for it */
+    fprintf(stderr, "mpi_matmul: shared needs every rank on one node\n");
+    return AMP_ERROR_INVALID_ARGUMENT;
+  }
+  if ((alg == ALG_CANNON || alg == ALG_FOX) && g->pr != g->pc) { /* nor this */
     fprintf(stderr, "mpi_matmul: %s needs a square grid, not %d x %d\n", algorithm_names[alg],
             g->pr, g->pc);
     return AMP_ERROR_INVALID_ARGUMENT;
   }
-  post_fn *post = alg == ALG_CANNON ? cannon_post : alg == ALG_FOX ? fox_post : summa_post;
-  int steps = alg == ALG_SUMMA ? summa_steps(g) : g->pr;
+  post_fn *post = alg == ALG_CANNON  ? cannon_post
+                  : alg == ALG_FOX   ? fox_post
+                  : alg == ALG_SUMMA ? summa_post
+                                     : shared_post;
+  int steps = alg == ALG_CANNON || alg == ALG_FOX ? g->pr : summa_steps(g);
   if (g->show) {
     show_name = algorithm_names[alg];
     show_inner = post;
@@ -391,18 +424,22 @@ amp_status warm_up(grid *g) {
     status = amp_array_view_discard_data(vc);
   /* SUMMA's first step, mb x w times w x nb: every product of every algorithm has
    * max(m, n, k) = max(mb, nb), amp_blas_gemm's size class; through the copies queue as in the
-   * algorithms */
-  step_slot sl;
-  memset(&sl, 0, sizeof sl);
-  operands op = {g->Aw[0], g->Bw[0], summa_next(g, 0), 0};
-  if (status == AMP_SUCCESS)
+   * algorithms; and once more with A transposed when "shared" may run (its own kernel) */
+  const int bad = g->bad_product; /* --bad-product-rank fails a timed product, not these */
+  g->bad_product = 0;
+  for (int at = 0; at <= (g->win != MPI_WIN_NULL) && status == AMP_SUCCESS; at++) {
+    step_slot sl;
+    memset(&sl, 0, sizeof sl);
+    operands op = {g->Aw[0], g->Bw[0], summa_next(g, 0), 0, at};
     status = copy_start(g, &sl, &op);
-  amp_status st = copy_finish(&sl, &t);
-  status = status == AMP_SUCCESS ? st : status;
-  if (status == AMP_SUCCESS)
-    status = product(g, &sl, 1, vc, &t);
-  st = product_finish(&sl, &t);
-  status = status == AMP_SUCCESS ? st : status;
+    amp_status st = copy_finish(&sl, &t);
+    status = status == AMP_SUCCESS ? st : status;
+    if (status == AMP_SUCCESS)
+      status = product(g, &sl, 1, vc, &t);
+    st = product_finish(&sl, &t);
+    status = status == AMP_SUCCESS ? st : status;
+  }
+  g->bad_product = bad;
   amp_array_view_discard_data(vc); /* nothing to bring back: every algorithm overwrites C */
   amp_array_view_release(vc);
   return status;
@@ -428,6 +465,8 @@ void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes)
     m = (double)q * stages(q) + (q - 1);
     b = m * block;
     break;
+  case ALG_SHARED: /* no messages: the operands are read where they lie */
+    break;
   default: /* each step: A's mb x w panel along a row of pc, B's w x nb panel down a column of pr */
     for (int k0 = 0; k0 < g->np; k0 = summa_next(g, k0)) {
       double w = (double)(summa_next(g, k0) - k0);
@@ -440,9 +479,9 @@ void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes)
   *bytes = b;
 }
 
-void link_cost(const grid *g, algorithm alg, double *copies, double *bytes) {
+void link_cost(const grid *g, algorithm alg, double *copies, double *bytes, double *c_bytes) {
   double e = (double)g->esize, c = 0, b = 0;
-  if (alg == ALG_SUMMA) {
+  if (alg == ALG_SUMMA || alg == ALG_SHARED) {
     for (int k0 = 0; k0 < g->np; k0 = summa_next(g, k0)) {
       double w = (double)(summa_next(g, k0) - k0);
       c += 2;
@@ -452,6 +491,7 @@ void link_cost(const grid *g, algorithm alg, double *copies, double *bytes) {
     c = 2.0 * g->pr;
     b = 2.0 * g->pr * (double)g->mb * (double)g->nb * e;
   }
-  *copies = c + 1; /* and C back */
-  *bytes = b + (double)g->mb * (double)g->nb * e;
+  *copies = c;
+  *bytes = b;
+  *c_bytes = (double)g->mb * (double)g->nb * e;
 }

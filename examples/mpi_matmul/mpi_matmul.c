@@ -20,8 +20,9 @@
  * against OpenBLAS on rank 0 for N <= 2048, and for any N with a checksum (C x against A (B x) for
  * a fixed vector x, C x summed over the ranks). A rank that cannot open its accelerator (try
  * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. The
- * same when a block product fails half-way (try --bad-product-rank R: rank R's second one fails);
- * that rank goes on posting and waiting for every message, so the others finish their steps. */
+ * same when a block product fails half-way (try --bad-product-rank R: rank R's first timed one
+ * fails); that rank goes on posting and waiting for every message, so the others finish their
+ * steps. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -338,29 +339,31 @@ static int pingpong(const grid *g, double *alpha, double *beta) {
   return 1;
 }
 
-/* The same two parameters for the link: every rank copies pinned memory (its working block) to
- * its accelerator at once, blocking copies of 8 B up to 64 MiB (at most a block); rank 0's times
- * are fitted and sent to all. Returns 0 (on every rank) when a rank's copies failed. */
-static int link_model(const grid *g, double *alpha, double *beta) {
+/* The same two parameters for the link: every rank copies `src` (pinned memory, or ordinary
+ * memory that ampcl stages) to its accelerator at once, blocking copies of 8 B up to 64 MiB (at
+ * most `block` bytes); rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a
+ * rank's copies failed. */
+static int link_model(const grid *g, const void *src, size_t block, double *alpha, double *beta) {
   enum { REPS = 10 };
   double m[SIZES], t[SIZES];
-  size_t block = (size_t)g->mb * (size_t)g->nb * g->esize;
   int count = 0, ok = 1, all_ok = 0;
   for (int s = 0; s < SIZES && (size_t)size_of(s) <= block && ok; s++) {
     amp_array *a = NULL;
     int bytes = size_of(s);
     ok = amp_array_create(g->copies, amp_extent1(bytes / 4), AMP_FLOAT, &a) == AMP_SUCCESS &&
-         amp_copy_to_array(g->Aw[0], (size_t)bytes, a) == AMP_SUCCESS; /* the first, untimed */
+         amp_copy_to_array(src, (size_t)bytes, a) == AMP_SUCCESS; /* the first, untimed */
     MPI_Barrier(g->cart);
     double t0 = MPI_Wtime();
     for (int r = 0; r < REPS && ok; r++)
-      ok = amp_copy_to_array(g->Aw[0], (size_t)bytes, a) == AMP_SUCCESS;
+      ok = amp_copy_to_array(src, (size_t)bytes, a) == AMP_SUCCESS;
     m[count] = bytes;
     t[count++] = (MPI_Wtime() - t0) / REPS;
     amp_array_release(a);
   }
   ok = ok && count >= 2;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g->cart);
+  if (!all_ok && g->rank == 0)
+    fprintf(stderr, "mpi_matmul: the link's copies could not be timed: %s\n", amp_last_error());
   if (!all_ok)
     return 0;
   double ab[2];
@@ -395,7 +398,7 @@ int main(int argc, char **argv) {
   MPI_Dims_create(p, 2, dims);
   int pr = dims[0], pc = dims[1], skipped = 0;
   for (int k = 0; k < ALG_COUNT && pr != pc; k++) {
-    if (k == ALG_SUMMA || !o.algs[k])
+    if (k == ALG_SUMMA || k == ALG_SHARED || !o.algs[k])
       continue;
     if (o.named[k]) {
       if (rank == 0)
@@ -427,6 +430,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   grid g = {0};
+  g.win = MPI_WIN_NULL;
   g.p = p;
   g.pr = pr;
   g.pc = pc;
@@ -491,15 +495,30 @@ int main(int argc, char **argv) {
            g.dbl ? "double" : "float", pr, pc, g.mb, g.nb, pad, path);
     if (skipped)
       printf("mpi_matmul: %d ranks make a %d x %d grid: cannon and fox need a square one (P = 1, "
-             "4, 9, 16, ...), so only summa runs\n",
+             "4, 9, 16, ...), so they are left out\n",
              p, pr, pc);
   }
+  /* "shared": the node's shared window, when every rank is on one node */
+  if (o.algs[ALG_SHARED] && !shared_window_create(&g)) {
+    if (o.named[ALG_SHARED]) {
+      if (g.rank == 0)
+        fprintf(stderr, "mpi_matmul: --algorithm shared needs every rank on one node and an MPI-3 "
+                        "shared-memory window of two blocks each; this job has neither\n");
+      rc = 2;
+      goto done;
+    }
+    o.algs[ALG_SHARED] = 0;
+    if (g.rank == 0)
+      printf("mpi_matmul: the ranks are not all on one node: shared is left out\n");
+  }
   /* the model's two parameter pairs: MPI's (ping-pong) and the link's (copies) */
-  double alpha = 0, beta = 0, alpha_l = 0, beta_l = 0;
+  double alpha = 0, beta = 0, alpha_l = 0, beta_l = 0, alpha_o = 0, beta_o = 0;
   int model = 0;
   if (o.pingpong) {
     model = p > 1 ? pingpong(&g, &alpha, &beta) : 1;
-    model = model && link_model(&g, &alpha_l, &beta_l);
+    model = model && link_model(&g, g.Aw[0], bytes, &alpha_l, &beta_l);
+    if (model && g.win != MPI_WIN_NULL) /* the shared window is ordinary memory: staged */
+      model = link_model(&g, g.At_of[g.rank], bytes, &alpha_o, &beta_o);
     if (g.rank == 0 && model) {
       if (p > 1)
         printf("Hockney, MPI:  alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), ping-pong of rank "
@@ -508,6 +527,10 @@ int main(int argc, char **argv) {
       printf("Hockney, link: alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), copies of %s "
              "memory to the accelerator, all ranks at once\n",
              alpha_l * 1e6, beta_l * 1e9, 1e-9 / beta_l, g.pinned ? "pinned" : "ordinary");
+      if (g.win != MPI_WIN_NULL)
+        printf("Hockney, link: alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), copies of the "
+               "shared window (ordinary memory, staged), all ranks at once\n",
+               alpha_o * 1e6, beta_o * 1e9, 1e-9 / beta_o);
     } else if (g.rank == 0) {
       printf("Hockney: not measured (a rank could not allocate its buffer or copy to its "
              "accelerator)\n");
@@ -530,7 +553,10 @@ int main(int argc, char **argv) {
   for (int a = 0; a < ALG_COUNT; a++) {
     if (!o.algs[a])
       continue;
-    fill_blocks(&g);
+    if (a == ALG_SHARED)
+      shared_window_fill(&g); /* ends with a barrier */
+    else
+      fill_blocks(&g);
     MPI_Barrier(g.cart);
     timing t, worst;
     st = run_algorithm(&g, (algorithm)a, &t);
@@ -549,11 +575,16 @@ int main(int argc, char **argv) {
       double flops = 2.0 * (double)g.n * g.n * g.n;
       char predicted[32] = "-";
       if (model) {
-        double messages, volume, copies, copied;
+        double messages, volume, copies, copied, c_bytes;
         hockney_cost(&g, (algorithm)a, &messages, &volume);
-        link_cost(&g, (algorithm)a, &copies, &copied);
+        link_cost(&g, (algorithm)a, &copies, &copied, &c_bytes);
+        const int ordinary = a == ALG_SHARED || !g.pinned;
+        const double al = ordinary && a == ALG_SHARED ? alpha_o : alpha_l,
+                     bl = ordinary && a == ALG_SHARED ? beta_o : beta_l;
         snprintf(predicted, sizeof predicted, "%.3f",
-                 (messages * alpha + volume * beta + copies * alpha_l + copied * beta_l) * 1e3);
+                 (messages * alpha + volume * beta + copies * al + copied * bl + alpha_l +
+                  c_bytes * beta_l) *
+                     1e3);
       }
       printf("%-8s %10.3f %10.2f %9.3f %9.3f %10.3f %11.3f %11.3f %11s  %s\n", algorithm_names[a],
              worst.total * 1e3, flops / worst.total * 1e-9, worst.comm * 1e3, worst.copies * 1e3,
@@ -574,6 +605,7 @@ done:
     else
       free(*bufs[k]);
   }
+  shared_window_free(&g);
   amp_accelerator_view_release(g.copies);
   MPI_Comm_free(&g.row);
   MPI_Comm_free(&g.col);

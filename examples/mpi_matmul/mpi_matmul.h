@@ -6,7 +6,7 @@
 #include <ampcl.h>
 #include <mpi.h>
 
-typedef enum algorithm { ALG_CANNON, ALG_FOX, ALG_SUMMA, ALG_COUNT } algorithm;
+typedef enum algorithm { ALG_CANNON, ALG_FOX, ALG_SUMMA, ALG_SHARED, ALG_COUNT } algorithm;
 
 /* One rank's view of the run: its place in the pr x pc grid, its blocks (mb x nb, row-major, in
  * host memory), and the ampcl views over them on its accelerator. The matrices are n x n, padded
@@ -31,11 +31,15 @@ typedef struct grid {
    * writes them in place. */
   void *A, *B, *C;
   void *Aw[2], *Bw[2];
-  int pinned;      /* the seven blocks came from amp_host_alloc (else calloc) */
-  int panel;       /* SUMMA's widest panel (--panel; default min(mb, nb)) */
-  int show;        /* print the blocks at each step (tiny n) */
-  int bad_product; /* test: this rank's second block product fails (--bad-product-rank) */
-  int products;    /* block products started, warm-up included */
+  int pinned; /* the seven blocks came from amp_host_alloc (else calloc) */
+  /* "shared" (shared_window.c): every rank's A block, transposed (nb x mb), and B block in one
+   * MPI-3 shared-memory window of the node; MPI_WIN_NULL when the ranks are not all on one node */
+  MPI_Win win;
+  const void **At_of, **B_of; /* by grid rank */
+  int panel;                  /* SUMMA's widest panel (--panel; default min(mb, nb)) */
+  int show;                   /* print the blocks at each step (tiny n) */
+  int bad_product; /* test: this rank's first timed block product fails (--bad-product-rank) */
+  int products;    /* timed block products started */
 } grid;
 
 /* Time spent, per rank, in seconds: the whole algorithm; in MPI calls; on the host thread in
@@ -47,6 +51,15 @@ typedef struct timing {
   double total, comm, compute, copies, products;
 } timing;
 enum { TIMING_FIELDS = 5 };
+
+/* The node's shared window (mpi_matmul.c calls it once after the grid is made): when every rank
+ * runs on one node (MPI_Comm_split_type), each allocates its A^T and B blocks in an MPI-3
+ * shared-memory window and learns where every other rank's are. Returns 1 when the window exists,
+ * 0 when the ranks span several nodes or the window could not be had (the same on every rank). */
+int shared_window_create(grid *g);
+/* Fills this rank's A^T and B blocks in the window and waits until every rank has (a barrier). */
+void shared_window_fill(grid *g);
+void shared_window_free(grid *g);
 
 /* Element (r, c) of the global A or B (deterministic, so every rank makes its own blocks), 0 in
  * the padding beyond n. */
@@ -70,9 +83,11 @@ amp_status run_algorithm(grid *g, algorithm alg, timing *t);
 void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes);
 
 /* The copies between host and accelerator of one rank over the whole algorithm: every step
- * copies its two operands in (two copies), and C comes back once at the end. The PCIe term of the
- * model is alpha_link * copies + beta_link * bytes. */
-void link_cost(const grid *g, algorithm alg, double *copies, double *bytes);
+ * copies its two operands in (*copies copies of *bytes in all), and C comes back once at the end
+ * (*c_bytes). The link term of the model is alpha_link (copies + 1) + beta_link bytes (with the
+ * link's parameters for the operands' memory: pinned, or ordinary for "shared") + beta_pinned
+ * c_bytes. */
+void link_cost(const grid *g, algorithm alg, double *copies, double *bytes, double *c_bytes);
 
 extern const char *const algorithm_names[ALG_COUNT];
 
