@@ -95,9 +95,12 @@ AMP_API amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags,
  * panel j's GEMM runs. Each panel's GEMM is amp_blas_gemm's (the fast kernel on a GPU without
  * transposes). It allocates two queues per accelerator for the call, and keeps one pinned
  * workspace between calls: 3 panels of k x w elements plus 2 x m x w (w: the panel width, about
- * 256 MiB of B per panel by default). AMP_GEMM_MULTI_PANEL (columns), AMP_GEMM_MULTI_RING (2-16
- * panels) and AMP_GEMM_MULTI_THREADS (1-64 host threads packing B) override the defaults; a bad
- * value fails the call naming it. Every check happens before C is touched; an error that a device
+ * 256 MiB of B per panel by default). Settings, read at every call (a bad value fails the call
+ * naming it): AMP_GEMM_MULTI_PANEL (w, in columns), AMP_GEMM_MULTI_RING (2-16 panels),
+ * AMP_GEMM_MULTI_THREADS (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: the first
+ * panel's GEMM in that many row chunks, each starting when its rows of A are in; default 4 for
+ * 1024 rows or more per accelerator); AMP_GEMM_MULTI_VERBOSE=1 prints each call's timing per
+ * accelerator to stderr. Every check happens before C is touched; an error that a device
  * reports during the run leaves the panels of C already written with their result and the rest
  * as they were. docs/TRANSFERS.md ("One GEMM over several GPUs") has its cost and scaling. */
 AMP_API amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,

@@ -40,11 +40,12 @@
 #include "blas/blas_host.h"
 #include "core/env_parse.h"
 
-#define FN        "amp_blas_gemm_multi"
-#define MAX_PARTS 64 /* accelerators one call drives */
-#define MAX_RING  16
-#define MAX_FILL  64
-#define REASON    512
+#define FN         "amp_blas_gemm_multi"
+#define MAX_PARTS  64 /* accelerators one call drives */
+#define MAX_RING   16
+#define MAX_FILL   64
+#define MAX_ACHUNK 16 /* chunks of A's rows under the first panel */
+#define REASON     512
 
 /* ---- the cached pinned workspace ------------------------------------------------------------ */
 
@@ -107,19 +108,20 @@ typedef struct part {
   amp_array_view *slot[MAX_RING];   /* the panels of the ring, seen from this accelerator */
   amp_array_view *out[2];           /* rows x w results, over pinned memory */
   unsigned char *out_mem[2];
-  int host_gemm; /* the GEMMs run on host memory (OpenBLAS on a CPU device): no copies in */
+  int host_gemm;  /* the GEMMs run on host memory (OpenBLAS on a CPU device): no copies in */
+  size_t achunks; /* the first panel's GEMMs, one per chunk of A's rows */
   pthread_t thread;
   int started;
   amp_status status;
   char reason[REASON];
-  uint64_t a_ns, gemm_ns, wait_ns, back_ns; /* for AMP_DEBUG */
+  uint64_t a_ns, gemm_ns, wait_ns, back_ns; /* for AMP_DEBUG and AMP_GEMM_MULTI_VERBOSE */
 } part;
 
 struct job {
   amp_transpose ta, tb;
   double alpha, beta;
   int dbl;
-  size_t es, m, n, k, w, npanels, ring, nfill, nparts;
+  size_t es, m, n, k, w, npanels, ring, nfill, nparts, achunks;
   const unsigned char *bhost; /* B's element 0 and row stride (elements) */
   size_t ldb;
   unsigned char *chost;
@@ -290,32 +292,83 @@ static amp_status panel_view(amp_array_view *v, int rows_are_panel, size_t wp, s
 }
 
 /* Panel p's result: back to the host (blocking), into C, and its slot released. */
-static amp_status finish_panel(part *pt, size_t p, amp_future **fut) {
+static amp_status finish_panel(part *pt, size_t p, amp_future **futs) {
   amp_status status = AMP_SUCCESS;
   job *j = pt->j;
   uint64_t t0 = now_ns(), ns = 0;
-  AMP__TRY(amp_future_wait(*fut));
-  if (amp_future_elapsed_ns(*fut, &ns) == AMP_SUCCESS)
-    pt->gemm_ns += ns;
+  for (size_t c = 0; c < MAX_ACHUNK && futs[c]; c++) {
+    AMP__TRY(amp_future_wait(futs[c]));
+    if (amp_future_elapsed_ns(futs[c], &ns) == AMP_SUCCESS)
+      pt->gemm_ns += ns;
+  }
   AMP__TRY(amp_array_view_synchronize(pt->out[p % 2]));
   release_panel(j, p);
   write_back(j, pt, pt->out_mem[p % 2], p * j->w, panel_cols(j, p));
   pt->back_ns += now_ns() - t0;
 fail:
-  amp_future_release(*fut);
-  *fut = NULL;
+  for (size_t c = 0; c < MAX_ACHUNK; c++) {
+    if (futs[c] && status != AMP_SUCCESS)
+      amp_future_wait(futs[c]);
+    amp_future_release(futs[c]);
+    futs[c] = NULL;
+  }
+  return status;
+}
+
+/* op(A)'s rows [r0, r1) of the part (columns of A when transposed). */
+static amp_status a_rows(const part *pt, size_t r0, size_t r1, amp_array_view **out) {
+  const job *j = pt->j;
+  if (j->ta)
+    return amp_array_view_section(pt->a, amp_index2(0, (int)r0),
+                                  amp_extent2((int)j->k, (int)(r1 - r0)), out);
+  return amp_array_view_section(pt->a, amp_index2((int)r0, 0),
+                                amp_extent2((int)(r1 - r0), (int)j->k), out);
+}
+
+/* The GEMMs of panel p into cv (futures into futs). The first panel's come one per chunk of A's
+ * rows, each enqueued as soon as its rows are on the device, so the GEMMs start before all of A
+ * has crossed the link. */
+static amp_status panel_gemms(part *pt, size_t p, amp_array_view *bv, amp_array_view *cv,
+                              amp_future **futs) {
+  amp_status status = AMP_SUCCESS;
+  job *j = pt->j;
+  amp_array_view *ac = NULL, *cc = NULL;
+  size_t nc = p == 0 ? pt->achunks : 1;
+  if (nc == 1) {
+    if (p == 0 && !pt->host_gemm) {
+      uint64_t t0 = now_ns();
+      AMP__TRY(amp_array_view_synchronize_to(pt->a, pt->copy));
+      pt->a_ns += now_ns() - t0;
+    }
+    return amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, pt->a, bv, 0.0, cv, &futs[0]);
+  }
+  amp_extent ce;
+  AMP__TRY(amp_array_view_get_extent(cv, &ce));
+  for (size_t c = 0; c < nc; c++) {
+    size_t r0 = pt->rows * c / nc, r1 = pt->rows * (c + 1) / nc;
+    AMP__TRY(a_rows(pt, r0, r1, &ac));
+    AMP__TRY(amp_array_view_section(cv, amp_index2((int)r0, 0),
+                                    amp_extent2((int)(r1 - r0), ce.dim[1]), &cc));
+    uint64_t t0 = now_ns();
+    AMP__TRY(amp_array_view_synchronize_to(ac, pt->copy));
+    pt->a_ns += now_ns() - t0;
+    AMP__TRY(amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, ac, bv, 0.0, cc, &futs[c]));
+    amp_array_view_release(ac);
+    amp_array_view_release(cc);
+    ac = cc = NULL;
+  }
+fail:
+  amp_array_view_release(ac);
+  amp_array_view_release(cc);
   return status;
 }
 
 static amp_status part_run(part *pt) {
   amp_status status = AMP_SUCCESS;
   job *j = pt->j;
-  amp_future *fut[2] = {NULL, NULL};
+  amp_future *fut[2][MAX_ACHUNK];
   amp_array_view *bv = NULL, *cv = NULL;
-  uint64_t t0 = now_ns();
-  if (!pt->host_gemm)
-    AMP__TRY(amp_array_view_synchronize_to(pt->a, pt->copy));
-  pt->a_ns = now_ns() - t0;
+  memset(fut, 0, sizeof fut);
   for (size_t p = 0; p < j->npanels; p++) {
     size_t s = p % j->ring, wp = panel_cols(j, p);
     uint64_t tw = now_ns();
@@ -328,22 +381,23 @@ static amp_status part_run(part *pt) {
       AMP__TRY(amp_array_view_synchronize_to(bv, pt->copy));
     AMP__TRY(panel_view(pt->out[p % 2], 0, wp, j->w, &cv));
     AMP__TRY(amp_array_view_discard_data(cv));
-    AMP__TRY(amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, pt->a, bv, 0.0, cv, &fut[p % 2]));
+    AMP__TRY(panel_gemms(pt, p, bv, cv, fut[p % 2]));
     amp_array_view_release(bv);
     amp_array_view_release(cv);
     bv = cv = NULL;
     if (p > 0)
-      AMP__TRY(finish_panel(pt, p - 1, &fut[(p - 1) % 2]));
+      AMP__TRY(finish_panel(pt, p - 1, fut[(p - 1) % 2]));
   }
-  AMP__TRY(finish_panel(pt, j->npanels - 1, &fut[(j->npanels - 1) % 2]));
+  AMP__TRY(finish_panel(pt, j->npanels - 1, fut[(j->npanels - 1) % 2]));
 fail:
   amp_array_view_release(bv);
   amp_array_view_release(cv);
   for (int i = 0; i < 2; i++)
-    if (fut[i]) {
-      amp_future_wait(fut[i]);
-      amp_future_release(fut[i]);
-    }
+    for (size_t c = 0; c < MAX_ACHUNK; c++)
+      if (fut[i][c]) {
+        amp_future_wait(fut[i][c]);
+        amp_future_release(fut[i][c]);
+      }
   return status;
 }
 
@@ -473,6 +527,7 @@ static amp_status part_setup(job *j, part *pt, amp_array_view *a, unsigned char 
                                    &pt->out[b]));
   }
   pt->host_gemm = amp__blas_host_wanted(pt->acc, pt->a, pt->slot[0], pt->out[0]);
+  pt->achunks = pt->host_gemm ? 1 : j->achunks < pt->rows ? j->achunks : pt->rows;
 fail:
   return status;
 }
@@ -576,6 +631,8 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   size_t fill_dflt = ncpu >= 16 ? (size_t)ncpu / 8 : 1;
   AMP__TRY(env_size("AMP_GEMM_MULTI_PANEL", 1, 0x7fffffff, default_width(n, k, j->es), &j->w));
   AMP__TRY(env_size("AMP_GEMM_MULTI_RING", 2, MAX_RING, 3, &j->ring));
+  AMP__TRY(env_size("AMP_GEMM_MULTI_A_PARTS", 1, MAX_ACHUNK, m / j->nparts >= 1024 ? 4 : 1,
+                    &j->achunks));
   AMP__TRY(
       env_size("AMP_GEMM_MULTI_THREADS", 1, MAX_FILL, fill_dflt > 8 ? 8 : fill_dflt, &j->nfill));
   if (j->w > n)
@@ -683,11 +740,13 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     if (j->parts[g].status != AMP_SUCCESS)
       status = amp__set_error(j->parts[g].status, FN ": on %s: %s",
                               j->parts[g].acc->props.device_path, j->parts[g].reason);
-  if (amp__debug_enabled()) {
+  const char *verbose = getenv("AMP_GEMM_MULTI_VERBOSE");
+  if (amp__debug_enabled() || (verbose && *verbose && strcmp(verbose, "0") != 0)) {
     fprintf(stderr,
             "[ampcl] " FN ": %zu x %zu x %zu on %zu accelerators, panels of %zu columns (%zu), "
-            "ring %zu, %zu fill threads: %.1f ms\n",
-            m, n, k, j->nparts, j->w, j->npanels, j->ring, j->nfill, (double)(t1 - t0) / 1e6);
+            "ring %zu, %zu fill threads, A in %zu parts: %.1f ms\n",
+            m, n, k, j->nparts, j->w, j->npanels, j->ring, j->nfill, j->achunks,
+            (double)(t1 - t0) / 1e6);
     for (size_t g = 0; g < j->nparts; g++) {
       const part *pt = &j->parts[g];
       fprintf(stderr,

@@ -269,6 +269,10 @@ static void bad_inputs(void) {
   setenv("AMP_GEMM_MULTI_THREADS", "65", 1);
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
   setenv("AMP_GEMM_MULTI_THREADS", "2", 1);
+  setenv("AMP_GEMM_MULTI_A_PARTS", "17", 1);
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "AMP_GEMM_MULTI_A_PARTS") && strstr(amp_last_error(), "16"));
+  setenv("AMP_GEMM_MULTI_A_PARTS", "2", 1);
   CHECK_OK(amp_array_view_synchronize(c));
   CHECK(memcmp(hc, keep, sizeof hc) == 0);
   CHECK(memcmp(hi, (int[M * N]){0}, sizeof hi) == 0);
@@ -299,6 +303,7 @@ int main(void) {
   setenv("AMP_GEMM_MULTI_PANEL", "8", 1);
   setenv("AMP_GEMM_MULTI_RING", "2", 1);
   setenv("AMP_GEMM_MULTI_THREADS", "3", 1);
+  setenv("AMP_GEMM_MULTI_A_PARTS", "3", 1); /* on the OpenCL path: the first panel by chunks of A */
   for (int dbl = 0; dbl < 2; dbl++)
     for (int ta = 0; ta < 2; ta++)
       for (int tb = 0; tb < 2; tb++)
