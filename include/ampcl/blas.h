@@ -93,15 +93,18 @@ AMP_API amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags,
  * copies from, so B crosses host memory once whatever the number of accelerators; its results
  * come back a panel at a time, and panel j + 1 is copied in and panel j - 1 copied back while
  * panel j's GEMM runs. Each panel's GEMM is amp_blas_gemm's (the fast kernel on a GPU without
- * transposes). It allocates two queues per accelerator for the call, and keeps one pinned
- * workspace between calls: 3 panels of k x w elements plus 2 x m x w (w: the panel width, about
- * 256 MiB of B per panel by default). Settings, read at every call (a bad value fails the call
- * naming it): AMP_GEMM_MULTI_PANEL (w, in columns), AMP_GEMM_MULTI_RING (2-16 panels),
- * AMP_GEMM_MULTI_THREADS (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: the first
- * panel's GEMM in that many row chunks, each starting when its rows of A are in; default 4 for
- * 1024 rows or more per accelerator); AMP_GEMM_MULTI_VERBOSE=1 prints each call's timing per
- * accelerator to stderr. Every check happens before C is touched; an error that a device
- * reports during the run leaves the panels of C already written with their result and the rest
+ * transposes). It allocates two queues per accelerator for the call, and keeps a pinned region
+ * per accelerator between calls: its two result panels (2 x m/G x w elements), and on the first
+ * accelerator the ring (3 panels of k x w; w: the panel width, about 256 MiB of B per panel by
+ * default). Settings, read at every call (a bad value fails the call naming it):
+ * AMP_GEMM_MULTI_PANEL (w, in columns), AMP_GEMM_MULTI_RING (2-16 panels), AMP_GEMM_MULTI_THREADS
+ * (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: the first panel's GEMM in that
+ * many row chunks, each starting when its rows of A are in; default 4 for 1024 rows or more per
+ * accelerator), AMP_GEMM_MULTI_SHARED (1, the default: one ring that every accelerator copies
+ * from; 0: a ring in each accelerator's region, each packed by the host);
+ * AMP_GEMM_MULTI_VERBOSE=1 prints each call's timing per accelerator to stderr. Every check
+ * happens before C is touched; an error that a device reports during the run leaves the panels of
+ * C already written with their result and the rest
  * as they were. docs/TRANSFERS.md ("One GEMM over several GPUs") has its cost and scaling. */
 AMP_API amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
                                        amp_transpose trans_a, amp_transpose trans_b, double alpha,

@@ -47,47 +47,60 @@
 #define MAX_ACHUNK 16 /* chunks of A's rows under the first panel */
 #define REASON     512
 
-/* ---- the cached pinned workspace ------------------------------------------------------------ */
+/* ---- the cached pinned workspaces ---------------------------------------------------------- *
+ * One pinned region per accelerator (allocated on it, so its copies are the link's own), kept
+ * between calls: the largest asked for of each; a concurrent call makes its own. */
 
 static pthread_mutex_t ws_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
+static struct ws_entry {
+  amp_accelerator *acc;
   void *ptr;
   size_t bytes;
-  amp_accelerator *acc;
   int busy;
-} ws_cache;
+} ws_cache[MAX_PARTS];
 
-/* *out: `bytes` of pinned memory for acc: the cached workspace when it is free and large enough,
- * else a new one (the free cached one, too small, is freed first). */
+/* *out: `bytes` of pinned memory for acc: its cached region when that is free and large enough,
+ * else a new one (a free cached one that is too small is freed first). */
 static amp_status ws_get(amp_accelerator *acc, size_t bytes, void **out) {
   void *old = NULL;
   pthread_mutex_lock(&ws_lock);
-  if (ws_cache.ptr && !ws_cache.busy && ws_cache.acc == acc && ws_cache.bytes >= bytes) {
-    ws_cache.busy = 1;
-    *out = ws_cache.ptr;
-    pthread_mutex_unlock(&ws_lock);
-    return AMP_SUCCESS;
-  }
-  if (ws_cache.ptr && !ws_cache.busy) {
-    old = ws_cache.ptr;
-    memset(&ws_cache, 0, sizeof ws_cache);
+  for (size_t i = 0; i < MAX_PARTS; i++) {
+    struct ws_entry *e = &ws_cache[i];
+    if (e->acc != acc || !e->ptr || e->busy)
+      continue;
+    if (e->bytes >= bytes) {
+      e->busy = 1;
+      *out = e->ptr;
+      pthread_mutex_unlock(&ws_lock);
+      return AMP_SUCCESS;
+    }
+    old = e->ptr;
+    memset(e, 0, sizeof *e);
+    break;
   }
   pthread_mutex_unlock(&ws_lock);
   amp_host_free(old);
   return amp_host_alloc(acc, bytes, out);
 }
 
-/* Gives the workspace back: kept as the cache if the cache is empty or is this one. */
+/* Gives a region back: kept as acc's cached one when it is that, or acc has none. */
 static void ws_put(amp_accelerator *acc, void *ptr, size_t bytes) {
+  struct ws_entry *empty = NULL;
   pthread_mutex_lock(&ws_lock);
-  if (ws_cache.ptr == ptr) {
-    ws_cache.busy = 0;
-    ptr = NULL;
-  } else if (!ws_cache.ptr) {
-    ws_cache.ptr = ptr;
-    ws_cache.bytes = bytes;
-    ws_cache.acc = acc;
-    ws_cache.busy = 0;
+  for (size_t i = 0; i < MAX_PARTS && ptr; i++) {
+    struct ws_entry *e = &ws_cache[i];
+    if (e->ptr == ptr) {
+      e->busy = 0;
+      ptr = NULL;
+    } else if (e->ptr && e->acc == acc) {
+      empty = NULL; /* acc has its region: this one goes */
+      break;
+    } else if (!e->ptr && !empty) {
+      empty = e;
+    }
+  }
+  if (ptr && empty) {
+    *empty = (struct ws_entry){acc, ptr, bytes, 0};
     ptr = NULL;
   }
   pthread_mutex_unlock(&ws_lock);
@@ -102,11 +115,15 @@ typedef struct part {
   job *j;
   int index;
   amp_accelerator *acc;
-  amp_accelerator_view *run, *copy; /* queues of its own: GEMMs, copies in */
-  size_t r0, rows;                  /* its rows of C */
-  amp_array_view *a;                /* its rows of op(A) */
-  amp_array_view *slot[MAX_RING];   /* the panels of the ring, seen from this accelerator */
-  amp_array_view *out[2];           /* rows x w results, over pinned memory */
+  amp_accelerator_view *run, *copy;  /* queues of its own: GEMMs, copies in */
+  size_t r0, rows;                   /* its rows of C */
+  amp_array_view *a;                 /* its rows of op(A) */
+  amp_array_view *slot[MAX_RING];    /* the panels of the ring, seen from this accelerator */
+  unsigned char *ring_mem[MAX_RING]; /* the ring it copies from (its own, or part 0's) */
+  void *ws;                          /* its pinned region: a ring if it has one, its results */
+  unsigned char *out_base;           /* its results in it */
+  size_t ws_bytes;
+  amp_array_view *out[2]; /* rows x w results, over pinned memory */
   unsigned char *out_mem[2];
   int host_gemm;  /* the GEMMs run on host memory (OpenBLAS on a CPU device): no copies in */
   size_t achunks; /* the first panel's GEMMs, one per chunk of A's rows */
@@ -126,7 +143,7 @@ struct job {
   size_t ldb;
   unsigned char *chost;
   size_t ldc;
-  unsigned char *ring_mem[MAX_RING];
+  size_t nrings;     /* 1: every accelerator copies from part 0's ring; else one ring each */
   size_t slot_elems; /* k * w */
   pthread_mutex_t lock;
   pthread_cond_t cond;
@@ -169,16 +186,18 @@ static size_t panel_cols(const job *j, size_t p) {
  * (op(B) = B^T: the panel is w rows of B, each k long). The slot keeps a row pitch of w (or k), so
  * a narrower last panel is a section of the slot's view. */
 static void pack(const job *j, size_t p, size_t f) {
-  unsigned char *dst = j->ring_mem[p % j->ring];
   const size_t wp = panel_cols(j, p), c0 = p * j->w, es = j->es;
-  if (!j->tb) {
-    size_t i0 = j->k * f / j->nfill, i1 = j->k * (f + 1) / j->nfill;
-    for (size_t i = i0; i < i1; i++)
-      memcpy(dst + i * j->w * es, j->bhost + (i * j->ldb + c0) * es, wp * es);
-  } else {
-    size_t i0 = wp * f / j->nfill, i1 = wp * (f + 1) / j->nfill;
-    for (size_t i = i0; i < i1; i++)
-      memcpy(dst + i * j->k * es, j->bhost + (c0 + i) * j->ldb * es, j->k * es);
+  for (size_t r = 0; r < j->nrings; r++) {
+    unsigned char *dst = j->parts[r].ring_mem[p % j->ring];
+    if (!j->tb) {
+      size_t i0 = j->k * f / j->nfill, i1 = j->k * (f + 1) / j->nfill;
+      for (size_t i = i0; i < i1; i++)
+        memcpy(dst + i * j->w * es, j->bhost + (i * j->ldb + c0) * es, wp * es);
+    } else {
+      size_t i0 = wp * f / j->nfill, i1 = wp * (f + 1) / j->nfill;
+      for (size_t i = i0; i < i1; i++)
+        memcpy(dst + i * j->k * es, j->bhost + (c0 + i) * j->ldb * es, j->k * es);
+    }
   }
 }
 
@@ -499,7 +518,8 @@ static void scale_c(const job *j) {
   }
 }
 
-static amp_status part_setup(job *j, part *pt, amp_array_view *a, unsigned char *ws) {
+static amp_status part_setup(job *j, part *pt, amp_array_view *a) {
+  unsigned char *ws = pt->out_base;
   amp_status status = AMP_SUCCESS;
   const amp_elem_type et = a->type;
   AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->run));
@@ -519,7 +539,7 @@ static amp_status part_setup(job *j, part *pt, amp_array_view *a, unsigned char 
   const amp_extent pe =
       j->tb ? amp_extent2((int)j->w, (int)j->k) : amp_extent2((int)j->k, (int)j->w);
   for (size_t s = 0; s < j->ring; s++)
-    AMP__TRY(amp_array_view_create_const(pe, et, j->ring_mem[s], &pt->slot[s]));
+    AMP__TRY(amp_array_view_create_const(pe, et, pt->ring_mem[s], &pt->slot[s]));
   for (int b = 0; b < 2; b++) {
     pt->out_mem[b] = ws;
     ws += pt->rows * j->w * j->es;
@@ -552,9 +572,6 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
                                amp_array_view *c) {
   amp_status status = AMP_SUCCESS;
   job *j = NULL;
-  void *ws = NULL;
-  size_t ws_bytes = 0;
-  amp_accelerator *ws_acc = NULL;
   int locks = 0;
   if (!views)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, FN ": views is NULL");
@@ -599,13 +616,11 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     for (int g = 0; g < nviews; g++)
       if (!views[g]->acc->props.supports_double_precision)
         AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
-                  FN ": views[%d]'s %s does not support double "
-                     "precision",
-                  g, views[g]->acc->props.device_path);
+                  FN ": views[%d]'s %s does not support double precision", g,
+                  views[g]->acc->props.device_path);
   if (c->src == a->src || c->src == b->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              FN ": C is a view of the same data as %s; C must not "
-                 "share memory with A or B",
+              FN ": C is a view of the same data as %s; C must not share memory with A or B",
               c->src == a->src ? "A" : "B");
   if (a->src->host && c->src->host && overlap(a, c))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, FN ": C's memory overlaps A's; C must not share "
@@ -641,11 +656,14 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   if (j->nfill > (trans_b ? j->w : k))
     j->nfill = trans_b ? j->w : k;
 
-  /* The workspace: `ring` panels of k x w, then two m_g x w results per accelerator; every size
-   * checked (k * w fits a view only below 2^31 elements). */
-  size_t slot_bytes, out_elems, tot = 0, x;
+  /* The pinned regions: per accelerator two results of m_g x w, and the ring (`ring` panels of
+   * k x w) in part 0's region only, or in each (AMP_GEMM_MULTI_SHARED=0). Every size checked (a
+   * view holds at most 2^31-1 elements). */
+  size_t shared, slot_bytes, ring_bytes, out_elems, x;
+  AMP__TRY(env_size("AMP_GEMM_MULTI_SHARED", 0, 1, 1, &shared));
+  j->nrings = shared ? 1 : j->nparts;
   if (!mul_ok(k, j->w, &j->slot_elems) || j->slot_elems > 0x7fffffff ||
-      !mul_ok(j->slot_elems, j->es, &slot_bytes) || !mul_ok(slot_bytes, j->ring, &tot))
+      !mul_ok(j->slot_elems, j->es, &slot_bytes) || !mul_ok(slot_bytes, j->ring, &ring_bytes))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               FN ": a panel of %zu x %zu elements (AMP_GEMM_MULTI_PANEL) is more than a view "
                  "holds (2^31-1 elements); set a narrower panel",
@@ -658,11 +676,12 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     pt->r0 = m * g / j->nparts;
     pt->rows = m * (g + 1) / j->nparts - pt->r0;
     if (!mul_ok(pt->rows, j->w, &out_elems) || out_elems > 0x7fffffff ||
-        !mul_ok(out_elems, 2 * j->es, &x) || !add_ok(tot, x, &tot))
+        !mul_ok(out_elems, 2 * j->es, &x) || (g < j->nrings && !add_ok(x, ring_bytes, &x)))
       AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
                 FN ": a result panel of %zu x %zu elements is more than a view holds (2^31-1 "
                    "elements); set a narrower panel (AMP_GEMM_MULTI_PANEL)",
                 pt->rows, j->w);
+    pt->ws_bytes = x;
   }
 
   /* Host memory must hold A's and B's latest contents, and C's (read and then written here: the
@@ -672,8 +691,7 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   AMP__TRY(amp_array_view_synchronize_access(c, AMP_ACCESS_READ_WRITE));
   if (!a->src->host || !b->src->host || !c->src->host)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              FN ": %s has no data yet (a view created empty and "
-                 "never written)",
+              FN ": %s has no data yet (a view created empty and never written)",
               !a->src->host   ? "A"
               : !b->src->host ? "B"
                               : "C");
@@ -686,18 +704,19 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     goto fail;
   }
 
-  ws_acc = views[0]->acc;
-  ws_bytes = tot;
-  AMP__TRY(ws_get(ws_acc, ws_bytes, &ws));
-  for (size_t s = 0; s < j->ring; s++) {
-    j->ring_mem[s] = (unsigned char *)ws + s * slot_bytes;
-    j->slot_panel[s] = (long)s - (long)j->ring; /* "held" a panel before 0, released */
-  }
-  unsigned char *outs = (unsigned char *)ws + j->ring * slot_bytes;
   for (size_t g = 0; g < j->nparts; g++) {
-    AMP__TRY(part_setup(j, &j->parts[g], a, outs));
-    outs += 2 * j->parts[g].rows * j->w * j->es;
+    part *pt = &j->parts[g];
+    AMP__TRY(ws_get(pt->acc, pt->ws_bytes, &pt->ws));
+    /* a region: the ring first (if it has one), then its two results */
+    unsigned char *ring = j->parts[g < j->nrings ? g : 0].ws;
+    for (size_t s = 0; s < j->ring; s++)
+      pt->ring_mem[s] = ring + s * slot_bytes;
+    pt->out_base = (unsigned char *)pt->ws + (g < j->nrings ? ring_bytes : 0);
   }
+  for (size_t s = 0; s < j->ring; s++)
+    j->slot_panel[s] = (long)s - (long)j->ring; /* "held" a panel before 0, released */
+  for (size_t g = 0; g < j->nparts; g++)
+    AMP__TRY(part_setup(j, &j->parts[g], a));
 
   if (pthread_mutex_init(&j->lock, NULL) != 0)
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, FN ": pthread_mutex_init failed");
@@ -761,14 +780,15 @@ fail:
     amp_status keep = status;
     for (size_t g = 0; g < j->nparts; g++)
       part_teardown(&j->parts[g]);
+    for (size_t g = 0; g < j->nparts; g++) /* after every part's views: nothing uses them now */
+      if (j->parts[g].ws)
+        ws_put(j->parts[g].acc, j->parts[g].ws, j->parts[g].ws_bytes);
     if (locks) {
       pthread_cond_destroy(&j->cond);
       pthread_mutex_destroy(&j->lock);
     }
     status = keep;
   }
-  if (ws)
-    ws_put(ws_acc, ws, ws_bytes);
   free(j);
   return status;
 }

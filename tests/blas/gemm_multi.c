@@ -8,8 +8,8 @@
  * multiples of 0.25, so every product and sum is exact in float and the only rounding is in alpha
  * and beta. Covered: float and double, every transpose, alpha and beta not 1 and 0, alpha 0 (A and
  * B not read: NaN there must not reach C), beta 0 (NaN in C must not survive), sections with row
- * strides, one accelerator, more accelerators than rows, and the bad inputs, each with C's host
- * memory unchanged. */
+ * strides, one accelerator, more accelerators than rows, a ring per accelerator
+ * (AMP_GEMM_MULTI_SHARED=0), and the bad inputs, each with C's host memory unchanged. */
 #include <stdint.h>
 
 #include "check.h"
@@ -273,6 +273,10 @@ static void bad_inputs(void) {
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(amp_last_error(), "AMP_GEMM_MULTI_A_PARTS") && strstr(amp_last_error(), "16"));
   setenv("AMP_GEMM_MULTI_A_PARTS", "2", 1);
+  setenv("AMP_GEMM_MULTI_SHARED", "2", 1);
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "AMP_GEMM_MULTI_SHARED"));
+  unsetenv("AMP_GEMM_MULTI_SHARED");
   CHECK_OK(amp_array_view_synchronize(c));
   CHECK(memcmp(hc, keep, sizeof hc) == 0);
   CHECK(memcmp(hi, (int[M * N]){0}, sizeof hi) == 0);
@@ -318,6 +322,10 @@ int main(int argc, char **argv) {
   setenv("AMP_GEMM_MULTI_RING", "3", 1);
   setenv("AMP_GEMM_MULTI_THREADS", "1", 1);
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
+  setenv("AMP_GEMM_MULTI_SHARED", "0", 1); /* a ring per accelerator */
+  one_case(0, 0, 1, 37, 53, 29, 1.0, 0.0, 2, 0);
+  one_case(0, 0, 0, 37, 53, 29, 1.0, 0.5, 2, 59);
+  unsetenv("AMP_GEMM_MULTI_SHARED");
   unsetenv("AMP_GEMM_MULTI_PANEL"); /* the default width: one panel at these sizes */
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
   setenv("AMP_GEMM_MULTI_PANEL", "5", 1);
