@@ -17,16 +17,19 @@
  *
  *   fillers (the calling thread and F - 1 others) pack panel j into slot j % S once all
  *     accelerators have released the panel that slot held (j - S);
- *   one thread per accelerator: its rows of A to the device (a copy queue of its own), then for
- *     each panel j: wait until j is packed, copy it in on the copy queue, enqueue its GEMM on a
- *     compute queue of its own (which waits for that copy), then bring panel j - 1's result back
- *     (on the accelerator's default queue, so it does not wait behind GEMM j), write it into C,
- *     and release j - 1's slot. So panel j + 1 crosses the link and j - 1 comes back while
- *     GEMM j runs.
+ *   one thread per accelerator: for each panel j: wait until j is packed and copy it in on a copy
+ *     queue of its own, enqueue its GEMM on a compute queue of its own (which waits for that
+ *     copy), enqueue panel j + 1's copy if the host has packed it already, then bring panel
+ *     j - 1's result back (on the accelerator's default queue, so it does not wait behind GEMM j),
+ *     write it into C, and release j - 1's slot. So panel j + 1 crosses the link and j - 1 comes
+ *     back while GEMM j runs. Its rows of A are copied in on the copy queue before the first
+ *     GEMM; with AMP_GEMM_MULTI_A_PARTS = p > 1 the first panel's GEMM is p GEMMs over chunks of
+ *     those rows, each enqueued once its chunk is in, so computing starts before all of A is in.
  *
- * The pinned workspace (S panels, and two result panels per accelerator) is allocated at the
- * first call and kept for the next (one workspace, the largest asked for; a concurrent call makes
- * its own). docs/TRANSFERS.md, "Several GPUs", is the user's page for this. */
+ * The pinned memory, a region per accelerator allocated on it (its two result panels, and the ring
+ * in the first accelerator's, or in every one's with AMP_GEMM_MULTI_SHARED=0), is kept for the
+ * next call (per accelerator, the largest asked for; a concurrent call makes its own).
+ * docs/TRANSFERS.md, "One GEMM over several GPUs", is the user's page for this. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -241,13 +244,14 @@ static void *fill_main(void *arg) {
 
 /* ---- one accelerator's thread --------------------------------------------------------------- */
 
-/* Waits until panel p is packed; 0 when the job was aborted. */
-static int wait_panel(job *j, size_t p) {
+/* Waits until panel p is packed (or only looks, when !block); 0 when it is not (the job was
+ * aborted, or it is not packed yet). */
+static int wait_panel(job *j, size_t p, int block) {
   size_t s = p % j->ring;
   pthread_mutex_lock(&j->lock);
-  while (!j->abort && !(j->slot_panel[s] == (long)p && j->slot_filled[s] == j->nfill))
+  while (block && !j->abort && !(j->slot_panel[s] == (long)p && j->slot_filled[s] == j->nfill))
     pthread_cond_wait(&j->cond, &j->lock);
-  int ok = !j->abort;
+  int ok = !j->abort && j->slot_panel[s] == (long)p && j->slot_filled[s] == j->nfill;
   pthread_mutex_unlock(&j->lock);
   return ok;
 }
@@ -382,28 +386,51 @@ fail:
   return status;
 }
 
+/* Panel p (packed) to the accelerator: its slot's view learns of the new contents, and the copy
+ * is enqueued on the copy queue (nothing to copy when the GEMMs run on host memory). */
+static amp_status send_panel(part *pt, size_t p) {
+  amp_status status = AMP_SUCCESS;
+  job *j = pt->j;
+  amp_array_view *bv = NULL;
+  AMP__TRY(amp_array_view_refresh(pt->slot[p % j->ring]));
+  if (!pt->host_gemm) {
+    AMP__TRY(panel_view(pt->slot[p % j->ring], j->tb != AMP_NO_TRANS, panel_cols(j, p), j->w, &bv));
+    AMP__TRY(amp_array_view_synchronize_to(bv, pt->copy));
+  }
+fail:
+  amp_array_view_release(bv);
+  return status;
+}
+
 static amp_status part_run(part *pt) {
   amp_status status = AMP_SUCCESS;
   job *j = pt->j;
   amp_future *fut[2][MAX_ACHUNK];
   amp_array_view *bv = NULL, *cv = NULL;
+  size_t sent = 0; /* panels whose copy in is enqueued */
   memset(fut, 0, sizeof fut);
   for (size_t p = 0; p < j->npanels; p++) {
-    size_t s = p % j->ring, wp = panel_cols(j, p);
-    uint64_t tw = now_ns();
-    if (!wait_panel(j, p))
-      goto fail; /* another thread failed: its status is the call's */
-    pt->wait_ns += now_ns() - tw;
-    AMP__TRY(amp_array_view_refresh(pt->slot[s])); /* the host packed new contents */
-    AMP__TRY(panel_view(pt->slot[s], j->tb != AMP_NO_TRANS, wp, j->w, &bv));
-    if (!pt->host_gemm)
-      AMP__TRY(amp_array_view_synchronize_to(bv, pt->copy));
+    size_t wp = panel_cols(j, p);
+    if (sent == p) {
+      uint64_t tw = now_ns();
+      if (!wait_panel(j, p, 1))
+        goto fail; /* another thread failed: its status is the call's */
+      pt->wait_ns += now_ns() - tw;
+      AMP__TRY(send_panel(pt, p));
+      sent++;
+    }
+    AMP__TRY(panel_view(pt->slot[p % j->ring], j->tb != AMP_NO_TRANS, wp, j->w, &bv));
     AMP__TRY(panel_view(pt->out[p % 2], 0, wp, j->w, &cv));
     AMP__TRY(amp_array_view_discard_data(cv));
     AMP__TRY(panel_gemms(pt, p, bv, cv, fut[p % 2]));
     amp_array_view_release(bv);
     amp_array_view_release(cv);
     bv = cv = NULL;
+    /* the next panel's copy under this GEMM, if the host has packed it already */
+    if (p + 1 < j->npanels && wait_panel(j, p + 1, 0)) {
+      AMP__TRY(send_panel(pt, p + 1));
+      sent++;
+    }
     if (p > 0)
       AMP__TRY(finish_panel(pt, p - 1, fut[(p - 1) % 2]));
   }
