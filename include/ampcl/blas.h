@@ -94,14 +94,15 @@ AMP_API amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags,
  * come back a panel at a time, and panel j + 1 is copied in and panel j - 1 copied back while
  * panel j's GEMM runs. Each panel's GEMM is amp_blas_gemm's (the fast kernel on a GPU without
  * transposes). It allocates two queues per accelerator for the call, and keeps a pinned region
- * per accelerator between calls: its two result panels (2 x m/G x w elements), and on the first
+ * per accelerator between calls: its result panels (r x m/G x w elements, r = 2, or the ring's
+ * panels + 1 with A in parts), and on the first
  * accelerator the ring (3 panels of k x w; w: the panel width, about 256 MiB of B per panel by
  * default). Settings, read at every call (a bad value fails the call naming it):
  * AMP_GEMM_MULTI_PANEL (w, in columns), AMP_GEMM_MULTI_RING (2-16 panels), AMP_GEMM_MULTI_THREADS
- * (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: the first panel's GEMM in that
- * many row chunks, each starting when its rows of A are in; default 4 for 1024 rows or more per
- * accelerator), AMP_GEMM_MULTI_SHARED (1, the default: one ring that every accelerator copies
- * from; 0: a ring in each accelerator's region, each packed by the host);
+ * (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: A's rows sent in that many
+ * chunks, the first ring's panels computed chunk by chunk as they arrive; default 4 for 1024
+ * rows or more per accelerator), AMP_GEMM_MULTI_SHARED (1, the default: one ring that every
+ * accelerator copies from; 0: a ring in each accelerator's region, each packed by the host);
  * AMP_GEMM_MULTI_VERBOSE=1 prints each call's timing per accelerator to stderr. Every check
  * happens before C is touched; an error that a device reports during the run leaves the panels of
  * C already written with their result and the rest

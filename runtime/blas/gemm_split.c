@@ -23,10 +23,12 @@
  *     j - 1's result back (on the accelerator's default queue, so it does not wait behind GEMM j),
  *     write it into C, and release j - 1's slot. So panel j + 1 crosses the link and j - 1 comes
  *     back while GEMM j runs. Its rows of A are copied in on the copy queue before the first
- *     GEMM; with AMP_GEMM_MULTI_A_PARTS = p > 1 the first panel's GEMM is p GEMMs over chunks of
- *     those rows, each enqueued once its chunk is in, so computing starts before all of A is in.
+ *     GEMM; with AMP_GEMM_MULTI_A_PARTS = p > 1 they go in p chunks, and the first S panels are
+ *     computed chunk by chunk, each chunk's GEMMs enqueued once it is in, so the device computes
+ *     while the rest of A crosses. A result buffer is reused only once its panel is in C: 2 of
+ *     them, or S + 1 with A in chunks.
  *
- * The pinned memory, a region per accelerator allocated on it (its two result panels, and the ring
+ * The pinned memory, a region per accelerator allocated on it (its result panels, and the ring
  * in the first accelerator's, or in every one's with AMP_GEMM_MULTI_SHARED=0), is kept for the
  * next call (per accelerator, the largest asked for; a concurrent call makes its own).
  * docs/TRANSFERS.md, "One GEMM over several GPUs", is the user's page for this. */
@@ -47,7 +49,8 @@
 #define MAX_PARTS  64 /* accelerators one call drives */
 #define MAX_RING   16
 #define MAX_FILL   64
-#define MAX_ACHUNK 16 /* chunks of A's rows under the first panel */
+#define MAX_ACHUNK 16 /* chunks of A's rows under the first panels */
+#define MAX_OUT    (MAX_RING + 1)
 #define REASON     512
 
 /* ---- the cached pinned workspaces ---------------------------------------------------------- *
@@ -126,10 +129,12 @@ typedef struct part {
   void *ws;                          /* its pinned region: a ring if it has one, its results */
   unsigned char *out_base;           /* its results in it */
   size_t ws_bytes;
-  amp_array_view *out[2]; /* rows x w results, over pinned memory */
-  unsigned char *out_mem[2];
-  int host_gemm;  /* the GEMMs run on host memory (OpenBLAS on a CPU device): no copies in */
-  size_t achunks; /* the first panel's GEMMs, one per chunk of A's rows */
+  amp_array_view *out[MAX_OUT]; /* nout results of rows x w, over pinned memory */
+  unsigned char *out_mem[MAX_OUT];
+  int host_gemm;   /* the GEMMs run on host memory (OpenBLAS on a CPU device): no copies in */
+  size_t achunks;  /* the first panels' GEMMs, one per chunk of A's rows */
+  size_t finished; /* panels whose results are in C */
+  amp_future *fut[MAX_OUT][MAX_ACHUNK]; /* the GEMMs writing each result buffer */
   pthread_t thread;
   int started;
   amp_status status;
@@ -142,6 +147,7 @@ struct job {
   double alpha, beta;
   int dbl;
   size_t es, m, n, k, w, npanels, ring, nfill, nparts, achunks;
+  size_t nout; /* result buffers per accelerator: 2, or the first panels + 1 when chunked */
   const unsigned char *bhost; /* B's element 0 and row stride (elements) */
   size_t ldb;
   unsigned char *chost;
@@ -315,18 +321,19 @@ static amp_status panel_view(amp_array_view *v, int rows_are_panel, size_t wp, s
 }
 
 /* Panel p's result: back to the host (blocking), into C, and its slot released. */
-static amp_status finish_panel(part *pt, size_t p, amp_future **futs) {
+static amp_status finish_panel(part *pt, size_t p) {
   amp_status status = AMP_SUCCESS;
   job *j = pt->j;
+  amp_future **futs = pt->fut[p % j->nout];
   uint64_t t0 = now_ns(), ns = 0;
   for (size_t c = 0; c < MAX_ACHUNK && futs[c]; c++) {
     AMP__TRY(amp_future_wait(futs[c]));
     if (amp_future_elapsed_ns(futs[c], &ns) == AMP_SUCCESS)
       pt->gemm_ns += ns;
   }
-  AMP__TRY(amp_array_view_synchronize(pt->out[p % 2]));
+  AMP__TRY(amp_array_view_synchronize(pt->out[p % j->nout]));
   release_panel(j, p);
-  write_back(j, pt, pt->out_mem[p % 2], p * j->w, panel_cols(j, p));
+  write_back(j, pt, pt->out_mem[p % j->nout], p * j->w, panel_cols(j, p));
   pt->back_ns += now_ns() - t0;
 fail:
   for (size_t c = 0; c < MAX_ACHUNK; c++) {
@@ -348,41 +355,11 @@ static amp_status a_rows(const part *pt, size_t r0, size_t r1, amp_array_view **
                                 amp_extent2((int)(r1 - r0), (int)j->k), out);
 }
 
-/* The GEMMs of panel p into cv (futures into futs). The first panel's come one per chunk of A's
- * rows, each enqueued as soon as its rows are on the device, so the GEMMs start before all of A
- * has crossed the link. */
-static amp_status panel_gemms(part *pt, size_t p, amp_array_view *bv, amp_array_view *cv,
-                              amp_future **futs) {
+/* Finishes every panel up to p (in order), those not finished yet. */
+static amp_status finish_upto(part *pt, long p) {
   amp_status status = AMP_SUCCESS;
-  job *j = pt->j;
-  amp_array_view *ac = NULL, *cc = NULL;
-  size_t nc = p == 0 ? pt->achunks : 1;
-  if (nc == 1) {
-    if (p == 0 && !pt->host_gemm) {
-      uint64_t t0 = now_ns();
-      AMP__TRY(amp_array_view_synchronize_to(pt->a, pt->copy));
-      pt->a_ns += now_ns() - t0;
-    }
-    return amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, pt->a, bv, 0.0, cv, &futs[0]);
-  }
-  amp_extent ce;
-  AMP__TRY(amp_array_view_get_extent(cv, &ce));
-  for (size_t c = 0; c < nc; c++) {
-    size_t r0 = pt->rows * c / nc, r1 = pt->rows * (c + 1) / nc;
-    AMP__TRY(a_rows(pt, r0, r1, &ac));
-    AMP__TRY(amp_array_view_section(cv, amp_index2((int)r0, 0),
-                                    amp_extent2((int)(r1 - r0), ce.dim[1]), &cc));
-    uint64_t t0 = now_ns();
-    AMP__TRY(amp_array_view_synchronize_to(ac, pt->copy));
-    pt->a_ns += now_ns() - t0;
-    AMP__TRY(amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, ac, bv, 0.0, cc, &futs[c]));
-    amp_array_view_release(ac);
-    amp_array_view_release(cc);
-    ac = cc = NULL;
-  }
-fail:
-  amp_array_view_release(ac);
-  amp_array_view_release(cc);
+  while (status == AMP_SUCCESS && (long)pt->finished <= p)
+    status = finish_panel(pt, pt->finished++);
   return status;
 }
 
@@ -402,47 +379,120 @@ fail:
   return status;
 }
 
+/* Rows [r0, r1) of panel p's result buffer (its wp columns); a new reference. */
+static amp_status out_rows(part *pt, size_t p, size_t r0, size_t r1, amp_array_view **out) {
+  return amp_array_view_section(pt->out[p % pt->j->nout], amp_index2((int)r0, 0),
+                                amp_extent2((int)(r1 - r0), (int)panel_cols(pt->j, p)), out);
+}
+
+/* One GEMM: rows [r0, r1) of panel p's result = those rows of op(A) times the panel. */
+static amp_status gemm_rows(part *pt, size_t p, size_t r0, size_t r1, amp_future **fut) {
+  amp_status status = AMP_SUCCESS;
+  job *j = pt->j;
+  amp_array_view *av = NULL, *bv = NULL, *cv = NULL;
+  if (r0 == 0 && r1 == pt->rows) {
+    av = pt->a;
+    AMP__TRY(amp_array_view_retain(av));
+  } else {
+    AMP__TRY(a_rows(pt, r0, r1, &av));
+  }
+  AMP__TRY(panel_view(pt->slot[p % j->ring], j->tb != AMP_NO_TRANS, panel_cols(j, p), j->w, &bv));
+  AMP__TRY(out_rows(pt, p, r0, r1, &cv));
+  AMP__TRY(amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, av, bv, 0.0, cv, fut));
+fail:
+  amp_array_view_release(av);
+  amp_array_view_release(bv);
+  amp_array_view_release(cv);
+  return status;
+}
+
+/* Its rows [r0, r1) of op(A) to the accelerator, on the copy queue (staged from ordinary memory:
+ * this thread copies). Nothing to copy when the GEMMs run on host memory. */
+static amp_status send_a(part *pt, size_t r0, size_t r1) {
+  amp_status status = AMP_SUCCESS;
+  amp_array_view *av = NULL;
+  uint64_t t0 = now_ns();
+  if (pt->host_gemm)
+    return AMP_SUCCESS;
+  AMP__TRY(a_rows(pt, r0, r1, &av));
+  AMP__TRY(amp_array_view_synchronize_to(av, pt->copy));
+fail:
+  amp_array_view_release(av);
+  pt->a_ns += now_ns() - t0;
+  return status;
+}
+
+/* Waits for panel p (*ok 0 when the job was aborted meanwhile), sends it, and makes its result
+ * buffer writable without a copy in. */
+static amp_status take_panel(part *pt, size_t p, int *ok) {
+  amp_status status = AMP_SUCCESS;
+  amp_array_view *cv = NULL;
+  uint64_t tw = now_ns();
+  *ok = wait_panel(pt->j, p, 1);
+  if (!*ok)
+    return AMP_SUCCESS; /* another thread failed: its status is the call's */
+  pt->wait_ns += now_ns() - tw;
+  AMP__TRY(send_panel(pt, p));
+  AMP__TRY(out_rows(pt, p, 0, pt->rows, &cv));
+  AMP__TRY(amp_array_view_discard_data(cv));
+fail:
+  amp_array_view_release(cv);
+  return status;
+}
+
+/* One accelerator's work. With A in chunks, the first min(ring, panels) panels are computed chunk
+ * by chunk as A's rows arrive (each chunk's GEMMs over all of them), so the device computes while
+ * the rest of A crosses; then panel by panel: panel p's GEMM, the next panel's copy in if it is
+ * packed, and the results up to p - 1 back and into C. */
 static amp_status part_run(part *pt) {
   amp_status status = AMP_SUCCESS;
   job *j = pt->j;
-  amp_future *fut[2][MAX_ACHUNK];
-  amp_array_view *bv = NULL, *cv = NULL;
-  size_t sent = 0; /* panels whose copy in is enqueued */
-  memset(fut, 0, sizeof fut);
-  for (size_t p = 0; p < j->npanels; p++) {
-    size_t wp = panel_cols(j, p);
-    if (sent == p) {
-      uint64_t tw = now_ns();
-      if (!wait_panel(j, p, 1))
-        goto fail; /* another thread failed: its status is the call's */
-      pt->wait_ns += now_ns() - tw;
-      AMP__TRY(send_panel(pt, p));
-      sent++;
+  size_t sent = 0, first = 0; /* panels whose copy in is enqueued; the loop's first panel */
+  int ok = 1;
+  if (pt->achunks > 1) {
+    size_t p0 = j->ring < j->npanels ? j->ring : j->npanels;
+    for (size_t c = 0; c < pt->achunks; c++) {
+      size_t r0 = pt->rows * c / pt->achunks, r1 = pt->rows * (c + 1) / pt->achunks;
+      AMP__TRY(send_a(pt, r0, r1));
+      for (; sent < p0; sent++) {
+        AMP__TRY(take_panel(pt, sent, &ok));
+        if (!ok)
+          goto fail;
+      }
+      for (size_t q = 0; q < p0; q++)
+        AMP__TRY(gemm_rows(pt, q, r0, r1, &pt->fut[q % j->nout][c]));
     }
-    AMP__TRY(panel_view(pt->slot[p % j->ring], j->tb != AMP_NO_TRANS, wp, j->w, &bv));
-    AMP__TRY(panel_view(pt->out[p % 2], 0, wp, j->w, &cv));
-    AMP__TRY(amp_array_view_discard_data(cv));
-    AMP__TRY(panel_gemms(pt, p, bv, cv, fut[p % 2]));
-    amp_array_view_release(bv);
-    amp_array_view_release(cv);
-    bv = cv = NULL;
-    /* the next panel's copy under this GEMM, if the host has packed it already */
-    if (p + 1 < j->npanels && wait_panel(j, p + 1, 0)) {
-      AMP__TRY(send_panel(pt, p + 1));
-      sent++;
-    }
-    if (p > 0)
-      AMP__TRY(finish_panel(pt, p - 1, fut[(p - 1) % 2]));
+    first = p0;
+  } else {
+    AMP__TRY(send_a(pt, 0, pt->rows));
   }
-  AMP__TRY(finish_panel(pt, j->npanels - 1, fut[(j->npanels - 1) % 2]));
+  for (size_t p = first; p < j->npanels; p++) {
+    /* the slot panel p goes to, and the result buffer it writes, must be free */
+    AMP__TRY(finish_upto(pt, (long)p - (long)(j->ring < j->nout ? j->ring : j->nout)));
+    if (sent == p) {
+      AMP__TRY(take_panel(pt, p, &ok));
+      if (!ok)
+        goto fail;
+      sent++;
+    }
+    AMP__TRY(gemm_rows(pt, p, 0, pt->rows, &pt->fut[p % j->nout][0]));
+    /* the next panel's copy under this GEMM, if the host has packed it already */
+    if (p + 1 < j->npanels && sent == p + 1 && wait_panel(j, p + 1, 0)) {
+      AMP__TRY(take_panel(pt, p + 1, &ok));
+      if (!ok)
+        goto fail;
+      sent++;
+    }
+    AMP__TRY(finish_upto(pt, (long)p - 1));
+  }
+  AMP__TRY(finish_upto(pt, (long)j->npanels - 1));
 fail:
-  amp_array_view_release(bv);
-  amp_array_view_release(cv);
-  for (int i = 0; i < 2; i++)
+  for (size_t i = 0; i < MAX_OUT; i++)
     for (size_t c = 0; c < MAX_ACHUNK; c++)
-      if (fut[i][c]) {
-        amp_future_wait(fut[i][c]);
-        amp_future_release(fut[i][c]);
+      if (pt->fut[i][c]) {
+        amp_future_wait(pt->fut[i][c]);
+        amp_future_release(pt->fut[i][c]);
+        pt->fut[i][c] = NULL;
       }
   return status;
 }
@@ -567,7 +617,7 @@ static amp_status part_setup(job *j, part *pt, amp_array_view *a) {
       j->tb ? amp_extent2((int)j->w, (int)j->k) : amp_extent2((int)j->k, (int)j->w);
   for (size_t s = 0; s < j->ring; s++)
     AMP__TRY(amp_array_view_create_const(pe, et, pt->ring_mem[s], &pt->slot[s]));
-  for (int b = 0; b < 2; b++) {
+  for (size_t b = 0; b < j->nout; b++) {
     pt->out_mem[b] = ws;
     ws += pt->rows * j->w * j->es;
     AMP__TRY(amp_array_view_create(amp_extent2((int)pt->rows, (int)j->w), et, pt->out_mem[b],
@@ -587,7 +637,7 @@ static void part_teardown(part *pt) {
   amp_array_view_release(pt->a);
   for (size_t s = 0; s < MAX_RING; s++)
     amp_array_view_release(pt->slot[s]);
-  for (int b = 0; b < 2; b++)
+  for (size_t b = 0; b < MAX_OUT; b++)
     amp_array_view_release(pt->out[b]);
   amp_accelerator_view_release(pt->run);
   amp_accelerator_view_release(pt->copy);
@@ -680,10 +730,12 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   if (j->w > n)
     j->w = n;
   j->npanels = (n + j->w - 1) / j->w;
+  /* chunked, the first min(ring, panels) panels are in flight together, and one more after */
+  j->nout = j->achunks > 1 ? (j->ring < j->npanels ? j->ring : j->npanels) + 1 : 2;
   if (j->nfill > (trans_b ? j->w : k))
     j->nfill = trans_b ? j->w : k;
 
-  /* The pinned regions: per accelerator two results of m_g x w, and the ring (`ring` panels of
+  /* The pinned regions: per accelerator nout results of m_g x w, and the ring (`ring` panels of
    * k x w) in part 0's region only, or in each (AMP_GEMM_MULTI_SHARED=0). Every size checked (a
    * view holds at most 2^31-1 elements). */
   size_t shared, slot_bytes, ring_bytes, out_elems, x;
@@ -703,7 +755,7 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     pt->r0 = m * g / j->nparts;
     pt->rows = m * (g + 1) / j->nparts - pt->r0;
     if (!mul_ok(pt->rows, j->w, &out_elems) || out_elems > 0x7fffffff ||
-        !mul_ok(out_elems, 2 * j->es, &x) || (g < j->nrings && !add_ok(x, ring_bytes, &x)))
+        !mul_ok(out_elems, j->nout * j->es, &x) || (g < j->nrings && !add_ok(x, ring_bytes, &x)))
       AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
                 FN ": a result panel of %zu x %zu elements is more than a view holds (2^31-1 "
                    "elements); set a narrower panel (AMP_GEMM_MULTI_PANEL)",
@@ -734,7 +786,7 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   for (size_t g = 0; g < j->nparts; g++) {
     part *pt = &j->parts[g];
     AMP__TRY(ws_get(pt->acc, pt->ws_bytes, &pt->ws));
-    /* a region: the ring first (if it has one), then its two results */
+    /* a region: the ring first (if it has one), then its results */
     unsigned char *ring = j->parts[g < j->nrings ? g : 0].ws;
     for (size_t s = 0; s < j->ring; s++)
       pt->ring_mem[s] = ring + s * slot_bytes;
