@@ -422,20 +422,23 @@ fail:
   return status;
 }
 
-/* Waits for panel p (*ok 0 when the job was aborted meanwhile), sends it, and makes its result
- * buffer writable without a copy in. */
+/* Waits for panel p (*ok 0 when the job was aborted meanwhile) and sends it. */
 static amp_status take_panel(part *pt, size_t p, int *ok) {
-  amp_status status = AMP_SUCCESS;
-  amp_array_view *cv = NULL;
   uint64_t tw = now_ns();
   *ok = wait_panel(pt->j, p, 1);
   if (!*ok)
     return AMP_SUCCESS; /* another thread failed: its status is the call's */
   pt->wait_ns += now_ns() - tw;
-  AMP__TRY(send_panel(pt, p));
-  AMP__TRY(out_rows(pt, p, 0, pt->rows, &cv));
-  AMP__TRY(amp_array_view_discard_data(cv));
-fail:
+  return send_panel(pt, p);
+}
+
+/* Panel p's result buffer made writable without a copy in: only once the panel that used it
+ * before is in C. */
+static amp_status discard_out(part *pt, size_t p) {
+  amp_array_view *cv = NULL;
+  amp_status status = out_rows(pt, p, 0, pt->rows, &cv);
+  if (status == AMP_SUCCESS)
+    status = amp_array_view_discard_data(cv);
   amp_array_view_release(cv);
   return status;
 }
@@ -458,6 +461,7 @@ static amp_status part_run(part *pt) {
         AMP__TRY(take_panel(pt, sent, &ok));
         if (!ok)
           goto fail;
+        AMP__TRY(discard_out(pt, sent));
       }
       for (size_t q = 0; q < p0; q++)
         AMP__TRY(gemm_rows(pt, q, r0, r1, &pt->fut[q % j->nout][c]));
@@ -475,6 +479,7 @@ static amp_status part_run(part *pt) {
         goto fail;
       sent++;
     }
+    AMP__TRY(discard_out(pt, p));
     AMP__TRY(gemm_rows(pt, p, 0, pt->rows, &pt->fut[p % j->nout][0]));
     /* the next panel's copy under this GEMM, if the host has packed it already */
     if (p + 1 < j->npanels && sent == p + 1 && wait_panel(j, p + 1, 0)) {

@@ -320,6 +320,13 @@ int main(int argc, char **argv) {
   setenv("AMP_GEMM_MULTI_RING", "3", 1);
   setenv("AMP_GEMM_MULTI_THREADS", "1", 1);
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
+  setenv("AMP_GEMM_MULTI_A_PARTS", "1", 1); /* A whole, two result buffers */
+  one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
+  one_case(0, 1, 1, 37, 53, 29, 0.5, 2.0, 2, 0);
+  setenv("AMP_GEMM_MULTI_RING", "2", 1);
+  one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
+  setenv("AMP_GEMM_MULTI_RING", "3", 1);
+  setenv("AMP_GEMM_MULTI_A_PARTS", "2", 1);
   setenv("AMP_GEMM_MULTI_SHARED", "0", 1); /* a ring per accelerator */
   one_case(0, 0, 1, 37, 53, 29, 1.0, 0.0, 2, 0);
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.5, 2, 59);
