@@ -293,6 +293,44 @@ static void bad_inputs(void) {
   CHECK_OK(amp_array_view_release(c));
 }
 
+/* A device's copy failing during the run (AMP_STAGING_FAIL_AFTER=0: every staged copy fails, and
+ * only A's rows are staged): the call fails naming the accelerator, no thread is left waiting,
+ * C is as it was (no GEMM ran), and the next call works. Only where A's copies are staged: the
+ * OpenCL path with AMP_STAGING=force. */
+static void device_failure(void) {
+  enum { M = 40, N = 24, K = 16 };
+  float ha[M * K], hb[K * N], hc[M * N], keep[M * N];
+  fill(ha, 0, M * K, 1);
+  fill(hb, 0, K * N, 2);
+  fill(hc, 0, M * N, 3);
+  memcpy(keep, hc, sizeof hc);
+  amp_array_view *a = NULL, *b = NULL, *c = NULL;
+  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, ha, &a));
+  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, hb, &b));
+  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, hc, &c));
+  setenv("AMP_STAGING_FAIL_AFTER", "0", 1);
+  amp_status st = amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c);
+  unsetenv("AMP_STAGING_FAIL_AFTER");
+  CHECK(st != AMP_SUCCESS);
+  CHECK(strstr(amp_last_error(), "amp_blas_gemm_multi: on ") != NULL);
+  CHECK_OK(amp_array_view_synchronize(c));
+  CHECK(memcmp(hc, keep, sizeof hc) == 0);
+  CHECK_OK(amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c));
+  CHECK_OK(amp_array_view_synchronize(c));
+  int bad = 0;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float sum = 0;
+      for (int p = 0; p < K; p++)
+        sum += ha[i * K + p] * hb[p * N + j];
+      bad += hc[i * N + j] != sum;
+    }
+  CHECK_EQ_INT(bad, 0);
+  amp_array_view_release(a);
+  amp_array_view_release(b);
+  CHECK_OK(amp_array_view_release(c));
+}
+
 int main(int argc, char **argv) {
   /* "float": float cases only (the OpenCL run: double's kernels take long to build on POCL, and
    * the library's code is the same for both types; the OpenBLAS run covers double) */
@@ -338,5 +376,7 @@ int main(int argc, char **argv) {
   special_scalars();
   c_newer_on_device();
   bad_inputs();
+  if (argc > 2 && strcmp(argv[2], "staged") == 0)
+    device_failure();
   return check_done();
 }
