@@ -20,7 +20,8 @@
  * runtime/blas/gemm_split.c): one blocking call from the host matrices to C in host memory, so its
  * kernel and end-to-end times are both that call's wall time (AMP_GEMM_MULTI_VERBOSE=1 prints its
  * per-accelerator breakdown); an untimed first call allocates its pinned workspace and lets each
- * accelerator build and choose its GEMM.
+ * accelerator build and choose its GEMM. AMP_BENCH_GEMM_MULTI_SWEEP times other settings of the
+ * call after the cell's own runs, in the same process (gemm_multi_sweep below).
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
  * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
@@ -549,21 +550,82 @@ static amp_status gemm_multi_once(bench_ctx *ctx, bench_cell *cell) {
   return st != AMP_SUCCESS ? st : rel;
 }
 
-static void run_gemm_multi(bench_ctx *ctx, bench_cell *cell) {
+/* Times `repeats` calls (after one untimed call, which also reallocates the pinned workspace
+ * when a setting changed its size) into ms[], each result checked. 1 on a failure. */
+static int gemm_multi_timed(bench_ctx *ctx, bench_cell *cell, int warm, double *ms) {
   size_t count = (size_t)cell->size * (size_t)cell->size;
-  int warm = ctx->warmup > 0 ? ctx->warmup : 1;
   for (int w = 0; w < warm; w++)
     if (bench_fail(cell, gemm_multi_once(ctx, cell), "warm-up call"))
-      return;
+      return 1;
   for (int r = 0; r < ctx->repeats; r++) {
     poison(cache.c, cell->type, count);
     double t0 = bench_now_ms();
     if (bench_fail(cell, gemm_multi_once(ctx, cell), "amp_blas_gemm_multi"))
-      return;
-    cell->e2e_ms[r] = cell->sync_ms[r] = cell->kernel_ms[r] = bench_now_ms() - t0;
+      return 1;
+    ms[r] = bench_now_ms() - t0;
+    check(cell, "end-to-end");
+    if (cell->state != BENCH_NOT_RUN)
+      return 1;
   }
-  check(cell, "end-to-end");
+  return 0;
+}
+
+/* AMP_BENCH_GEMM_MULTI_SWEEP: settings of amp_blas_gemm_multi to time after the cell's own runs,
+ * in the same process (one OpenBLAS reference for all): space-separated, each a comma-separated
+ * list of AMP_GEMM_MULTI_*=value, e.g. "AMP_GEMM_MULTI_PANEL=1024 AMP_GEMM_MULTI_SHARED=0,
+ * AMP_GEMM_MULTI_A_PARTS=1". Each prints one line with its median; the environment is restored
+ * after each. */
+static void gemm_multi_sweep(bench_ctx *ctx, bench_cell *cell) {
+  const char *sweep = getenv("AMP_BENCH_GEMM_MULTI_SWEEP");
+  char buf[1024], *save = NULL;
+  if (!sweep || !*sweep)
+    return;
+  snprintf(buf, sizeof buf, "%s", sweep);
+  for (char *set = strtok_r(buf, " ", &save); set; set = strtok_r(NULL, " ", &save)) {
+    char names[8][64], *olds[8], item[256], *save2 = NULL;
+    int nset = 0, bad = 0;
+    snprintf(item, sizeof item, "%s", set);
+    for (char *kv = strtok_r(item, ",", &save2); kv && nset < 8; kv = strtok_r(NULL, ",", &save2)) {
+      char *eq = strchr(kv, '=');
+      if (!eq || strncmp(kv, "AMP_GEMM_MULTI_", 15) != 0 || (size_t)(eq - kv) >= sizeof names[0]) {
+        bad = 1;
+        break;
+      }
+      snprintf(names[nset], sizeof names[nset], "%.*s", (int)(eq - kv), kv);
+      const char *old = getenv(names[nset]);
+      olds[nset] = old ? strdup(old) : NULL;
+      setenv(names[nset++], eq + 1, 1);
+    }
+    double ms[BENCH_MAX_REPEATS];
+    int failed = bad || gemm_multi_timed(ctx, cell, 1, ms);
+    if (bad)
+      printf("        gemm-multi sweep: \"%s\" is not a list of AMP_GEMM_MULTI_*=value\n", set);
+    else if (failed)
+      printf("        gemm-multi sweep: %s: FAILED (%s)\n", set, cell->note);
+    else
+      printf("        gemm-multi sweep: %s: end to end %.3f ms median of %d [%.3f - %.3f], ok\n",
+             set, bench_stats_of(ms, ctx->repeats).median, ctx->repeats,
+             bench_stats_of(ms, ctx->repeats).min, bench_stats_of(ms, ctx->repeats).max);
+    fflush(stdout);
+    while (nset-- > 0) { /* the caller's environment back */
+      if (olds[nset])
+        setenv(names[nset], olds[nset], 1);
+      else
+        unsetenv(names[nset]);
+      free(olds[nset]);
+    }
+    if (failed)
+      return;
+  }
+}
+
+static void run_gemm_multi(bench_ctx *ctx, bench_cell *cell) {
+  if (gemm_multi_timed(ctx, cell, ctx->warmup > 0 ? ctx->warmup : 1, cell->e2e_ms))
+    return;
+  memcpy(cell->sync_ms, cell->e2e_ms, sizeof cell->sync_ms);
+  memcpy(cell->kernel_ms, cell->e2e_ms, sizeof cell->kernel_ms);
   cell->n = ctx->repeats;
+  gemm_multi_sweep(ctx, cell);
   if (cell->state == BENCH_NOT_RUN) {
     cell->state = BENCH_OK;
     snprintf(cell->note, sizeof cell->note, "one call: kernel = end to end");
