@@ -11,10 +11,17 @@
  * kernels_cl/gemm/matmul_tf32.cl, float with TF32 inputs on NVIDIA's tensor cores (compute
  * capability 8.0 and up; skipped elsewhere and for double), run through amp_blas_gemm_ex with
  * AMP_GEMM_ALLOW_TF32 (the library's shape for the size); with
- * --fast-opts, the kernel itself with those options instead. `fast-multi` and `gemm-multi` split
- * the rows as `multi` does, running the fast kernel and amp_blas_gemm (what it chooses on each
- * device) on every part. Every split drives each accelerator from a host thread of its own, over
- * views of its own (bench_parts.c), so the parts' copies cross their links at the same time.
+ * --fast-opts, the kernel itself with those options instead. `fast-multi` splits the rows as
+ * `multi` does, running the fast kernel on every part (A's rows and all of B go to each part);
+ * these splits drive each accelerator from a host thread of its own, over views of its own
+ * (bench_parts.c), so the parts' copies cross their links at the same time. `gemm-multi` is the
+ * library's own split, amp_blas_gemm_multi over the --multi accelerators (rows of A and C per
+ * accelerator, B in column panels through a pinned ring that the host fills once for all of them;
+ * runtime/blas/gemm_split.c): one blocking call from the host matrices to C in host memory, so its
+ * kernel and end-to-end times are both that call's wall time (AMP_GEMM_MULTI_VERBOSE=1 prints its
+ * per-accelerator breakdown); an untimed first call allocates its pinned workspace and lets each
+ * accelerator build and choose its GEMM. AMP_BENCH_GEMM_MULTI_SWEEP times other settings of the
+ * call after the cell's own runs, in the same process (gemm_multi_sweep below).
  *
  * Every result is compared with OpenBLAS's, computed once per type and size. Inputs are uniform
  * in [-1, 1], so each product term is at most 1 in magnitude and a dot product of length k has a
@@ -391,11 +398,10 @@ static int run_once(bench_cell *cell, const char *what, const mm_plan *plan, mm_
 
 static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p) {
   char fast_buf[256]; /* the options are copied by amp_program_create_builtin */
-  /* A split runs its column's plan on every part: fast-multi the fast kernel, gemm-multi and
-   * clblast-multi amp_blas_gemm, multi (the thesis's MultiGPU column) the tiled kernel. */
-  const char *impl = strcmp(cell->impl, "fast-multi") == 0   ? "fast"
-                     : strcmp(cell->impl, "gemm-multi") == 0 ? "gemm"
-                                                             : cell->impl;
+  /* A split runs its column's plan on every part: fast-multi the fast kernel, clblast-multi
+   * amp_blas_gemm, multi (the thesis's MultiGPU column) the tiled kernel (gemm-multi is one
+   * library call: run_gemm_multi). */
+  const char *impl = strcmp(cell->impl, "fast-multi") == 0 ? "fast" : cell->impl;
   int dbl = cell->type == BENCH_DOUBLE;
   memset(p, 0, sizeof *p);
   if (strncmp(impl, "clblast", 7) == 0 || strcmp(impl, "gemm") == 0) {
@@ -527,6 +533,105 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
   free(saved);
 }
 
+/* One amp_blas_gemm_multi call over views of the host matrices: C = A B into cache.c. */
+static amp_status gemm_multi_once(bench_ctx *ctx, bench_cell *cell) {
+  int n = (int)cell->size;
+  amp_elem_type et = cell->type == BENCH_DOUBLE ? AMP_DOUBLE : AMP_FLOAT;
+  amp_array_view *a = NULL, *b = NULL, *c = NULL;
+  amp_status st;
+  if ((st = amp_array_view_create_const(amp_extent2(n, n), et, cache.a, &a)) == AMP_SUCCESS &&
+      (st = amp_array_view_create_const(amp_extent2(n, n), et, cache.b, &b)) == AMP_SUCCESS &&
+      (st = amp_array_view_create(amp_extent2(n, n), et, cache.c, &c)) == AMP_SUCCESS)
+    st = amp_blas_gemm_multi(ctx->multi, (int)ctx->nmulti, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b,
+                             0.0, c);
+  amp_array_view_release(a);
+  amp_array_view_release(b);
+  amp_status rel = amp_array_view_release(c);
+  return st != AMP_SUCCESS ? st : rel;
+}
+
+/* Times `repeats` calls (after one untimed call, which also reallocates the pinned workspace
+ * when a setting changed its size) into ms[], each result checked. 1 on a failure. */
+static int gemm_multi_timed(bench_ctx *ctx, bench_cell *cell, int warm, double *ms) {
+  size_t count = (size_t)cell->size * (size_t)cell->size;
+  for (int w = 0; w < warm; w++)
+    if (bench_fail(cell, gemm_multi_once(ctx, cell), "warm-up call"))
+      return 1;
+  for (int r = 0; r < ctx->repeats; r++) {
+    poison(cache.c, cell->type, count);
+    double t0 = bench_now_ms();
+    if (bench_fail(cell, gemm_multi_once(ctx, cell), "amp_blas_gemm_multi"))
+      return 1;
+    ms[r] = bench_now_ms() - t0;
+    check(cell, "end-to-end");
+    if (cell->state != BENCH_NOT_RUN)
+      return 1;
+  }
+  return 0;
+}
+
+/* AMP_BENCH_GEMM_MULTI_SWEEP: settings of amp_blas_gemm_multi to time after the cell's own runs,
+ * in the same process (one OpenBLAS reference for all): space-separated, each a comma-separated
+ * list of AMP_GEMM_MULTI_*=value, e.g. "AMP_GEMM_MULTI_PANEL=1024 AMP_GEMM_MULTI_SHARED=0,
+ * AMP_GEMM_MULTI_A_PARTS=1". Each prints one line with its median; the environment is restored
+ * after each. */
+static void gemm_multi_sweep(bench_ctx *ctx, bench_cell *cell) {
+  const char *sweep = getenv("AMP_BENCH_GEMM_MULTI_SWEEP");
+  char buf[1024], *save = NULL;
+  if (!sweep || !*sweep)
+    return;
+  snprintf(buf, sizeof buf, "%s", sweep);
+  for (char *set = strtok_r(buf, " ", &save); set; set = strtok_r(NULL, " ", &save)) {
+    char names[8][64], *olds[8], item[256], *save2 = NULL;
+    int nset = 0, bad = 0;
+    snprintf(item, sizeof item, "%s", set);
+    for (char *kv = strtok_r(item, ",", &save2); kv && nset < 8; kv = strtok_r(NULL, ",", &save2)) {
+      char *eq = strchr(kv, '=');
+      if (!eq || strncmp(kv, "AMP_GEMM_MULTI_", 15) != 0 || (size_t)(eq - kv) >= sizeof names[0]) {
+        bad = 1;
+        break;
+      }
+      snprintf(names[nset], sizeof names[nset], "%.*s", (int)(eq - kv), kv);
+      const char *old = getenv(names[nset]);
+      olds[nset] = old ? strdup(old) : NULL;
+      setenv(names[nset++], eq + 1, 1);
+    }
+    double ms[BENCH_MAX_REPEATS];
+    int failed = bad || gemm_multi_timed(ctx, cell, 1, ms);
+    if (bad)
+      printf("        gemm-multi sweep: \"%s\" is not a list of AMP_GEMM_MULTI_*=value\n", set);
+    else if (failed)
+      printf("        gemm-multi sweep: %s: FAILED (%s)\n", set, cell->note);
+    else
+      printf("        gemm-multi sweep: %s: end to end %.3f ms median of %d [%.3f - %.3f], ok\n",
+             set, bench_stats_of(ms, ctx->repeats).median, ctx->repeats,
+             bench_stats_of(ms, ctx->repeats).min, bench_stats_of(ms, ctx->repeats).max);
+    fflush(stdout);
+    while (nset-- > 0) { /* the caller's environment back */
+      if (olds[nset])
+        setenv(names[nset], olds[nset], 1);
+      else
+        unsetenv(names[nset]);
+      free(olds[nset]);
+    }
+    if (failed)
+      return;
+  }
+}
+
+static void run_gemm_multi(bench_ctx *ctx, bench_cell *cell) {
+  if (gemm_multi_timed(ctx, cell, ctx->warmup > 0 ? ctx->warmup : 1, cell->e2e_ms))
+    return;
+  memcpy(cell->sync_ms, cell->e2e_ms, sizeof cell->sync_ms);
+  memcpy(cell->kernel_ms, cell->e2e_ms, sizeof cell->kernel_ms);
+  cell->n = ctx->repeats;
+  gemm_multi_sweep(ctx, cell);
+  if (cell->state == BENCH_NOT_RUN) {
+    cell->state = BENCH_OK;
+    snprintf(cell->note, sizeof cell->note, "one call: kernel = end to end");
+  }
+}
+
 static void run_device_cell(bench_ctx *ctx, bench_cell *cell) {
   int n = (int)cell->size, split = strstr(cell->impl, "multi") != NULL;
   size_t count = (size_t)n * (size_t)n;
@@ -536,6 +641,10 @@ static void run_device_cell(bench_ctx *ctx, bench_cell *cell) {
   if (split && ctx->nmulti == 0) {
     cell->state = BENCH_SKIPPED;
     snprintf(cell->note, sizeof cell->note, "no accelerators for the split");
+    return;
+  }
+  if (strcmp(cell->impl, "gemm-multi") == 0) {
+    run_gemm_multi(ctx, cell);
     return;
   }
   if (bench_fail(cell, plan_create(ctx, cell, &plan), "program"))

@@ -80,6 +80,38 @@ AMP_API amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags,
                                     amp_array_view *a, amp_array_view *b, double beta,
                                     amp_array_view *c, amp_future **done);
 
+/* C = alpha * op(A) * op(B) + beta * C over several accelerators (as cuBLAS-XT does for CUDA), for
+ * matrices in host memory: views[0..nviews-1] name the accelerators, each once (1 to 64 of them;
+ * with more views than rows of C the extra ones stay idle). Operands as amp_blas_gemm's: A, B and
+ * C of one element type (AMP_FLOAT or AMP_DOUBLE), rank 2, views over host memory (not of device
+ * arrays), C read-write and sharing no memory with A or B. Blocks until C's host memory holds the
+ * result; the accelerators keep no copy of C. alpha 0 scales C by beta without reading A or B;
+ * beta 0 does not read C.
+ *
+ * Accelerator g computes a block of rows of C: it receives only its rows of op(A) and op(B) in
+ * column panels, which the host packs once into a ring of pinned buffers that every accelerator
+ * copies from, so B crosses host memory once whatever the number of accelerators; its results
+ * come back a panel at a time, and panel j + 1 is copied in and panel j - 1 copied back while
+ * panel j's GEMM runs. Each panel's GEMM is amp_blas_gemm's (the fast kernel on a GPU without
+ * transposes). It allocates two queues per accelerator for the call, and keeps a pinned region
+ * per accelerator between calls: its result panels (r x m/G x w elements, r = 2, or the ring's
+ * panels + 1 with A in parts), and on the first
+ * accelerator the ring (3 panels of k x w; w: the panel width, about 256 MiB of B per panel by
+ * default). Settings, read at every call (a bad value fails the call naming it):
+ * AMP_GEMM_MULTI_PANEL (w, in columns), AMP_GEMM_MULTI_RING (2-16 panels), AMP_GEMM_MULTI_THREADS
+ * (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: A's rows sent in that many
+ * chunks, the first ring's panels computed chunk by chunk as they arrive; default 4 for 1024
+ * rows or more per accelerator), AMP_GEMM_MULTI_SHARED (1, the default: one ring that every
+ * accelerator copies from; 0: a ring in each accelerator's region, each packed by the host);
+ * AMP_GEMM_MULTI_VERBOSE=1 prints each call's timing per accelerator to stderr. Every check
+ * happens before C is touched; an error that a device reports during the run leaves the panels of
+ * C already written with their result and the rest
+ * as they were. docs/TRANSFERS.md ("One GEMM over several GPUs") has its cost and scaling. */
+AMP_API amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
+                                       amp_transpose trans_a, amp_transpose trans_b, double alpha,
+                                       amp_array_view *a, amp_array_view *b, double beta,
+                                       amp_array_view *c);
+
 #ifdef __cplusplus
 }
 #endif
