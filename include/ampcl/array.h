@@ -51,7 +51,10 @@ AMP_API amp_status amp_array_release(amp_array *array);
 
 /* ---- explicit copies (AMP's copy and copy_async) ------------------------------------------- */
 
-/* Host memory to an array and back: `bytes` must equal the array's size in bytes. Blocking. */
+/* Host memory to an array and back: `bytes` must equal the array's size in bytes. Blocking. The
+ * copy runs on the array's accelerator view (the one it was created on), as AMP's copies do: an
+ * array made on a view of its own (amp_accelerator_create_view) is filled there while kernels run
+ * on other views of the accelerator, and a kernel that reads it waits only for its copy. */
 AMP_API amp_status amp_copy_to_array(const void *src, size_t bytes, amp_array *dst);
 AMP_API amp_status amp_copy_from_array(amp_array *src, void *dst, size_t bytes);
 

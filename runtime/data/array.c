@@ -47,7 +47,7 @@ amp_status amp_array_create_from(amp_accelerator_view *view, amp_extent extent, 
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create_from: %s is NULL",
               !src ? "src" : "out");
   AMP__TRY(amp_array_create(view, extent, type, &a));
-  status = amp__source_write_home(a->whole->src, src, NULL);
+  status = amp__source_write_home(a->whole->src, a->view, src, NULL);
   if (status != AMP_SUCCESS) {
     amp_array_release(a);
     goto fail;

@@ -29,8 +29,9 @@ static amp_status array_host_copy(amp_array *a, void *host, size_t bytes, int to
   if (!host)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, to_array ? "src" : "dst");
   AMP__TRY(check_bytes(a, bytes, fn));
-  AMP__TRY(to_array ? amp__source_write_home(a->whole->src, host, fut)
-                    : amp__source_read_home(a->whole->src, host, fut));
+  /* on the array's own view, as AMP's copies to and from an array run on its accelerator_view */
+  AMP__TRY(to_array ? amp__source_write_home(a->whole->src, a->view, host, fut)
+                    : amp__source_read_home(a->whole->src, a->view, host, fut));
 fail:
   return status;
 }
@@ -151,8 +152,8 @@ amp_status amp_copy_array(amp_array *src, amp_array *dst) {
     tmp = malloc(s->bytes);
     if (!tmp)
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_array: out of memory for %zu bytes", s->bytes);
-    AMP__TRY(amp__source_read_home(s, tmp, NULL));
-    AMP__TRY(amp__source_write_home(d, tmp, NULL));
+    AMP__TRY(amp__source_read_home(s, src->view, tmp, NULL));
+    AMP__TRY(amp__source_write_home(d, dst->view, tmp, NULL));
   }
 fail:
   free(tmp);

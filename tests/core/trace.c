@@ -10,6 +10,10 @@
  *                          unmap of amp_host_alloc memory and a marker appear too.
  *   test_trace off FILE    (AMP_TRACE unset, AMP_PROFILE=0) tracing is off, no file is written
  *                          and no queue profiles.
+ *   test_trace array-view FILE  (AMP_TRACE=FILE) copies to and from an array run on the array's own
+ *                          accelerator view (a queue of their own), not on the default view where
+ *                          the kernel that reads the array runs: the two commands are on one track,
+ *                          the kernel on another, and the kernel still sees the copied data.
  *
  * The file is read line by line: ampcl writes one event per line (trace.c). amp-trace check reads
  * it as JSON (a second ctest entry). */
@@ -319,12 +323,67 @@ static int symlinked(const char *path) {
   return check_done();
 }
 
+/* The copies of an array go on its view's queue. */
+static int array_view_queue(const char *path) {
+  CHECK(amp_trace_enabled());
+  REQUIRE_VIEW(av);
+  amp_accelerator *acc = test_acc_of(av);
+  amp_accelerator_view *own = NULL;
+  amp_array *a = NULL;
+  amp_array_view *va = NULL, *vz = NULL;
+  amp_kernel *k = test_kernel(src, NULL, "axpy");
+  static float x[N], back[N], z[N];
+  for (int i = 0; i < N; i++)
+    x[i] = (float)(3 * i + 1);
+  REQUIRE_OK(amp_accelerator_create_view(acc, AMP_QUEUING_MODE_IMMEDIATE, &own));
+  REQUIRE_OK(amp_array_create(own, amp_extent1(N), AMP_FLOAT, &a));
+  CHECK_OK(amp_copy_to_array(x, sizeof x, a)); /* on `own` */
+  CHECK_OK(amp_array_view_of(a, &va));
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_FLOAT, z, &vz));
+  CHECK_OK(amp_array_view_discard_data(vz));
+  amp_arg args[] = {amp_arg_view(va), amp_arg_view(va), amp_arg_view(vz)};
+  CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, args, 3)); /* on the default view */
+  CHECK_OK(amp_array_view_synchronize(vz));
+  CHECK_OK(amp_copy_from_array(a, back, sizeof back)); /* on `own` */
+  int wrong = 0;
+  for (int i = 0; i < N; i++)
+    wrong += z[i] != 3.0f * x[i] || back[i] != x[i];
+  CHECK_EQ_INT(wrong, 0);
+  CHECK_OK(amp_trace_flush());
+  CHECK(read_trace(path));
+  int write_tid = -1, read_tid = -1, kernel_tid = -1;
+  for (int i = 0; i < nev; i++) {
+    if (strncmp(ev[i].cat, "write", 5) == 0 && ev[i].bytes == (double)sizeof x)
+      write_tid = ev[i].tid;
+    else if (strncmp(ev[i].cat, "read", 4) == 0 && ev[i].bytes == (double)sizeof back &&
+             read_tid < 0 && write_tid >= 0 && kernel_tid >= 0)
+      read_tid = ev[i].tid; /* the first read after the kernel: amp_copy_from_array or z's */
+    else if (strcmp(ev[i].cat, "kernel") == 0)
+      kernel_tid = ev[i].tid;
+  }
+  printf("trace: array write on track %d, kernel on %d\n", write_tid, kernel_tid);
+  CHECK(write_tid >= 1000 && kernel_tid >= 1000);
+  CHECK(write_tid != kernel_tid);
+  /* the array's copy back is on its track; z's synchronize is on the kernel's */
+  int array_read_on_own = 0;
+  for (int i = 0; i < nev; i++)
+    array_read_on_own |= strncmp(ev[i].cat, "read", 4) == 0 && ev[i].tid == write_tid;
+  CHECK(array_read_on_own);
+  amp_array_view_release(va);
+  amp_array_view_release(vz);
+  amp_array_release(a);
+  amp_accelerator_view_release(own);
+  return check_done();
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: test_trace on|off|symlink FILE\n");
+    fprintf(stderr, "usage: test_trace on|off|symlink|array-view FILE\n");
     return 1;
   }
   const char *env = getenv("AMP_TRACE");
+  if (strcmp(argv[1], "array-view") == 0)
+    return env && strcmp(env, argv[2]) == 0 ? array_view_queue(argv[2]) : 1;
   if (strcmp(argv[1], "symlink") == 0)
     return env && strcmp(env, argv[2]) == 0 ? symlinked(argv[2]) : 1;
   if (strcmp(argv[1], "on") == 0) {
