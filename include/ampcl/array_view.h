@@ -34,13 +34,17 @@ extern "C" {
 #endif
 
 /* The kinds of element a view can hold. AMP_ELEM_STRUCT is any user struct, known by its size;
- * the kernel declares the same struct in OpenCL C (mind the alignment of float4 members). */
+ * the kernel declares the same struct in OpenCL C (mind the alignment of float4 members).
+ * AMP_ELEM_INT64 / AMP_ELEM_UINT64 are int64_t / uint64_t on the host and long / ulong in OpenCL C
+ * (which every full-profile device has; no fp64 is needed for them). */
 typedef enum amp_elem_kind {
   AMP_ELEM_INT32 = 1,
   AMP_ELEM_UINT32 = 2,
   AMP_ELEM_FLOAT = 3,
   AMP_ELEM_DOUBLE = 4,
-  AMP_ELEM_STRUCT = 5
+  AMP_ELEM_STRUCT = 5,
+  AMP_ELEM_INT64 = 6,
+  AMP_ELEM_UINT64 = 7
 } amp_elem_kind;
 
 /* An element type: its kind and size in bytes. Use the macros below. */
@@ -53,6 +57,8 @@ typedef struct amp_elem_type {
 #define AMP_UINT32    ((amp_elem_type){AMP_ELEM_UINT32, 4})
 #define AMP_FLOAT     ((amp_elem_type){AMP_ELEM_FLOAT, 4})
 #define AMP_DOUBLE    ((amp_elem_type){AMP_ELEM_DOUBLE, 8})
+#define AMP_INT64     ((amp_elem_type){AMP_ELEM_INT64, 8})
+#define AMP_UINT64    ((amp_elem_type){AMP_ELEM_UINT64, 8})
 #define AMP_STRUCT(T) ((amp_elem_type){AMP_ELEM_STRUCT, sizeof(T)})
 
 /* An array view (array_view<T,N> or array_view<const T,N> in AMP). Reference counted. */

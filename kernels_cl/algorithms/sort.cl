@@ -1,12 +1,15 @@
-/* sort.cl: one pass of a least-significant-digit radix sort of 32-bit keys, optionally carrying
- * 32-bit values (runtime/algorithms/sort.c: amp_sort, amp_sort_by_key). A sort is 8 passes of 4-bit
- * digits (shift 0, 4, ..., 28), each stable, so the whole is a stable sort.
+/* sort.cl: one pass of a least-significant-digit radix sort of 32- or 64-bit keys, optionally
+ * carrying 32- or 64-bit values (runtime/algorithms/sort.c: amp_sort, amp_sort_by_key). A sort is
+ * 8 passes of 4-bit digits for 32-bit keys (shift 0, 4, ..., 28), 16 for 64-bit keys (shift 0, 4,
+ * ..., 60), each stable, so the whole is a stable sort.
  *
- * Built with -DK=<uint, int or float> (the key type), -DK4=<its 4-vector>, -DKEY_KIND=<0 uint, 1 int, 2 float>,
- * -DHAS_VALUES=<0 or 1> and, with values, -DV=<uint, int or float>. Keys are ordered as numbers:
- * int keys with the sign bit flipped, float keys by the usual bit map (negative: all bits
- * flipped; positive: sign bit set), so -0.0 sorts before +0.0 and NaNs sort after +inf
- * (negative NaNs before -inf).
+ * Built with -DK=<uint, int, float, ulong, long or double> (the key type), -DK4=<its 4-vector>,
+ * -DKEY_KIND=<0 uint, 1 int, 2 float, 3 ulong, 4 long, 5 double>, -DHAS_VALUES=<0 or 1>, with
+ * values -DV=<uint, int, float, ulong, long or double>, and -DSORT_WIDE=1 when keys and values are
+ * both 64-bit (the rank table is then ushort, to keep the tile_static memory under 32 KB). Keys
+ * are ordered as numbers through a map to unsigned bits: int keys with the sign bit flipped,
+ * float and double keys by the usual bit map (negative: all bits flipped; positive: sign bit
+ * set), so -0.0 sorts before +0.0 and NaNs sort after +inf (negative NaNs before -inf).
  *
  * Tile shape: 1-D tiles of SORT_TILE (256) threads over SORT_KEYS (1024) keys, four neighbouring
  * keys per thread (one vector load); T = ceil(n / 1024) tiles, every launch. Per pass:
@@ -31,23 +34,41 @@
 #ifndef V
 #define V uint
 #endif
+#ifndef SORT_WIDE
+#define SORT_WIDE 0
+#endif
+#if KEY_KIND >= 3
+typedef ulong sort_bits;
+#else
+typedef uint sort_bits;
+#endif
+#if SORT_WIDE
+typedef ushort sort_rank; /* a count per (digit, thread) is <= 4, a place in the tile < 1024 */
+#else
+typedef uint sort_rank;
+#endif
 #define SORT_TILE 256
 #define SORT_KEYS (4 * SORT_TILE)
 #define SORT_BITS 4
 #define SORT_DIGITS 16
 
-static inline uint sort_map(K k) {
+static inline sort_bits sort_map(K k) {
 #if KEY_KIND == 1
   return as_uint(k) ^ 0x80000000u;
 #elif KEY_KIND == 2
   const uint b = as_uint(k);
   return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+#elif KEY_KIND == 4
+  return as_ulong(k) ^ 0x8000000000000000ul;
+#elif KEY_KIND == 5
+  const ulong b = as_ulong(k);
+  return (b & 0x8000000000000000ul) ? ~b : (b | 0x8000000000000000ul);
 #else
-  return (uint)k;
+  return (sort_bits)k;
 #endif
 }
 
-#define SORT_DIGIT(k, shift) ((sort_map(k) >> (shift)) & (SORT_DIGITS - 1))
+#define SORT_DIGIT(k, shift) ((uint)(sort_map(k) >> (shift)) & (SORT_DIGITS - 1))
 
 __kernel void amp_sort_count(AMP_CONST_VIEW(K, src), AMP_VIEW(uint, counts), int shift) {
   tile_static uint hist[SORT_DIGITS];
@@ -93,7 +114,7 @@ __kernel void amp_sort_scatter(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
                                AMP_CONST_VIEW(V, vsrc), AMP_VIEW(V, vdst),
 #endif
                                AMP_CONST_VIEW(uint, offsets), int shift) {
-  tile_static uint table[SORT_DIGITS * SORT_TILE]; /* [digit][thread] */
+  tile_static sort_rank table[SORT_DIGITS * SORT_TILE]; /* [digit][thread] */
   tile_static uint sh[SORT_TILE];
   tile_static K keys[SORT_KEYS];
 #if HAS_VALUES
@@ -126,7 +147,7 @@ __kernel void amp_sort_scatter(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   }
   uint acc = sort_tile_exclusive(sh, lid, run);
   for (int e = 0; e < SORT_DIGITS; e++) {
-    table[lid * SORT_DIGITS + e] = acc;
+    table[lid * SORT_DIGITS + e] = (sort_rank)acc;
     acc += mine[e];
   }
   barrier(CLK_LOCAL_MEM_FENCE);

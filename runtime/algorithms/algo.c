@@ -21,13 +21,24 @@ const char *amp__algo_type_name(amp_elem_kind kind, int vec4) {
     return vec4 ? "float4" : "float";
   case AMP_ELEM_DOUBLE:
     return vec4 ? "double4" : "double";
+  case AMP_ELEM_INT64:
+    return vec4 ? "long4" : "long";
+  case AMP_ELEM_UINT64:
+    return vec4 ? "ulong4" : "ulong";
   default:
     return NULL;
   }
 }
 
+/* The name the caller wrote the element type with, for messages. */
+static const char *kind_macro(amp_elem_kind k) {
+  static const char *names[] = {"?",          "AMP_INT32",     "AMP_UINT32", "AMP_FLOAT",
+                                "AMP_DOUBLE", "AMP_STRUCT(T)", "AMP_INT64",  "AMP_UINT64"};
+  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_UINT64 ? names[k] : "?";
+}
+
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
-                                int integers_only, int write, const char *name, const char *fn) {
+                                int kinds, int write, const char *name, const char *fn) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(view, AMP__MAGIC_VIEW, "accelerator view", fn));
   AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
@@ -35,11 +46,16 @@ amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH, "%s: %s has rank %d; it must have rank %d", fn, name,
               v->extent.rank, rank);
   amp_elem_kind k = v->type.kind;
-  if (integers_only ? k != AMP_ELEM_INT32 && k != AMP_ELEM_UINT32 : !amp__algo_type_name(k, 0))
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds elements of kind %d; it takes %s", fn, name,
-              (int)k,
-              integers_only ? "AMP_INT32 or AMP_UINT32"
-                            : "AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE");
+  int int32 = k == AMP_ELEM_INT32 || k == AMP_ELEM_UINT32;
+  int number = int32 || k == AMP_ELEM_FLOAT || k == AMP_ELEM_DOUBLE;
+  int int64 = k == AMP_ELEM_INT64 || k == AMP_ELEM_UINT64;
+  if (kinds == AMP__ALGO_INT32 ? !int32 : kinds == AMP__ALGO_NUMBERS ? !number : !number && !int64)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds elements of kind %d (%s); it takes %s", fn,
+              name, (int)k, kind_macro(k),
+              kinds == AMP__ALGO_INT32     ? "AMP_INT32 or AMP_UINT32"
+              : kinds == AMP__ALGO_NUMBERS ? "AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE"
+                                           : "AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE, "
+                                             "AMP_INT64 or AMP_UINT64");
   if (write && v->read_only)
     AMP__FAIL(AMP_ERROR_ACCESS_DENIED, "%s: %s is a read-only view, and it is written", fn, name);
   if (k == AMP_ELEM_DOUBLE && !view->acc->props.supports_double_precision)

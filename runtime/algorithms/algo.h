@@ -9,15 +9,22 @@
 #include "ampcl/kernel.h"
 #include "data/source.h"
 
-/* The OpenCL C name of a view's element type and of its 4-vector ("float", "float4"), or NULL
- * for a struct type. */
+/* The OpenCL C name of a view's element type and of its 4-vector ("float", "float4", "ulong"),
+ * or NULL for a struct type. */
 const char *amp__algo_type_name(amp_elem_kind kind, int vec4);
 
-/* Checks that v is a live view of rank `rank` whose element type is one of int, uint, float or
- * double (or only int and uint when `integers_only`); `name` names it in messages. With `write`,
- * the view must be read-write. Also checks fp64 support on the view's device for double. */
+/* The element types amp__algo_check_view accepts. */
+enum {
+  AMP__ALGO_NUMBERS = 0,   /* int, uint, float, double */
+  AMP__ALGO_INT32 = 1,     /* int and uint */
+  AMP__ALGO_WITH_INT64 = 2 /* the numbers and long, ulong */
+};
+
+/* Checks that v is a live view of rank `rank` whose element type is one that `kinds` names;
+ * `name` names it in messages. With `write`, the view must be read-write. Also checks fp64 support
+ * on the view's device for double. */
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
-                                int integers_only, int write, const char *name, const char *fn);
+                                int kinds, int write, const char *name, const char *fn);
 
 /* The kernel `kname` of the builtin kernel file `file` (kernels_cl/<file>.cl) built for element
  * type `kind` (-DT=... -DT4=...). With `prefix` != NULL, the program is prefix + the file's text

@@ -12,8 +12,8 @@ amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src, amp_ar
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_histogram";
   amp_kernel *kz = NULL, *kc = NULL;
-  AMP__TRY(amp__algo_check_view(view, src, 1, 1, 0, "src", fn));
-  AMP__TRY(amp__algo_check_view(view, bins, 1, 1, 1, "bins", fn));
+  AMP__TRY(amp__algo_check_view(view, src, 1, AMP__ALGO_INT32, 0, "src", fn));
+  AMP__TRY(amp__algo_check_view(view, bins, 1, AMP__ALGO_INT32, 1, "bins", fn));
   if (bins->type.kind != AMP_ELEM_UINT32)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: bins must be a view of AMP_UINT32", fn);
   size_t nb = (size_t)bins->extent.dim[0], n = (size_t)src->extent.dim[0];

@@ -1,10 +1,11 @@
-/* runtime/algorithms/sort.c: amp_sort and amp_sort_by_key. On GPUs (and for n < 2^30) they take
- * the one-pass-per-digit sort of onesweep.c; elsewhere, the safe path below, which no tile ever
- * waits on another in: a least-significant-digit radix sort (kernels_cl/algorithms/sort.cl): 8
- * passes of 4-bit digits, each a count per (digit, tile), an exclusive amp_scan of the counts (the
- * output slot of every digit of every tile), and a stable scatter. Passes alternate between the
- * caller's views and temporaries of the same size, so after the eighth pass the result is back in
- * the caller's views. */
+/* runtime/algorithms/sort.c: amp_sort and amp_sort_by_key. On GPUs (and for n < 2^30) 32-bit keys
+ * with 32-bit values (or none) take the one-pass-per-digit sort of onesweep.c; everything else
+ * takes the safe path below, which no tile ever waits on another in: a least-significant-digit
+ * radix sort (kernels_cl/algorithms/sort.cl): 8 passes of 4-bit digits for 32-bit keys, 16 for
+ * 64-bit keys, each a count per (digit, tile), an exclusive amp_scan of the counts (the output slot
+ * of every digit of every tile), and a stable scatter. Passes alternate between the caller's views
+ * and temporaries of the same size; their number is even, so after the last pass the result is
+ * back in the caller's views. */
 #include <stdio.h>
 
 #include "algorithms/algo.h"
@@ -14,25 +15,41 @@
 #define SORT_BITS   4
 #define SORT_DIGITS 16
 
+/* sort.cl's KEY_KIND of an element kind (its map to ordered unsigned bits), or -1. */
 static int key_kind(amp_elem_kind k) {
-  return k == AMP_ELEM_UINT32 ? 0 : k == AMP_ELEM_INT32 ? 1 : k == AMP_ELEM_FLOAT ? 2 : -1;
+  switch (k) {
+  case AMP_ELEM_UINT32:
+    return 0;
+  case AMP_ELEM_INT32:
+    return 1;
+  case AMP_ELEM_FLOAT:
+    return 2;
+  case AMP_ELEM_UINT64:
+    return 3;
+  case AMP_ELEM_INT64:
+    return 4;
+  case AMP_ELEM_DOUBLE:
+    return 5;
+  default:
+    return -1;
+  }
 }
+
+#define SORT_TYPES "AMP_UINT32, AMP_INT32, AMP_FLOAT, AMP_UINT64, AMP_INT64 or AMP_DOUBLE"
 
 static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_array_view *values,
                        const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp_kernel *kc = NULL, *ks = NULL;
   amp_array_view *tk = NULL, *tv = NULL, *counts = NULL;
-  AMP__TRY(amp__algo_check_view(view, keys, 1, 0, 1, "keys", fn));
+  AMP__TRY(amp__algo_check_view(view, keys, 1, AMP__ALGO_WITH_INT64, 1, "keys", fn));
   int kk = key_kind(keys->type.kind);
   if (kk < 0)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: keys must be AMP_UINT32, AMP_INT32 or AMP_FLOAT",
-              fn);
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: keys must be " SORT_TYPES, fn);
   if (values) {
-    AMP__TRY(amp__algo_check_view(view, values, 1, 0, 1, "values", fn));
+    AMP__TRY(amp__algo_check_view(view, values, 1, AMP__ALGO_WITH_INT64, 1, "values", fn));
     if (key_kind(values->type.kind) < 0)
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: values must be AMP_UINT32, AMP_INT32 or AMP_FLOAT",
-                fn);
+      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: values must be " SORT_TYPES, fn);
     if (values->extent.dim[0] != keys->extent.dim[0])
       AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH,
                 "%s: keys has %d elements and values %d; they must be "
@@ -44,13 +61,22 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
   char opts[160];
   const char *K = amp__algo_type_name(keys->type.kind, 0),
              *K4 = amp__algo_type_name(keys->type.kind, 1);
-  snprintf(opts, sizeof opts, "-DK=%s -DK4=%s -DKEY_KIND=%d -DHAS_VALUES=%d -DV=%s", K, K4, kk,
-           values != NULL, values ? amp__algo_type_name(values->type.kind, 0) : "uint");
+  /* 64-bit keys take 16 passes; with 64-bit values too, sort.cl's rank table is ushort */
+  int key_bits = keys->type.kind == AMP_ELEM_UINT64 || keys->type.kind == AMP_ELEM_INT64 ||
+                         keys->type.kind == AMP_ELEM_DOUBLE
+                     ? 64
+                     : 32;
+  int wide_values = values && values->type.size == 8;
+  snprintf(opts, sizeof opts, "-DK=%s -DK4=%s -DKEY_KIND=%d -DHAS_VALUES=%d -DV=%s -DSORT_WIDE=%d",
+           K, K4, kk, values != NULL, values ? amp__algo_type_name(values->type.kind, 0) : "uint",
+           key_bits == 64 && wide_values);
   if (keys->extent.dim[0] == 1)
     goto fail; /* sorted */
+  /* the onesweep sort (onesweep.cl) is written for 32-bit keys and values: 64-bit ones always take
+   * the passes below */
   int onesweep = 0;
   AMP__TRY(amp__sort_onesweep_wanted(view, (size_t)keys->extent.dim[0], &onesweep, fn));
-  if (onesweep)
+  if (onesweep && key_bits == 32 && !wide_values)
     return amp__sort_onesweep(view, keys, values, opts, fn);
   AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_count", &kc));
   AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_scatter", &ks));
@@ -65,7 +91,7 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)(tiles * SORT_DIGITS)), AMP_UINT32, fn,
                                         &counts));
   amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
-  for (int shift = 0; shift < 32; shift += SORT_BITS) {
+  for (int shift = 0; shift < key_bits; shift += SORT_BITS) {
     amp_arg c[] = {amp_arg_view(from), amp_arg_view(counts), amp_arg_int(shift)};
     AMP__TRY(amp__algo_launch1(view, kc, tiles, SORT_TILE, c, AMP_NARGS(c)));
     AMP__TRY(amp_scan(view, counts, counts, AMP_SCAN_EXCLUSIVE));

@@ -8,7 +8,7 @@
 #include "data/source.h"
 
 static amp_status check_type(amp_elem_type t, const char *fn) {
-  if (t.kind < AMP_ELEM_INT32 || t.kind > AMP_ELEM_STRUCT)
+  if (t.kind < AMP_ELEM_INT32 || t.kind > AMP_ELEM_UINT64)
     return amp__set_error(AMP_ERROR_INVALID_ARGUMENT, "%s: element kind %d is not an amp_elem_kind",
                           fn, (int)t.kind);
   if (t.size == 0)

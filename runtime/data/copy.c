@@ -69,8 +69,9 @@ fail:
 /* ---- argument checks of the copies, shared by the calls and their _async forms ------------- */
 
 static const char *kind_name(amp_elem_kind k) {
-  static const char *names[] = {"?", "int32", "uint32", "float", "double", "struct"};
-  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_STRUCT ? names[k] : "?";
+  static const char *names[] = {"?",      "int32",  "uint32", "float",
+                                "double", "struct", "int64",  "uint64"};
+  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_UINT64 ? names[k] : "?";
 }
 
 /* Copies keep element types and shapes: AMP copies never reinterpret bits (reinterpret_as does). */

@@ -54,6 +54,10 @@ static const char *elem_cl_name(amp_elem_kind k) {
     return "float";
   case AMP_ELEM_DOUBLE:
     return "double";
+  case AMP_ELEM_INT64:
+    return "long";
+  case AMP_ELEM_UINT64:
+    return "ulong";
   default:
     return NULL; /* a struct: its name is the user's */
   }
