@@ -11,6 +11,8 @@
  *   transpose  the signal's first rows * cols samples seen as a matrix (a section, then
  *              view_as), transposed (amp_transpose_view);
  *   sort       the samples sorted by value, their positions carried along (amp_sort_by_key);
+ *              and 64-bit keys that combine two orders, level first, then the latest sample
+ *              first (amp_sort on AMP_UINT64);
  *   compaction the positive samples (amp_copy_if, a predicate in OpenCL C) and the distinct
  *              values of the sorted samples (amp_unique);
  *   stencil    the transpose's matrix blurred (amp_gaussian_blur, sigma 1).
@@ -64,7 +66,9 @@ int main(int argc, char **argv) {
                  *vpart = NULL;
   float *x = malloc((size_t)n * sizeof *x), *t = NULL, *sorted = NULL;
   uint32_t *from = NULL;
-  amp_array_view *vsorted = NULL, *vfrom = NULL, *vblur = NULL, *vpos = NULL, *vdist = NULL;
+  uint64_t *keys = NULL;
+  amp_array_view *vsorted = NULL, *vfrom = NULL, *vblur = NULL, *vpos = NULL, *vdist = NULL,
+                 *vkeys = NULL;
   float *blurred = NULL, *pos = NULL, *dist = NULL;
   int32_t *lev = malloc((size_t)n * sizeof *lev);
   uint32_t bins[256], cdf[256], want_bins[256] = {0};
@@ -182,6 +186,32 @@ int main(int argc, char **argv) {
   printf("  median sample %.4f\n", sorted[n / 2]);
   bad += check(sort_ok, "ascending, stable, values follow their keys");
 
+  /* 64-bit keys: a composite key orders by two things at once. The high 32 bits are the sample's
+   * level, the low 32 its position counted from the end, so within a level the latest sample
+   * comes first; the position also makes every key distinct. */
+  printf("sort (%d 64-bit keys: level, then the latest sample first)\n", n);
+  keys = malloc((size_t)n * sizeof *keys);
+  if (!keys) {
+    fprintf(stderr, "out of memory\n");
+    status = AMP_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  for (int i = 0; i < n; i++)
+    keys[i] = (uint64_t)level(x[i]) << 32 | (uint32_t)(n - 1 - i);
+  EX_TRY(amp_array_view_create(amp_extent1(n), AMP_UINT64, keys, &vkeys));
+  EX_TRY(amp_sort(av, vkeys));
+  EX_TRY(amp_array_view_synchronize(vkeys));
+  /* strictly ascending, and each key is a sample's: together, a permutation of the keys */
+  int keys_ok = 1;
+  for (int i = 0; i < n && keys_ok; i++) {
+    uint32_t back = (uint32_t)keys[i];
+    keys_ok = back < (uint32_t)n && (keys[i] >> 32) == (uint64_t)level(x[n - 1 - (int)back]) &&
+              (i == 0 || keys[i - 1] < keys[i]);
+  }
+  printf("  first key: level %u, sample %u\n", (unsigned)(keys[0] >> 32),
+         (unsigned)(n - 1 - (int)(uint32_t)keys[0]));
+  bad += check(keys_ok, "ascending, every sample once");
+
   /* ---- compaction: the positive samples (amp_copy_if with our predicate), and the distinct
    * values of the sorted samples (amp_unique) ---- */
   printf("compaction (copy_if x > 0; unique of the sorted samples)\n");
@@ -252,6 +282,7 @@ fail:
   EX_CLEANUP(amp_array_view_release(vdist));
   EX_CLEANUP(amp_array_view_release(vsorted));
   EX_CLEANUP(amp_array_view_release(vfrom));
+  EX_CLEANUP(amp_array_view_release(vkeys));
   EX_CLEANUP(amp_array_view_release(vt));
   EX_CLEANUP(amp_array_view_release(vm));
   EX_CLEANUP(amp_array_view_release(vpart));
@@ -267,6 +298,7 @@ fail:
   free(pos);
   free(dist);
   free(from);
+  free(keys);
   free(lev);
   free(x);
   if (status != AMP_SUCCESS)

@@ -12,7 +12,8 @@
  * (AMP_ERROR_UNSUPPORTED_FEATURE). A failed call leaves every view's contents as they were.
  *
  * Element types: AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE, except where a call says less
- * (histogram: int and uint; sort: uint, int and float; stencil: float). Views may be sections
+ * (histogram: int and uint; stencil: float), or more (sort: also uint64, int64; AMP_INT64 and
+ * AMP_UINT64 views are refused by the other calls). Views may be sections
  * (rank-1 views are contiguous; rank-2 rows may have any stride). Every call returns when its work
  * is done (its temporaries are freed then), except amp_transpose_view and amp_stencil_2d, which
  * return once enqueued. NULL or released handles give AMP_ERROR_INVALID_HANDLE. Full description,
@@ -76,18 +77,20 @@ AMP_API amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view
 AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src,
                                  amp_array_view *bins);
 
-/* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32 or AMP_FLOAT) in place into ascending
- * order: a stable least-significant-digit radix sort; on GPUs one pass per 8-bit digit with
- * decoupled look-back (4 passes and a histogram), elsewhere 8 passes of 4-bit digits. Float keys
- * are ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs with a
- * clear sign bit after +inf (and with a set one before -inf). Temporaries of n keys (and n values)
- * and, on GPUs, n / 4 + 1028 status words (n / 3 + 1028 with values; else 16 * ceil(n / 1024)
- * counts) live on the device during the call. */
+/* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32, AMP_FLOAT, AMP_UINT64, AMP_INT64 or
+ * AMP_DOUBLE) in place into ascending order: a stable least-significant-digit radix sort; on GPUs,
+ * for 32-bit keys (with 32-bit values or none), one pass per 8-bit digit with decoupled look-back
+ * (4 passes and a histogram), elsewhere passes of 4-bit digits (8 for 32-bit keys, 16 for 64-bit
+ * ones). Float and double keys are ordered by their bits as numbers are: -inf < ... < -0.0 < +0.0
+ * < ... < +inf, NaNs with a clear sign bit after +inf (and with a set one before -inf). Double
+ * keys need an fp64 device. Temporaries of n keys (and n values) and, for the one-pass sort,
+ * n / 4 + 1028 status words (n / 3 + 1028 with values; else 16 * ceil(n / 1024) counts) live on
+ * the device during the call. */
 AMP_API amp_status amp_sort(amp_accelerator_view *view, amp_array_view *keys);
 
-/* The same, moving `values` (a rank-1 view of AMP_UINT32, AMP_INT32 or AMP_FLOAT with the extent
- * of keys, on other data than keys) with their keys: after the call values[i] is the value that
- * came with keys[i]; equal keys keep their values' order (stable). */
+/* The same, moving `values` (a rank-1 view of any of the six key types, whatever the keys', with
+ * the extent of keys, on other data than keys) with their keys: after the call values[i] is the
+ * value that came with keys[i]; equal keys keep their values' order (stable). */
 AMP_API amp_status amp_sort_by_key(amp_accelerator_view *view, amp_array_view *keys,
                                    amp_array_view *values);
 
