@@ -9,8 +9,8 @@
  * why that ends on every device that keeps running a started work-group); on a CPU device the
  * spinning holds a worker thread and the multi-pass sort is as fast, so CPU devices keep it.
  * AMP_SORT_ONESWEEP=1 takes this path on any device (tests run it on POCL), 0 never; another
- * value is an error naming it. n >= 2^30 always takes the multi-pass sort (30-bit status values).
- */
+ * value is an error naming it. n >= 2^30 always takes the multi-pass sort (30-bit status values),
+ * and so do 64-bit keys or values (onesweep.cl is written for 32-bit ones; sort.c decides). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
