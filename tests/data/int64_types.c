@@ -22,7 +22,8 @@ static const char *src =
     "  amp_at(r, i[0]) = (amp_at(a, i[0]) ^ 0xf0f0f0f0f0f0f0f0ul) + (ulong)i[0];\n"
     "}\n"
     "__kernel void ints(AMP_VIEW(int, v)) { }\n"
-    "__kernel void longs(AMP_VIEW(long, v)) { }\n";
+    "__kernel void longs(AMP_VIEW(long, v)) { }\n"
+    "__kernel void texels(AMP_TEXTURE_READ(uint, 1, t), AMP_VIEW(uint, out)) { }\n";
 
 static int64_t s[N], s_orig[N];
 static uint64_t u[N], u_orig[N], r[N];
@@ -36,7 +37,8 @@ int main(void) {
   amp_kernel *ks = test_kernel(src, NULL, "mix_signed"),
              *ku = test_kernel(src, NULL, "mix_unsigned");
   amp_kernel *ki = test_kernel(src, NULL, "ints"), *kl = test_kernel(src, NULL, "longs");
-  if (!ks || !ku || !ki || !kl)
+  amp_kernel *kt = test_kernel(src, NULL, "texels");
+  if (!ks || !ku || !ki || !kl || !kt)
     return check_done();
 
   /* the type as given */
@@ -112,6 +114,19 @@ int main(void) {
   CHECK_MSG("argument 0 is a view of double, but parameter 'v' is a view of long");
   CHECK_UNMOVED(s, s_orig);
 
+  /* textures have texel formats of their own, 32 bits per channel at most: a 64-bit one is
+   * refused, and a view of long where a kernel takes a texture */
+  amp_texture *tex = NULL;
+  CHECK_STATUS(
+      amp_texture_create(av, amp_extent1(N), (amp_texel_format){AMP_TEXEL_UINT, 1, 64}, &tex),
+      AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("64 bits per channel");
+  CHECK(tex == NULL);
+  CHECK_STATUS(TEST_RUN(av, amp_extent1(N), kt, amp_arg_view(vs), amp_arg_view(vr)),
+               AMP_ERROR_KERNEL_ARGS);
+  CHECK_MSG("argument 0 is a view of long");
+  CHECK_UNMOVED(s, s_orig);
+
   /* algorithms that do not take 64-bit integers say so */
   int64_t sum = 0;
   CHECK_STATUS(amp_reduce(av, vs, AMP_REDUCE_SUM, &sum), AMP_ERROR_INVALID_ARGUMENT);
@@ -131,5 +146,6 @@ int main(void) {
   amp_kernel_release(ku);
   amp_kernel_release(ki);
   amp_kernel_release(kl);
+  amp_kernel_release(kt);
   return check_done();
 }
