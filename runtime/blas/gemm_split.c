@@ -600,22 +600,50 @@ static void scale_c(const job *j) {
   }
 }
 
+/* The block of rows [r0, r0 + nr) and columns [c0, c0 + nc) of v (a matrix over host memory) as a
+ * section of a read-only view of the call's own over the same memory: nr rows of v's row stride,
+ * placed inside v's host memory, from the block's first element or ending where the memory ends.
+ * So each accelerator's part of A has a lock and device buffers of its own, released with the
+ * call: a section of the caller's A would serialise every accelerator's copy under A's one lock
+ * and leave a device buffer of all of A's memory on each accelerator, held by the caller's A. *out
+ * stays NULL (and the call takes a section of A) when no such view fits. */
+static amp_status own_block(const amp_array_view *v, size_t r0, size_t nr, size_t c0, size_t nc,
+                            amp_array_view **out) {
+  const size_t es = v->type.size, ld = v->stride[0], total = v->src->bytes / es;
+  const size_t first = v->offset + r0 * ld + c0;
+  size_t span;
+  *out = NULL;
+  if (!mul_ok(nr, ld, &span) || span > 0x7fffffff || span > total)
+    return AMP_SUCCESS;
+  const size_t base = first < total - span ? first : total - span;
+  if (base + ld < first + nc) /* the block's columns do not fit in the view's rows */
+    return AMP_SUCCESS;
+  amp_array_view *whole = NULL;
+  amp_status status = amp_array_view_create_const(amp_extent2((int)nr, (int)ld), v->type,
+                                                  v->src->host + base * es, &whole);
+  if (status == AMP_SUCCESS)
+    status = amp_array_view_section(whole, amp_index2(0, (int)(first - base)),
+                                    amp_extent2((int)nr, (int)nc), out);
+  amp_array_view_release(whole); /* the section holds the memory's source */
+  return status;
+}
+
 static amp_status part_setup(job *j, part *pt, amp_array_view *a) {
   unsigned char *ws = pt->out_base;
   amp_status status = AMP_SUCCESS;
   const amp_elem_type et = a->type;
   AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->run));
   AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->copy));
-  /* op(A)'s rows: a read-only view of their own where they are contiguous in host memory (its
-   * own lock and a device buffer of their size), else a section of A */
-  if (!j->ta && a->stride[0] == j->k)
-    AMP__TRY(amp_array_view_create_const(amp_extent2((int)pt->rows, (int)j->k), et,
-                                         a->src->host + (a->offset + pt->r0 * j->k) * j->es,
-                                         &pt->a));
-  else if (!j->ta)
+  /* op(A)'s rows (A's columns when transposed): a view of their own (own_block), else a section
+   * of A */
+  if (!j->ta)
+    AMP__TRY(own_block(a, pt->r0, pt->rows, 0, j->k, &pt->a));
+  else
+    AMP__TRY(own_block(a, 0, j->k, pt->r0, pt->rows, &pt->a));
+  if (!pt->a && !j->ta)
     AMP__TRY(amp_array_view_section(a, amp_index2((int)pt->r0, 0),
                                     amp_extent2((int)pt->rows, (int)j->k), &pt->a));
-  else
+  else if (!pt->a)
     AMP__TRY(amp_array_view_section(a, amp_index2(0, (int)pt->r0),
                                     amp_extent2((int)j->k, (int)pt->rows), &pt->a));
   const amp_extent pe =
