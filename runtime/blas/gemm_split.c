@@ -515,6 +515,11 @@ static void *part_main(void *arg) {
 /* ---- checks and set-up ------------------------------------------------------------------------
  */
 
+static const char *kind_name(amp_elem_kind k) {
+  static const char *const names[] = {"?", "int32", "uint32", "float", "double", "struct"};
+  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_STRUCT ? names[k] : "?";
+}
+
 static amp_status check_matrix(const amp_array_view *v, const char *name, amp_elem_kind kind) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", FN));
@@ -522,7 +527,9 @@ static amp_status check_matrix(const amp_array_view *v, const char *name, amp_el
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH, FN ": %s has rank %d; a matrix has rank 2", name,
               v->extent.rank);
   if (v->type.kind != kind)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, FN ": %s holds another element type than A", name);
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              FN ": %s holds %s elements and A %s; A, B and C must hold the same type", name,
+              kind_name(v->type.kind), kind_name(kind));
   if (v->src->home >= 0)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               FN ": %s is a view of a device array; the multi-accelerator GEMM takes views over "
@@ -706,7 +713,9 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   }
   AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY_VIEW, "array view", FN));
   if (a->type.kind != AMP_ELEM_FLOAT && a->type.kind != AMP_ELEM_DOUBLE)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, FN ": GEMM takes AMP_FLOAT or AMP_DOUBLE views");
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              FN ": A holds %s elements; GEMM takes AMP_FLOAT or AMP_DOUBLE views",
+              kind_name(a->type.kind));
   AMP__TRY(check_matrix(a, "A", a->type.kind));
   AMP__TRY(check_matrix(b, "B", a->type.kind));
   AMP__TRY(check_matrix(c, "C", a->type.kind));

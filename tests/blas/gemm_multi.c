@@ -303,6 +303,10 @@ static void bad_inputs(void) {
   CHECK(strstr(amp_last_error(), "65") && strstr(amp_last_error(), "64"));
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, wrong, 0, c), AMP_ERROR_EXTENT_MISMATCH);
   CHECK(strstr(amp_last_error(), "5 x 6"));
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, ints), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "int32") && strstr(amp_last_error(), "float"));
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, ints, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "int32"));
   /* bad settings, read at every call */
   setenv("AMP_GEMM_MULTI_PANEL", "wide", 1);
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
