@@ -38,11 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "ampcl/array.h"
 #include "ampcl/blas.h"
 #include "blas/blas_host.h"
+#include "core/cpu_count.h"
 #include "core/env_parse.h"
 
 #define FN         "amp_blas_gemm_multi"
@@ -761,7 +761,8 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   j->n = n;
   j->k = k;
   j->nparts = (size_t)nviews < m ? (size_t)nviews : m; /* no accelerator without rows */
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  /* the CPUs this process may run on (an MPI rank bound to one core gets 1 filler, not 8) */
+  const int ncpu = amp__usable_cpus();
   size_t fill_dflt = ncpu >= 16 ? (size_t)ncpu / 8 : 1;
   AMP__TRY(env_size("AMP_GEMM_MULTI_PANEL", 1, 0x7fffffff, default_width(n, k, j->es), &j->w));
   AMP__TRY(env_size("AMP_GEMM_MULTI_RING", 2, MAX_RING, 3, &j->ring));
