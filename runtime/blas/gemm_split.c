@@ -639,8 +639,11 @@ static amp_status part_setup(job *j, part *pt, amp_array_view *a) {
   unsigned char *ws = pt->out_base;
   amp_status status = AMP_SUCCESS;
   const amp_elem_type et = a->type;
-  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->run));
-  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->copy));
+  /* submitted as enqueued: on an automatic (batching) view, panel j + 1's copy and the GEMMs of
+   * A's first chunks would wait unsubmitted until the thread next waits for something, instead of
+   * running under GEMM j and while the rest of A crosses */
+  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_IMMEDIATE, &pt->run));
+  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_IMMEDIATE, &pt->copy));
   /* op(A)'s rows (A's columns when transposed): a view of their own (own_block), else a section
    * of A */
   if (!j->ta)
