@@ -433,5 +433,13 @@ int main(int argc, char **argv) {
   bad_inputs();
   if (argc > 2 && strcmp(argv[2], "staged") == 0)
     device_failure();
+  /* every view is released: no buffer counts as the user's (amp_cl_objects_live); the pinned
+   * regions the call keeps are the process's */
+  long long mine = -1, process = -1;
+  CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &mine, &process));
+  if (mine != 0)
+    fprintf(stderr, "%lld OpenCL buffers counted as the user's after every view was released\n",
+            mine);
+  CHECK_EQ_INT(mine, 0);
   return check_done();
 }
