@@ -392,7 +392,9 @@ static int gcd(int a, int b) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  /* threads: ampcl's (staging) and the pipeline's copy thread, none of which calls MPI */
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int p, rank, rc = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
