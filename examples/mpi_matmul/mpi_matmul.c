@@ -342,28 +342,36 @@ static int pingpong(const grid *g, double *alpha, double *beta) {
 /* The same two parameters for the link: every rank copies `src` (pinned memory, or ordinary
  * memory that ampcl stages) to its accelerator at once, blocking copies of 8 B up to 64 MiB (at
  * most `block` bytes); rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a
- * rank's copies failed. */
+ * rank's copies failed. A rank whose copy fails copies no more but still takes part in every
+ * size's barrier: the others are waiting there (stopping early hung the job). */
 static int link_model(const grid *g, const void *src, size_t block, double *alpha, double *beta) {
   enum { REPS = 10 };
   double m[SIZES], t[SIZES];
   int count = 0, ok = 1, all_ok = 0;
-  for (int s = 0; s < SIZES && (size_t)size_of(s) <= block && ok; s++) {
+  char why[256] = "";
+  for (int s = 0; s < SIZES && (size_t)size_of(s) <= block; s++) {
     amp_array *a = NULL;
     int bytes = size_of(s);
-    ok = amp_array_create(g->copies, amp_extent1(bytes / 4), AMP_FLOAT, &a) == AMP_SUCCESS &&
+    ok = ok && amp_array_create(g->copies, amp_extent1(bytes / 4), AMP_FLOAT, &a) == AMP_SUCCESS &&
          amp_copy_to_array(src, (size_t)bytes, a) == AMP_SUCCESS; /* the first, untimed */
+    if (!ok && !why[0])
+      snprintf(why, sizeof why, "%s", amp_last_error());
     MPI_Barrier(g->cart);
     double t0 = MPI_Wtime();
     for (int r = 0; r < REPS && ok; r++)
       ok = amp_copy_to_array(src, (size_t)bytes, a) == AMP_SUCCESS;
+    if (!ok && !why[0])
+      snprintf(why, sizeof why, "%s", amp_last_error());
     m[count] = bytes;
     t[count++] = (MPI_Wtime() - t0) / REPS;
     amp_array_release(a);
   }
   ok = ok && count >= 2;
+  if (!ok && why[0])
+    fprintf(stderr, "mpi_matmul: rank %d: a copy to the accelerator failed: %s\n", g->rank, why);
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, g->cart);
   if (!all_ok && g->rank == 0)
-    fprintf(stderr, "mpi_matmul: the link's copies could not be timed: %s\n", amp_last_error());
+    fprintf(stderr, "mpi_matmul: the link's copies could not be timed\n");
   if (!all_ok)
     return 0;
   double ab[2];
@@ -384,7 +392,9 @@ static int gcd(int a, int b) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  /* threads: ampcl's (staging) and the pipeline's copy thread, none of which calls MPI */
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int p, rank, rc = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -49,9 +49,10 @@ typedef enum amp_cl_object_kind {
  * (array views, arrays, views, programs, kernels, amp_host_alloc memory): it is 0 once they all
  * are. Built programs and their kernels stay in the build cache only while an amp_program uses
  * them (see amp_program_release). *process_life (when not NULL) counts those ampcl keeps for the
- * life of the process by design: one context and one default queue per accelerator used, and
+ * life of the process by design: one context and one default queue per accelerator used,
  * up to 8 buffers of at most 4 MiB kept for reuse after the last view of data with no caller's
- * memory went (empty views, the algorithms' temporaries; runtime/data/scratch.c). (Not counted
+ * memory went (empty views, the algorithms' temporaries; runtime/data/scratch.c), and the pinned
+ * region per accelerator that amp_blas_gemm_multi keeps between its calls. (Not counted
  * apart: the one-work-item timing kernel of timed GEMMs, kept once made.) Returns
  * AMP_ERROR_INVALID_ARGUMENT for a kind out of range. Thread-safe. */
 AMP_API amp_status amp_cl_objects_live(amp_cl_object_kind kind, long long *released_by_user,

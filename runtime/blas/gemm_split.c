@@ -38,11 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "ampcl/array.h"
 #include "ampcl/blas.h"
 #include "blas/blas_host.h"
+#include "core/clobjects.h"
+#include "core/cpu_count.h"
 #include "core/env_parse.h"
 
 #define FN         "amp_blas_gemm_multi"
@@ -55,7 +56,15 @@
 
 /* ---- the cached pinned workspaces ---------------------------------------------------------- *
  * One pinned region per accelerator (allocated on it, so its copies are the link's own), kept
- * between calls: the largest asked for of each; a concurrent call makes its own. */
+ * between calls: the largest asked for of each; a concurrent call makes its own. A region that
+ * waits in the cache counts as kept for the process in amp_cl_objects_live, as scratch.c's
+ * buffers do (no call of the user's releases it); one a call uses counts as the user's. */
+
+/* A region goes into the cache (into = 1) or out of it: its count moves with it. */
+static void ws_count(int into) {
+  amp__clobj(AMP_CL_MEM, into ? -1 : 1);
+  amp__clobj_process(AMP_CL_MEM, into ? 1 : -1);
+}
 
 static pthread_mutex_t ws_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ws_entry {
@@ -78,6 +87,7 @@ static amp_status ws_get(amp_accelerator *acc, size_t bytes, void **out) {
       e->busy = 1;
       *out = e->ptr;
       pthread_mutex_unlock(&ws_lock);
+      ws_count(0);
       return AMP_SUCCESS;
     }
     old = e->ptr;
@@ -85,19 +95,24 @@ static amp_status ws_get(amp_accelerator *acc, size_t bytes, void **out) {
     break;
   }
   pthread_mutex_unlock(&ws_lock);
-  amp_host_free(old);
+  if (old) {
+    ws_count(0);
+    amp_host_free(old);
+  }
   return amp_host_alloc(acc, bytes, out);
 }
 
 /* Gives a region back: kept as acc's cached one when it is that, or acc has none. */
 static void ws_put(amp_accelerator *acc, void *ptr, size_t bytes) {
   struct ws_entry *empty = NULL;
+  int kept = 0;
   pthread_mutex_lock(&ws_lock);
   for (size_t i = 0; i < MAX_PARTS && ptr; i++) {
     struct ws_entry *e = &ws_cache[i];
     if (e->ptr == ptr) {
       e->busy = 0;
       ptr = NULL;
+      kept = 1;
     } else if (e->ptr && e->acc == acc) {
       empty = NULL; /* acc has its region: this one goes */
       break;
@@ -108,8 +123,11 @@ static void ws_put(amp_accelerator *acc, void *ptr, size_t bytes) {
   if (ptr && empty) {
     *empty = (struct ws_entry){acc, ptr, bytes, 0};
     ptr = NULL;
+    kept = 1;
   }
   pthread_mutex_unlock(&ws_lock);
+  if (kept)
+    ws_count(1);
   amp_host_free(ptr);
 }
 
@@ -515,6 +533,11 @@ static void *part_main(void *arg) {
 /* ---- checks and set-up ------------------------------------------------------------------------
  */
 
+static const char *kind_name(amp_elem_kind k) {
+  static const char *const names[] = {"?", "int32", "uint32", "float", "double", "struct"};
+  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_STRUCT ? names[k] : "?";
+}
+
 static amp_status check_matrix(const amp_array_view *v, const char *name, amp_elem_kind kind) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", FN));
@@ -522,7 +545,9 @@ static amp_status check_matrix(const amp_array_view *v, const char *name, amp_el
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH, FN ": %s has rank %d; a matrix has rank 2", name,
               v->extent.rank);
   if (v->type.kind != kind)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, FN ": %s holds another element type than A", name);
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              FN ": %s holds %s elements and A %s; A, B and C must hold the same type", name,
+              kind_name(v->type.kind), kind_name(kind));
   if (v->src->home >= 0)
     AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
               FN ": %s is a view of a device array; the multi-accelerator GEMM takes views over "
@@ -600,22 +625,53 @@ static void scale_c(const job *j) {
   }
 }
 
+/* The block of rows [r0, r0 + nr) and columns [c0, c0 + nc) of v (a matrix over host memory) as a
+ * section of a read-only view of the call's own over the same memory: nr rows of v's row stride,
+ * placed inside v's host memory, from the block's first element or ending where the memory ends.
+ * So each accelerator's part of A has a lock and device buffers of its own, released with the
+ * call: a section of the caller's A would serialise every accelerator's copy under A's one lock
+ * and leave a device buffer of all of A's memory on each accelerator, held by the caller's A. *out
+ * stays NULL (and the call takes a section of A) when no such view fits. */
+static amp_status own_block(const amp_array_view *v, size_t r0, size_t nr, size_t c0, size_t nc,
+                            amp_array_view **out) {
+  const size_t es = v->type.size, ld = v->stride[0], total = v->src->bytes / es;
+  const size_t first = v->offset + r0 * ld + c0;
+  size_t span;
+  *out = NULL;
+  if (!mul_ok(nr, ld, &span) || span > 0x7fffffff || span > total)
+    return AMP_SUCCESS;
+  const size_t base = first < total - span ? first : total - span;
+  if (base + ld < first + nc) /* the block's columns do not fit in the view's rows */
+    return AMP_SUCCESS;
+  amp_array_view *whole = NULL;
+  amp_status status = amp_array_view_create_const(amp_extent2((int)nr, (int)ld), v->type,
+                                                  v->src->host + base * es, &whole);
+  if (status == AMP_SUCCESS)
+    status = amp_array_view_section(whole, amp_index2(0, (int)(first - base)),
+                                    amp_extent2((int)nr, (int)nc), out);
+  amp_array_view_release(whole); /* the section holds the memory's source */
+  return status;
+}
+
 static amp_status part_setup(job *j, part *pt, amp_array_view *a) {
   unsigned char *ws = pt->out_base;
   amp_status status = AMP_SUCCESS;
   const amp_elem_type et = a->type;
-  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->run));
-  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_AUTOMATIC, &pt->copy));
-  /* op(A)'s rows: a read-only view of their own where they are contiguous in host memory (its
-   * own lock and a device buffer of their size), else a section of A */
-  if (!j->ta && a->stride[0] == j->k)
-    AMP__TRY(amp_array_view_create_const(amp_extent2((int)pt->rows, (int)j->k), et,
-                                         a->src->host + (a->offset + pt->r0 * j->k) * j->es,
-                                         &pt->a));
-  else if (!j->ta)
+  /* submitted as enqueued: on an automatic (batching) view, panel j + 1's copy and the GEMMs of
+   * A's first chunks would wait unsubmitted until the thread next waits for something, instead of
+   * running under GEMM j and while the rest of A crosses */
+  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_IMMEDIATE, &pt->run));
+  AMP__TRY(amp_accelerator_create_view(pt->acc, AMP_QUEUING_MODE_IMMEDIATE, &pt->copy));
+  /* op(A)'s rows (A's columns when transposed): a view of their own (own_block), else a section
+   * of A */
+  if (!j->ta)
+    AMP__TRY(own_block(a, pt->r0, pt->rows, 0, j->k, &pt->a));
+  else
+    AMP__TRY(own_block(a, 0, j->k, pt->r0, pt->rows, &pt->a));
+  if (!pt->a && !j->ta)
     AMP__TRY(amp_array_view_section(a, amp_index2((int)pt->r0, 0),
                                     amp_extent2((int)pt->rows, (int)j->k), &pt->a));
-  else
+  else if (!pt->a)
     AMP__TRY(amp_array_view_section(a, amp_index2(0, (int)pt->r0),
                                     amp_extent2((int)j->k, (int)pt->rows), &pt->a));
   const amp_extent pe =
@@ -678,7 +734,9 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   }
   AMP__TRY(amp__check_handle(a, AMP__MAGIC_ARRAY_VIEW, "array view", FN));
   if (a->type.kind != AMP_ELEM_FLOAT && a->type.kind != AMP_ELEM_DOUBLE)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, FN ": GEMM takes AMP_FLOAT or AMP_DOUBLE views");
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              FN ": A holds %s elements; GEMM takes AMP_FLOAT or AMP_DOUBLE views",
+              kind_name(a->type.kind));
   AMP__TRY(check_matrix(a, "A", a->type.kind));
   AMP__TRY(check_matrix(b, "B", a->type.kind));
   AMP__TRY(check_matrix(c, "C", a->type.kind));
@@ -724,7 +782,8 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   j->n = n;
   j->k = k;
   j->nparts = (size_t)nviews < m ? (size_t)nviews : m; /* no accelerator without rows */
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  /* the CPUs this process may run on (an MPI rank bound to one core gets 1 filler, not 8) */
+  const int ncpu = amp__usable_cpus();
   size_t fill_dflt = ncpu >= 16 ? (size_t)ncpu / 8 : 1;
   AMP__TRY(env_size("AMP_GEMM_MULTI_PANEL", 1, 0x7fffffff, default_width(n, k, j->es), &j->w));
   AMP__TRY(env_size("AMP_GEMM_MULTI_RING", 2, MAX_RING, 3, &j->ring));

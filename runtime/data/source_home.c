@@ -44,6 +44,7 @@ amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *on, cons
           "clEnqueueWriteBuffer (host to array)");
   atomic_fetch_add(&q->acc->to_device_count, 1);
   atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
+  amp__view_enqueued(q); /* an immediate view (the array's own may be one) submits it now */
   amp__location_record_write(L, ev);
   if (amp__source_valid_only_at_home(s))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
@@ -77,6 +78,7 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *on, void 
           "clEnqueueReadBuffer (array to host)");
   atomic_fetch_add(&q->acc->to_host_count, 1);
   atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
+  amp__view_enqueued(q);
   if (amp__evlist_push(&L->reads, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(hand_over(&ev, async_out));

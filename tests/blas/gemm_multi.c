@@ -188,6 +188,54 @@ static void c_newer_on_device(void) {
   CHECK_OK(amp_array_view_release(c));
 }
 
+/* A transposed, and A a section with a row stride: each accelerator's part of A goes through a
+ * view of the call's own (no lock shared with the other accelerators, as with one view on all of
+ * them), and the call leaves no device buffer behind on the caller's A (the old code left one of
+ * A's whole memory on every accelerator, held until A was released). Counted with the live
+ * OpenCL buffers around a second call on a new A (the first made the call's cached pinned
+ * regions). */
+static void a_leaves_nothing(int ta, int ld) {
+  enum { M = 24, N = 20, K = 12 };
+  const int ar = ta ? K : M, ac = ta ? M : K, lda = ld > ac ? ld : ac;
+  float *ha = malloc((size_t)ar * (size_t)lda * sizeof(float)), hb[K * N], hc[M * N];
+  if (!ha) {
+    CHECK(!"out of memory");
+    return;
+  }
+  fill(ha, 0, (size_t)ar * (size_t)lda, 1);
+  fill(hb, 0, K * N, 2);
+  long long before = 0, after = 0;
+  for (int round = 0; round < 2; round++) {
+    amp_array_view *pa = NULL, *a = NULL, *b = NULL, *c = NULL;
+    CHECK_OK(amp_array_view_create_const(amp_extent2(ar, lda), AMP_FLOAT, ha, &pa));
+    CHECK_OK(amp_array_view_section(pa, amp_index2(0, 0), amp_extent2(ar, ac), &a));
+    CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, hb, &b));
+    CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, hc, &c));
+    CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &before, NULL));
+    CHECK_OK(
+        amp_blas_gemm_multi(av, 2, ta ? AMP_TRANS : AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c));
+    CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &after, NULL));
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++) {
+        float sum = 0;
+        for (int p = 0; p < K; p++)
+          sum += (ta ? ha[p * lda + i] : ha[i * lda + p]) * hb[p * N + j];
+        bad += hc[i * N + j] != sum;
+      }
+    CHECK_EQ_INT(bad, 0);
+    amp_array_view_release(a);
+    amp_array_view_release(pa);
+    amp_array_view_release(b);
+    CHECK_OK(amp_array_view_release(c));
+  }
+  if (after != before)
+    fprintf(stderr, "A %s, ld %d: %lld OpenCL buffers live before the call, %lld after\n",
+            ta ? "transposed" : "whole", ld, before, after);
+  CHECK_EQ_INT(after, before);
+  free(ha);
+}
+
 /* Every bad input: a clear status, and C's host memory as it was. */
 static void bad_inputs(void) {
   enum { M = 8, N = 6, K = 4 };
@@ -255,6 +303,10 @@ static void bad_inputs(void) {
   CHECK(strstr(amp_last_error(), "65") && strstr(amp_last_error(), "64"));
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, wrong, 0, c), AMP_ERROR_EXTENT_MISMATCH);
   CHECK(strstr(amp_last_error(), "5 x 6"));
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, ints), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "int32") && strstr(amp_last_error(), "float"));
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, ints, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "int32"));
   /* bad settings, read at every call */
   setenv("AMP_GEMM_MULTI_PANEL", "wide", 1);
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
@@ -375,8 +427,19 @@ int main(int argc, char **argv) {
   setenv("AMP_GEMM_MULTI_THREADS", "2", 1);
   special_scalars();
   c_newer_on_device();
+  a_leaves_nothing(1, 0);
+  a_leaves_nothing(1, 31);
+  a_leaves_nothing(0, 17);
   bad_inputs();
   if (argc > 2 && strcmp(argv[2], "staged") == 0)
     device_failure();
+  /* every view is released: no buffer counts as the user's (amp_cl_objects_live); the pinned
+   * regions the call keeps are the process's */
+  long long mine = -1, process = -1;
+  CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &mine, &process));
+  if (mine != 0)
+    fprintf(stderr, "%lld OpenCL buffers counted as the user's after every view was released\n",
+            mine);
+  CHECK_EQ_INT(mine, 0);
   return check_done();
 }
