@@ -13,28 +13,30 @@
  * arithmetic and scattered loads keep POCL at about an eighth of what two cores can do
  * (lab/NOTEBOOK.md). So this kernel:
  *   1. Uses explicit vectors: each work-item computes RB rows x (CB * VW) columns of C, held in
- *      RB * CB registers of type TV (by default 6 x 2 float8 or double4: 12 of AVX2's 16 vector
- *      registers, leaving room for the CB vectors of B and one broadcast of A). One step of k
- *      loads CB vectors of a row of B and broadcasts RB scalars of A: RB * CB vector
- *      multiply-adds for CB + RB loads. No tile_static memory and no barrier. The loop walks
- *      pointers: index arithmetic on every load cost about as much as the loads.
+ *      RB * CB registers of type TV. One step of k loads CB vectors of a row of B and broadcasts
+ *      RB scalars of A: RB * CB vector multiply-adds for CB + RB loads. No tile_static memory and
+ *      no barrier. The loop walks pointers: index arithmetic on every load cost about as much as
+ *      the loads.
  *   2. Orders the work for the caches: the launch domain is (column blocks, row blocks) in AMP
  *      order, so the fastest-varying index (OpenCL dimension 0) walks down the rows, and the
- *      work-items a core runs one after another share one panel of B (w x CB*VW elements, 64 KB
- *      for w = 1024), which stays in L2 while rows of A stream through. Launch it in tiles of one
+ *      work-items a core runs one after another share one panel of B (w x CB*VW elements, 128 KB
+ *      for w = 1024 in float), which stays in L2 while rows of A stream through. Launch it in tiles of one
  *      work-item: left to choose the work-group shape (POCL made groups of 171 x 16 work-items),
  *      both POCL and Intel's runtime ran it slower (lab/NOTEBOOK.md, 2026-11-27).
  *   3. Keeps the edges simple: a work-item whose block crosses the right or bottom edge of C takes
  *      a scalar path with the same arithmetic; only the last block row and column do.
  *
- * Build options: -DT=float|double|int (default float), -DVW=8 (vector width), -DRB=6 (rows per
- * work-item), -DCB=2 (vectors of columns per work-item). The defaults fit AVX2 (16 registers of 8
- * floats); for double use -DVW=4 (6 x 8 per work-item). On AVX-512 (32 registers of 16 floats)
- * -DVW=16 -DRB=8 -DCB=2 was the tile measured best (not measured there since).
+ * Build options: -DT=float|double|int (default float), -DVW=16 (vector width), -DRB=8 (rows per
+ * work-item), -DCB=2 (vectors of columns per work-item). The tiles measured best on a 2-core AVX2
+ * EPYC (16 vector registers; lab/NOTEBOOK.md, 2026-11-27): for float the defaults, 8 x 32 in
+ * float16 (32 AVX2 registers' worth: the accumulators partly live in L1, yet it beat 6 x 16 in
+ * float8, which fits, on POCL and on Intel's runtime); for double -DVW=4 -DRB=6 -DCB=2, 6 x 8 in
+ * double4 (12 of the 16 registers, leaving room for B's two vectors and A's broadcast), which beat
+ * 8 x 16 in double16 by up to 2x.
  *
  * Launch (host C, errors elided to CHECK; views as in matmul_naive.cl):
  *
- *     enum { RB = 6, COLS = 2 * 8 };  // RB rows, CB * VW columns per work-item (float)
+ *     enum { RB = 8, COLS = 2 * 16 };  // RB rows, CB * VW columns per work-item (float)
  *     CHECK(amp_program_create_builtin("matmul_cpu", "-DT=float", &prog));
  *     CHECK(amp_kernel_create(prog, "matmul_cpu", &k));
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
@@ -52,20 +54,20 @@
 #define T float
 #endif
 #ifndef RB /* rows of C per work-item */
-#define RB 6
+#define RB 8
 #endif
 #ifndef CB /* vectors of columns of C per work-item */
 #define CB 2
 #endif
 
-#ifndef VW /* vector width: 8 floats (or -DVW=4 with double) fill one AVX2 register */
-#define VW 8
+#ifndef VW /* vector width: 16 floats fill one AVX-512 register, two AVX2 ones */
+#define VW 16
 #endif
 #define MM_CAT2(a, b) a##b
 #define MM_CAT(a, b) MM_CAT2(a, b)
-#define TV MM_CAT(T, VW)           /* e.g. float8 */
-#define VLOAD MM_CAT(vload, VW)    /* vload8 */
-#define VSTORE MM_CAT(vstore, VW)  /* vstore8 */
+#define TV MM_CAT(T, VW)           /* e.g. float16 */
+#define VLOAD MM_CAT(vload, VW)    /* vload16 */
+#define VSTORE MM_CAT(vstore, VW)  /* vstore16 */
 
 __kernel void matmul_cpu(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {
   AMP_INDEX2(idx); /* idx[0]: block of columns, idx[1]: block of rows (the fast index) */

@@ -59,9 +59,10 @@ static const config configs[] = {
      16, 8, 8, 1, 0, 2, 0, 0, 0},
     {"fast 32x32 4x2 2-wide", FAST, "-DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=2 -DTS_K=16 -DBW=2", 1,
      0, 32, 32, 16, 4, 2, 1, 1, 2, 0, 0, 0},
-    {"cpu defaults", CPU, "", 0, 0, 6, 16, 0, 0, 0, 0, 0, 0, 0, 0, 1},
-    {"cpu 8 rows, 2 vectors of 16", CPU, "-DRB=8 -DCB=2 -DVW=16", 1, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0,
-     0, 0},
+    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    /* amp_blas_gemm's double shape (runtime/blas/gemm_plans.c) */
+    {"cpu 6 rows, 2 vectors of 4", CPU, "-DRB=6 -DCB=2 -DVW=4", 0, 0, 6, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+     0},
     {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
      0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
