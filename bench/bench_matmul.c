@@ -286,6 +286,8 @@ static amp_status launch(amp_accelerator_view *av, const mm_plan *p, amp_array_v
     l.domain = amp_extent2(m, n);
   } else if (p->kind == MM_CPU) { /* column blocks first (kernels_cl/gemm/matmul_cpu.cl) */
     l.domain = amp_extent2((n + p->ts_n - 1) / p->ts_n, (m + p->ts_m - 1) / p->ts_m);
+    l.tiled = 1; /* tiles of one work-item (matmul_cpu.cl's header says why) */
+    l.tile[0] = l.tile[1] = 1;
   } else if (p->kind == MM_TILED) {
     l.domain = amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), TILE, TILE)).extent;
     l.tiled = 1;
@@ -420,12 +422,13 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     opts = dbl ? "-DT=double" : "-DT=float";
   } else if (strcmp(impl, "fast") == 0 && ctx->props.is_emulated && !ctx->fast_opts) {
     /* "fast" is the fastest kernel for the device: on a CPU device the CPU-shaped one, 8 rows x
-     * 32 columns per work-item in float16 registers (16 x 8 for double: one double16). */
+     * 32 columns per work-item in float16 registers (6 x 8 for double, in double4), the shapes
+     * amp_blas_gemm takes there (runtime/blas/gemm_plans.c). */
     p->kind = MM_CPU;
     name = "matmul_cpu";
-    opts = dbl ? "-DT=double -DCB=1" : "-DT=float";
-    p->ts_m = 8;
-    p->ts_n = dbl ? 16 : 32;
+    opts = dbl ? "-DT=double -DVW=4 -DRB=6 -DCB=2" : "-DT=float";
+    p->ts_m = dbl ? 6 : 8;
+    p->ts_n = dbl ? 8 : 32;
   } else if (strcmp(impl, "fast") == 0) {
     p->kind = MM_FAST;
     name = "matmul_fast";

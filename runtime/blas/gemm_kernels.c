@@ -158,8 +158,10 @@ static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view 
   l.kernel = k;
   l.args = args;
   l.nargs = AMP_NARGS(args);
-  if (pl->cpu) { /* column blocks first (matmul_cpu.cl) */
+  if (pl->cpu) { /* column blocks first, tiles of one work-item (matmul_cpu.cl) */
     l.domain = amp_extent2((int)ceil_div(n, (size_t)pl->ts_n), (int)ceil_div(m, (size_t)pl->ts_m));
+    l.tiled = 1;
+    l.tile[0] = l.tile[1] = 1;
   } else { /* views hold at most 2^31-1 elements, so these fit an int */
     l.domain = amp_extent2((int)(ceil_div(m, (size_t)pl->ts_m) * (size_t)pl->rts_m),
                            (int)(ceil_div(n, (size_t)pl->ts_n) * (size_t)pl->rts_n));

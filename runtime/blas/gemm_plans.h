@@ -6,7 +6,7 @@
 /* One way to launch the fast kernel: a program file with its options and its launch shape. */
 typedef struct amp__gemm_plan {
   const char *file, *opts;
-  int cpu;          /* matmul_cpu: a plain domain of (column blocks, row blocks) */
+  int cpu;          /* matmul_cpu: (column blocks, row blocks) in tiles of one work-item */
   int ts_m, ts_n;   /* rows and columns of C per tile (per work-item for matmul_cpu) */
   int rts_m, rts_n; /* threads per tile (matmul_fast) */
   int fallback;     /* the plan to take instead once this one was refused here, or -1 */

@@ -60,6 +60,9 @@ static const config configs[] = {
     {"fast 32x32 4x2 2-wide", FAST, "-DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=2 -DTS_K=16 -DBW=2", 1,
      0, 32, 32, 16, 4, 2, 1, 1, 2, 0, 0, 0},
     {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    /* amp_blas_gemm's double shape (runtime/blas/gemm_plans.c) */
+    {"cpu 6 rows, 2 vectors of 4", CPU, "-DRB=6 -DCB=2 -DVW=4", 0, 0, 6, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+     0},
     {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
      0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
@@ -104,7 +107,7 @@ static amp_tiled_extent domain_for(const config *c, int m, int n) {
     return amp_tile2(amp_extent2(m, n), 1, 1); /* only .extent is used */
   case TILED:
     return amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), c->tile, c->tile));
-  case CPU: /* column blocks first: the fast index walks down the rows (only .extent is used) */
+  case CPU: /* column blocks first: the fast index walks down the rows; tiles of one */
     return amp_tile2(amp_extent2((n + c->ts_n - 1) / c->ts_n, (m + c->ts_m - 1) / c->ts_m), 1, 1);
   default: {
     const int rm = c->ts_m / c->wpt_m, rn = c->ts_n / c->wpt_n;
@@ -118,7 +121,7 @@ static amp_status launch(amp_accelerator_view *av, const config *c, amp_kernel *
                          amp_array_view *va, amp_array_view *vb, amp_array_view *vc, int m, int n) {
   amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
   amp_tiled_extent dom = domain_for(c, m, n);
-  if (c->kind == NAIVE || c->kind == CPU)
+  if (c->kind == NAIVE)
     return amp_parallel_for_each(av, dom.extent, k, args, AMP_NARGS(args));
   return amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args));
 }
