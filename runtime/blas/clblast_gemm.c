@@ -26,6 +26,12 @@ uint64_t amp__gemm_clblast_count(void) {
  * and markers carry no usable device timestamps on every platform: NVIDIA's do not.) */
 static const char *stamp_src = "__kernel void amp_stamp(int unused) { (void)unused; }\n";
 static pthread_mutex_t stamp_lock = PTHREAD_MUTEX_INITIALIZER;
+/* One CLBlast call at a time in the process: CLBlast builds its tuning database for every call
+ * without a lock, and two threads calling it at once (amp_blas_gemm_multi's, one per accelerator,
+ * for every transposed panel) read memory the other had freed (AddressSanitizer, two POCL
+ * devices; CLBlast issue #486: multi-threaded calls on several GPUs are unreliable). A call only
+ * enqueues (its first per device also builds kernels), so the lock costs little. */
+static pthread_mutex_t clblast_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp_kernel *stamp_kernel; /* made at the first timed GEMM; made again if that failed */
 
 static amp_status get_stamp(amp_kernel **out) {
@@ -112,6 +118,7 @@ amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
   CLBlastTranspose tb = trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
   CLBlastStatusCode st;
   const uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
+  pthread_mutex_lock(&clblast_lock);
   if (a->type.kind == AMP_ELEM_FLOAT)
     st = CLBlastSgemm(CLBlastLayoutRowMajor, ta, tb, m, n, k, (float)alpha, A, a->offset,
                       a->stride[0], B, b->offset, b->stride[0], (float)beta, C, c->offset,
@@ -119,6 +126,7 @@ amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
   else
     st = CLBlastDgemm(CLBlastLayoutRowMajor, ta, tb, m, n, k, alpha, A, a->offset, a->stride[0], B,
                       b->offset, b->stride[0], beta, C, c->offset, c->stride[0], &view->queue, &ev);
+  pthread_mutex_unlock(&clblast_lock);
   if (st != CLBlastSuccess) {
     ev = NULL;
     AMP__FAIL(st < 0 && st > -100 ? amp__cl_status(st) : AMP_ERROR_OPENCL,
