@@ -295,26 +295,30 @@ static void fit(const double *m, const double *t, int count, double ab[2]) {
 }
 
 /* The message sizes of both measurements: 8 B .. 1 KiB, then 16 KiB .. 64 MiB (at most `most`). */
-enum { SIZES = 21, MAX_MESSAGE = 64 << 20 };
+enum { SIZES = 21 };
 static int size_of(int s) {
   return s < 8 ? 8 << s : (16 << 10) << (s - 8);
 }
 
 /* Hockney's alpha (s) and beta (s per byte) for MPI: rank pairs (0, 1), (2, 3), ... ping-pong all
- * at once, as the algorithms' ranks all send at once; rank 0's times are fitted and sent to all.
- * Returns 0 (on every rank) when a rank could not allocate its buffer. */
-static int pingpong(const grid *g, double *alpha, double *beta) {
+ * at once, as the algorithms' ranks all send at once, messages up to 64 MiB but no larger than
+ * the largest the algorithms send (a block, `block` bytes: the small runs of the tests stay
+ * quick); rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a rank could
+ * not allocate its buffer. */
+static int pingpong(const grid *g, size_t block, double *alpha, double *beta) {
   enum { REPS = 10 };
   double m[SIZES], t[SIZES];
-  int partner = g->rank ^ 1, active = partner < g->p;
-  char *buf = active ? malloc(MAX_MESSAGE) : NULL;
+  int partner = g->rank ^ 1, active = partner < g->p, sizes = 2; /* at least two points */
+  while (sizes < SIZES && (size_t)size_of(sizes) <= block)
+    sizes++;
+  char *buf = active ? malloc((size_t)size_of(sizes - 1)) : NULL;
   int have = !active || buf, all_have = 0;
   MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, g->cart);
   if (!all_have) {
     free(buf);
     return 0;
   }
-  for (int s = 0; s < SIZES; s++) {
+  for (int s = 0; s < sizes; s++) {
     int bytes = size_of(s);
     m[s] = bytes;
     MPI_Barrier(g->cart);
@@ -332,7 +336,7 @@ static int pingpong(const grid *g, double *alpha, double *beta) {
   }
   free(buf);
   double ab[2];
-  fit(m, t, SIZES, ab);
+  fit(m, t, sizes, ab);
   MPI_Bcast(ab, 2, MPI_DOUBLE, 0, g->cart);
   *alpha = ab[0];
   *beta = ab[1];
@@ -525,7 +529,7 @@ int main(int argc, char **argv) {
   double alpha = 0, beta = 0, alpha_l = 0, beta_l = 0, alpha_o = 0, beta_o = 0;
   int model = 0;
   if (o.pingpong) {
-    model = p > 1 ? pingpong(&g, &alpha, &beta) : 1;
+    model = p > 1 ? pingpong(&g, bytes, &alpha, &beta) : 1;
     model = model && link_model(&g, g.Aw[0], bytes, &alpha_l, &beta_l);
     if (model && g.win != MPI_WIN_NULL) /* the shared window is ordinary memory: staged */
       model = link_model(&g, g.At_of[g.rank], bytes, &alpha_o, &beta_o);
