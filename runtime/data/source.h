@@ -98,13 +98,12 @@ amp_status amp__source_wait(amp__source *s);
 /* Device arrays: the source's home becomes acc, where its whole contents are valid. */
 amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc);
 /* Whole-source copies between caller memory and the home copy of an array-backed source, enqueued
- * on `on` (the array's accelerator view, as AMP copies to and from an array run on its
- * accelerator_view; NULL: the home accelerator's default view). A copy on its own view runs beside
- * the kernels of other views of the accelerator, ordered with them only through the events of the
- * data they share. */
-amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *on, const void *src,
+ * on `q`, the array's accelerator view (AMP's copies to and from an array run on its
+ * accelerator_view). A copy on its own view runs beside the kernels of other views of the
+ * accelerator, ordered with them only through the events of the data they share. */
+amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const void *src,
                                   amp_future **async_out);
-amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *on, void *dst,
+amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *dst,
                                  amp_future **async_out);
 /* Whole copy between two arrays on the same accelerator, in device memory. */
 amp_status amp__source_copy_device(amp__source *src, amp__source *dst);

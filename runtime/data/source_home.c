@@ -25,16 +25,13 @@ fail:
   return status;
 }
 
-amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *on, const void *src,
+amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const void *src,
                                   amp_future **async_out) {
   amp_status status = AMP_SUCCESS;
-  amp_accelerator_view *q = on;
   amp__evlist deps = {0};
   cl_event ev = NULL;
   pthread_mutex_lock(&s->lock);
   AMP__TRY(amp__source_refuse_mapped(s, "a copy into the array"));
-  if (!q)
-    AMP__TRY(amp__queue_of((size_t)s->home, &q));
   amp__location *L = &s->loc[s->home];
   if (amp__location_deps(&deps, L, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -57,15 +54,12 @@ fail:
   return status;
 }
 
-amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *on, void *dst,
+amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *dst,
                                  amp_future **async_out) {
   amp_status status = AMP_SUCCESS;
-  amp_accelerator_view *q = on;
   amp__rangeset all = {0};
   cl_event ev = NULL;
   pthread_mutex_lock(&s->lock);
-  if (!q)
-    AMP__TRY(amp__queue_of((size_t)s->home, &q));
   if (amp__rangeset_append(&all, 0, s->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   /* newer data written elsewhere through views come first */
