@@ -592,9 +592,10 @@ int main(int argc, char **argv) {
         double messages, volume, copies, copied, c_bytes;
         hockney_cost(&g, (algorithm)a, &messages, &volume);
         link_cost(&g, (algorithm)a, &copies, &copied, &c_bytes);
-        const int ordinary = a == ALG_SHARED || !g.pinned;
-        const double al = ordinary && a == ALG_SHARED ? alpha_o : alpha_l,
-                     bl = ordinary && a == ALG_SHARED ? beta_o : beta_l;
+        /* shared's operands come from the window (ordinary memory), the others' from the working
+         * blocks, whose link parameters were measured from them (pinned, or not) */
+        const double al = a == ALG_SHARED ? alpha_o : alpha_l,
+                     bl = a == ALG_SHARED ? beta_o : beta_l;
         snprintf(predicted, sizeof predicted, "%.3f",
                  (messages * alpha + volume * beta + copies * al + copied * bl + alpha_l +
                   c_bytes * beta_l) *
