@@ -1,6 +1,9 @@
-/* ampcl_warp.h: warp-wide votes, matches and shuffles for the algorithm kernels, in inline PTX.
- * NVIDIA devices of compute capability 7.0 and later only (match.any needs it); elsewhere this
- * file defines nothing but AMPCL_WARP 0, and the kernels keep their portable tile_static path.
+/* ampcl_warp.h: warp-wide votes, matches and shuffles for the algorithm kernels. On NVIDIA
+ * devices of compute capability 7.0 and later (match.any needs it) they are single PTX
+ * instructions; with -DAMPCL_WARP_EMULATE=1 (the runtime passes it when AMP_WARP_EMULATE=1, so that
+ * tests check the warp paths' logic on any device) the same functions are emulated through
+ * tile_static memory and barriers; elsewhere this file defines nothing but AMPCL_WARP 0, and the
+ * kernels keep their portable path.
  *
  * OpenCL C 1.2 has no sub-group functions, and NVIDIA's OpenCL does not offer cl_khr_subgroups,
  * but NVIDIA's compiler takes `asm` statements with PTX (lab/ptx_probe.c checks it, as the GEMM
@@ -8,15 +11,26 @@
  * build puts this text there (cmake/embed_kernels.cmake). AMP_COMPUTE_CAPABILITY is the macro the
  * runtime passes to every build (0 on devices that are not NVIDIA's).
  *
- * The kernels that use it run 1-D tiles whose size is a multiple of 32; on NVIDIA's GPUs thread
- * get_local_id(0) is lane get_local_id(0) % 32 of warp get_local_id(0) / 32. Every function here
- * is called by all 32 lanes of a warp together (the .sync forms with a full mask). */
+ * Rules for a kernel that uses it:
+ *   - 1-D tiles whose size is a multiple of 32: thread get_local_id(0) is lane
+ *     get_local_id(0) % 32 of warp get_local_id(0) / 32 (as on NVIDIA's GPUs);
+ *   - AMPCL_WARP_SCRATCH(tile size); among its tile_static declarations (the emulation's memory;
+ *     nothing on the GPU);
+ *   - every ampcl_ function but ampcl_lane and ampcl_lanemask_lt is called by every thread of the
+ *     TILE at the same point (not only by one warp: the emulation waits at barriers), outside
+ *     branches that differ between threads. */
 #ifndef AMPCL_WARP_H
 #define AMPCL_WARP_H
 
-#if defined(AMP_COMPUTE_CAPABILITY) && AMP_COMPUTE_CAPABILITY >= 70
+#if defined(AMP_COMPUTE_CAPABILITY) && AMP_COMPUTE_CAPABILITY >= 70 &&                          \
+    !(defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE)
 #define AMPCL_WARP 1
-#define AMPCL_WARP_SIZE 32
+#define AMPCL_WARP_SCRATCH(n)
+
+/* This thread's lane, 0 .. 31. */
+static inline int ampcl_lane(void) {
+  return (int)(get_local_id(0) & 31);
+}
 
 /* The lanes below this one, as a mask (bit i set for lanes i < this lane). */
 static inline uint ampcl_lanemask_lt(void) {
@@ -62,24 +76,87 @@ static inline uint ampcl_shfl_xor(uint x, int m) {
   return r;
 }
 
-/* Inclusive prefix sums of x over the warp's lanes. */
-static inline uint ampcl_warp_scan(uint x, int lane) {
-  for (int d = 1; d < 32; d <<= 1) {
-    const uint y = ampcl_shfl_up(x, d);
-    if (lane >= d)
-      x += y;
-  }
-  return x;
-}
-
 /* Orders this warp's tile_static reads and writes before and after it (the lanes of a warp run
  * independently from compute capability 7.0 on). */
 static inline void ampcl_warp_sync(void) {
   asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
 }
 
+#elif defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE
+/* The emulation: each call writes every thread's operand to the scratch, waits, reads what its
+ * lane needs from its warp's 32 entries, and waits again before the scratch is reused. */
+#define AMPCL_WARP 1
+#define AMPCL_WARP_SCRATCH(n) tile_static uint ampcl_ws_[n]
+
+static inline int ampcl_lane(void) {
+  return (int)(get_local_id(0) & 31);
+}
+static inline uint ampcl_lanemask_lt(void) {
+  return (1u << ampcl_lane()) - 1u;
+}
+static inline __local uint *ampcl_emu_put_(__local uint *ws, uint x) {
+  const int lid = (int)get_local_id(0);
+  ws[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return ws + (lid & ~31);
+}
+static inline uint ampcl_emu_ballot_(__local uint *ws, int p) {
+  __local uint *w = ampcl_emu_put_(ws, p != 0);
+  uint r = 0;
+  for (int i = 0; i < 32; i++)
+    r |= w[i] << i;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+static inline uint ampcl_emu_match_(__local uint *ws, uint x) {
+  __local uint *w = ampcl_emu_put_(ws, x);
+  uint r = 0;
+  for (int i = 0; i < 32; i++)
+    r |= (uint)(w[i] == x) << i;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+static inline uint ampcl_emu_shfl_(__local uint *ws, uint x, int from) {
+  __local uint *w = ampcl_emu_put_(ws, x);
+  const uint r = w[from & 31];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+static inline uint ampcl_emu_shfl_up_(__local uint *ws, uint x, int d) {
+  __local uint *w = ampcl_emu_put_(ws, x);
+  const int lane = ampcl_lane();
+  const uint r = lane >= d ? w[lane - d] : x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
+  __local uint *w = ampcl_emu_put_(ws, x);
+  const uint r = w[(ampcl_lane() ^ m) & 31];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+#define ampcl_ballot(p)         ampcl_emu_ballot_(ampcl_ws_, (p))
+#define ampcl_match_any(x)      ampcl_emu_match_(ampcl_ws_, (x))
+#define ampcl_shfl(x, from)     ampcl_emu_shfl_(ampcl_ws_, (x), (from))
+#define ampcl_shfl_up(x, d)     ampcl_emu_shfl_up_(ampcl_ws_, (x), (d))
+#define ampcl_shfl_xor(x, m)    ampcl_emu_shfl_xor_(ampcl_ws_, (x), (m))
+#define ampcl_warp_sync()       barrier(CLK_LOCAL_MEM_FENCE)
+
 #else
 #define AMPCL_WARP 0
+#endif
+
+#if AMPCL_WARP
+/* Replaces the uint variable x with its inclusive prefix sum over the warp's lanes (a statement;
+ * a macro so that the emulation's scratch is in scope). */
+#define AMPCL_WARP_SCAN(x)                                                                         \
+  do {                                                                                             \
+    for (int d_ = 1; d_ < 32; d_ <<= 1) {                                                          \
+      const uint y_ = ampcl_shfl_up((x), d_);                                                      \
+      if (ampcl_lane() >= d_)                                                                      \
+        (x) += y_;                                                                                 \
+    }                                                                                              \
+  } while (0)
 #endif
 
 #endif

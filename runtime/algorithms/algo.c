@@ -229,3 +229,10 @@ amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *ou
 fail:
   return status;
 }
+
+amp_status amp__algo_warp_option(const char **out, const char *fn) {
+  int emulate = 0;
+  amp_status status = amp__algo_env_int("AMP_WARP_EMULATE", 0, 1, 0, &emulate, fn);
+  *out = emulate ? " -DAMPCL_WARP_EMULATE=1" : "";
+  return status;
+}

@@ -54,6 +54,11 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
  * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
 amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
 
+/* The build option of kernels that include ampcl_warp.h: " -DAMPCL_WARP_EMULATE=1" when
+ * AMP_WARP_EMULATE=1 (their warp paths emulated through tile_static memory on any device, for
+ * tests), "" when it is unset or 0; another value is an error naming it. */
+amp_status amp__algo_warp_option(const char **out, const char *fn);
+
 /* algo_cpu.c: *out = whether reduce, scan and transpose take their CPU-device kernels on this
  * view: on a CPU device unless AMP_ALGO_CPU_KERNELS=0 (a bad value is an error naming it). */
 amp_status amp__algo_cpu_kernels(const amp_accelerator_view *view, int *out, const char *fn);
