@@ -12,8 +12,10 @@
  *   words 4..1027          the four digits' histograms over all keys (amp_onesweep_hist)
  *   words 1028..           per pass, per tile, per digit: one status word (below)
  *
- * amp_onesweep_pass, one launch per digit, tiles of OS_TILE (256) threads over OS_ITEMS (2048)
- * keys:
+ * amp_onesweep_pass, one launch per digit, tiles of OS_TILE (256) threads over OS_ITEMS
+ * (256 * OS_PER) keys, in two versions: the portable one below, and on devices with warp functions
+ * (ampcl_warp.h: NVIDIA's GPUs) one whose step 3 ranks the keys per warp (at the end of the file).
+ * The portable pass:
  *   1. the tile takes the next number from its pass's counter, so tile t starts only after tiles
  *      0 .. t-1 have started, whatever order the device runs work-groups in;
  *   2. loads its keys (coalesced), counts them per digit, and publishes each digit's count at once
@@ -61,6 +63,8 @@
 #ifndef V
 #define V uint
 #endif
+#include "ampcl_warp.h"
+
 #define OS_TILE    256
 #ifndef OS_PER /* the runtime passes it (onesweep.c: OS_PER) */
 #define OS_PER 8
@@ -153,6 +157,7 @@ static inline uint os_exclusive(__local uint *sh, int lid, uint x) {
   return r;
 }
 
+#if !AMPCL_WARP /* the portable pass; the warp pass follows */
 __attribute__((reqd_work_group_size(OS_TILE, 1, 1))) __kernel void
 amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
 #if HAS_VALUES
@@ -278,3 +283,156 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
     }
   }
 }
+
+#else /* AMPCL_WARP: the pass with warp-wide ranking */
+
+/* The same pass, with step 3 done per warp, as CUB's onesweep does it: no tile-wide barriers while
+ * the keys are ranked.
+ *   - Warp w of the tile takes keys w * 32 * OS_PER .. of it, key j of lane l at
+ *     w * 32 * OS_PER + j * 32 + l (each load a coalesced row of 32), into registers.
+ *   - For j = 0 .. OS_PER - 1 the warp ranks its 32 keys of row j at once: ampcl_match_any gives
+ *     each lane the lanes holding the same digit, the highest of them adds their number to the
+ *     warp's own counter of that digit (whist[w][digit], tile_static) and hands the old value to
+ *     the others; a key's rank in its warp is that value plus its same-digit lanes below it. So
+ *     keys of one digit are numbered in their input order, which keeps the sort stable.
+ *   - Thread d then turns whist[0..7][d] into each warp's first slot among the tile's digit-d keys
+ *     (their sum is the digit's count in the tile), publishes the count, and a scan over the 256
+ *     digits (warp scans) gives each digit's first slot in the tile; the keys move there in
+ *     tile_static memory, and steps 4 and 5 are the portable pass's.
+ * Keys past the end of the input are 0xffffffff, so digit 255, and last: they are ranked with the
+ * others (after every real key of that digit), left out of the published count and not written. */
+__attribute__((reqd_work_group_size(OS_TILE, 1, 1))) __kernel void
+amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
+#if HAS_VALUES
+                  AMP_CONST_VIEW(V, vsrc), AMP_VIEW(V, vdst),
+#endif
+                  AMP_VIEW(uint, state), int pass, int tiles) {
+  tile_static uint keys[OS_ITEMS];
+#if HAS_VALUES
+  tile_static V vals[OS_ITEMS];
+#endif
+  tile_static uint whist[OS_TILE / 32][OS_RADIX];
+  tile_static uint sh[OS_TILE / 32];
+  tile_static uint first[OS_RADIX];
+  tile_static int offs[OS_RADIX];
+  tile_static int tile;
+  AMPCL_WARP_SCRATCH(OS_TILE);
+  const int lid = (int)get_local_id(0), lane = ampcl_lane(), w = lid / 32, shift = 8 * pass;
+  volatile __global uint *st = (volatile __global uint *)&amp_at(state, 0);
+  if (lid == 0)
+    tile = (int)atomic_inc(st + pass);
+  for (int i = 0; i < OS_TILE / 32; i++)
+    whist[i][lid] = 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int t = tile, n = amp_extent(src, 0), base = t * OS_ITEMS;
+  const int valid = min(OS_ITEMS, n - base);
+  const int mine0 = w * 32 * OS_PER + lane; /* this lane's key of row 0, within the tile */
+  __global const K *p = &amp_at(src, 0) + base;
+  uint k[OS_PER], rank[OS_PER];
+#if HAS_VALUES
+  __global const V *pv = &amp_at(vsrc, 0) + base;
+  V v[OS_PER];
+#endif
+  for (int j = 0; j < OS_PER; j++) {
+    const int i = mine0 + 32 * j;
+    k[j] = i < valid ? os_map(p[i]) : 0xffffffffu;
+#if HAS_VALUES
+    v[j] = i < valid ? pv[i] : (V)0;
+#endif
+  }
+  /* rank each row of 32 keys within the warp */
+  const uint below = ampcl_lanemask_lt();
+  for (int j = 0; j < OS_PER; j++) {
+    const uint d = (k[j] >> shift) & 255u;
+    const uint peers = ampcl_match_any(d);
+    const int top = 31 - (int)clz(peers);
+    uint old = 0;
+    if (lane == top) {
+      old = whist[w][d];
+      whist[w][d] = old + popcount(peers);
+    }
+    old = ampcl_shfl(old, top);
+    rank[j] = old + popcount(peers & below);
+    ampcl_warp_sync(); /* the next row's counters are read by other lanes */
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* thread lid = digit d: each warp's first slot among the tile's digit-d keys, and their count */
+  uint total = 0;
+  for (int i = 0; i < OS_TILE / 32; i++) {
+    const uint c = whist[i][lid];
+    whist[i][lid] = total;
+    total += c;
+  }
+  const uint count = total - (lid == 255 ? (uint)(OS_ITEMS - valid) : 0u);
+  volatile __global uint *mine = st + OS_STATUS + ((long)pass * tiles + t) * OS_RADIX;
+  /* keys of digit lid before this tile, over all keys: tile 0 scans the histogram, the others
+   * look back (below). `t` is the same in the whole tile, so the barriers in the scan are met by
+   * every thread or by none. */
+  uint before = 0;
+  if (t == 0) {
+    uint x = st[OS_HIST + pass * OS_RADIX + lid];
+    const uint own = x;
+    AMPCL_WARP_SCAN(x);
+    if (lane == 31)
+      sh[w] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < w; i++)
+      x += sh[i];
+    before = x - own;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  atomic_max(mine + lid, t == 0 ? OS_INC | (before + count) : OS_AGG | count);
+  /* digit lid's first slot in the tile: an exclusive scan of the totals over the digits */
+  {
+    uint x = total;
+    AMPCL_WARP_SCAN(x);
+    if (lane == 31)
+      sh[w] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < w; i++)
+      x += sh[i];
+    first[lid] = x - total;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int j = 0; j < OS_PER; j++) {
+    const uint d = (k[j] >> shift) & 255u;
+    const uint at = first[d] + whist[w][d] + rank[j];
+    keys[at] = k[j];
+#if HAS_VALUES
+    vals[at] = v[j];
+#endif
+  }
+  /* Step 4: thread lid walks back over digit lid's words; a word still 0 is read again. */
+  {
+    volatile __global uint *x = mine - OS_RADIX + lid;
+    for (bool done = t == 0; !done;) {
+      const uint y = atomic_or(x, 0u); /* an atomic read: the word is written by atomic_max */
+      const uint f = y & OS_FLAGS;
+      if (f != 0u) {
+        before += y & OS_VALUE;
+        done = f == OS_INC;
+        x -= OS_RADIX;
+      }
+    }
+    if (t > 0)
+      atomic_max(mine + lid, OS_INC | (before + count));
+  }
+  offs[lid] = (int)before - (int)first[lid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global K *q = &amp_at(dst, 0);
+#if HAS_VALUES
+  __global V *qv = &amp_at(vdst, 0);
+#endif
+  for (int j = 0; j < OS_PER; j++) {
+    const int e = j * OS_TILE + lid;
+    if (e < valid) {
+      const uint m = keys[e];
+      const int to = offs[(m >> shift) & 255u] + e;
+      q[to] = os_unmap(m);
+#if HAS_VALUES
+      qv[to] = vals[e];
+#endif
+    }
+  }
+}
+#endif

@@ -50,8 +50,14 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
    * (4 .. 16), for measuring */
   int per = 0;
   AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, 16, values ? 12 : 16, &per, fn));
-  char o[200];
-  snprintf(o, sizeof o, "%s -DOS_PER=%d", opts, per);
+  /* the warp pass (onesweep.cl) where the device has one; AMP_ONESWEEP_WARP=0 keeps the portable
+   * pass there too, for measuring one against the other */
+  int warp = 1;
+  const char *emulate = "";
+  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_WARP", 0, 1, 1, &warp, fn));
+  AMP__TRY(amp__algo_warp_option(&emulate, fn));
+  char o[240];
+  snprintf(o, sizeof o, "%s -DOS_PER=%d%s%s", opts, per, warp ? "" : " -DAMPCL_WARP_OFF", emulate);
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_hist", &kh));
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_pass", &kp));

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# This session's GPU runs (2026-11-27, session 18), on a host with two GPUs; PARTS picks sections:
+#   algo    the algorithm tests on GPU 0, amp-bench --algorithms (the warp-ranked onesweep sort by
+#           default, then the portable pass with AMP_ONESWEEP_WARP=0, then keys per thread 8 and
+#           12) beside CuPy in the same call (issue 35)
+#   sweep   lab/stencil_sweep.sh and the compaction knobs, when those scripts exist (issue 35)
+#   split2  the host's memcpy bandwidth, add-exp split over both GPUs (pinned and malloc'd) and
+#           amp-split, each against one GPU in the same process (issue 34)
+#   mm2     amp-bench matmul float 32768: fast (one GPU), gemm-multi and fast-multi on both
+#   mpi2    amp-mpi-matmul n = 32768 float on 1 and 2 ranks, one per GPU (issue 34)
+# From the repository root:
+#   . .device/setup.sh && PARTS="algo split2" bash lab/gpu_session18.sh "$OUT"
+# Every output goes into $OUT/s18-<parts>.tgz; summaries go to stdout.
+set -uo pipefail
+out=${1:?usage: gpu_session18.sh OUTDIR}
+cd "$(dirname "$0")/.."
+PARTS=${PARTS:-algo split2}
+tag=$(echo "$PARTS" | tr ' ' '-')
+o=$out/s18-$tag
+mkdir -p "$o"
+B=build-gpu
+export POCL_CACHE_DIR=$PWD/$B/pocl-cache
+on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
+git log --oneline -1 >"$o/commit.txt" 2>/dev/null
+{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)"; } >"$o/build.log" 2>&1 ||
+  { tail -40 "$o/build.log"; exit 1; }
+G1=ocl/nvidia-cuda/0
+G2=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1
+ROWS="^(copy|sort|sort_pairs|stencil|stencil_2d|copy_if|unique) "
+if on algo; then
+  export AMP_DEFAULT_ACCELERATOR=$G1
+  timeout 120 ctest --test-dir $B -R "algo_|docs" --output-on-failure -j8 --timeout 100 >"$o/ctest-algo.txt" 2>&1
+  echo "ctest algo rc=$?"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$o/ctest-algo.txt"
+  A="$B/bench/amp-bench --algorithms --repeats 5"
+  timeout 120 $A --csv "$o/ampcl_algorithms.csv" >"$o/ampcl_algorithms.txt" 2>&1
+  echo "== default (warp sort)"; grep -E "$ROWS" "$o/ampcl_algorithms.txt"
+  timeout 120 python3 bench/cuda_reference.py --only algorithms --csv "$o/cupy_algorithms.csv" \
+    >"$o/cupy_algorithms.txt" 2>&1
+  echo "== cupy"; grep -iE "sort|copy|argsort" "$o/cupy_algorithms.txt" | head -8
+  AMP_ONESWEEP_WARP=0 timeout 120 $A >"$o/ampcl_algorithms-portable.txt" 2>&1
+  echo "== AMP_ONESWEEP_WARP=0"; grep -E "^(copy|sort|sort_pairs) " "$o/ampcl_algorithms-portable.txt"
+  for per in 8 12; do
+    AMP_ONESWEEP_PER=$per timeout 120 $A >"$o/ampcl_algorithms-per$per.txt" 2>&1
+    echo "== AMP_ONESWEEP_PER=$per"; grep -E "^(copy|sort|sort_pairs) " "$o/ampcl_algorithms-per$per.txt"
+  done
+  unset AMP_DEFAULT_ACCELERATOR
+fi
+if on sweep; then
+  [ -f lab/stencil_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 bash lab/stencil_sweep.sh "$o/stencil"
+  [ -f lab/compact_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 bash lab/compact_sweep.sh "$o/compact"
+fi
+if on split2; then
+  timeout 60 $B/lab/host-bandwidth 4 1,2,4,8,16,32 >"$o/host-bandwidth.txt" 2>&1; tail -7 "$o/host-bandwidth.txt"
+  AE="$B/bench/amp-bench --workload addexp --impl fast,multi --sizes 2^30 --repeats 3"
+  for mem in pinned malloc; do
+    flag=; [ $mem = pinned ] && flag=--pinned
+    for P in 1 4; do
+      AMP_BENCH_PIECES=$P timeout 60 $AE --multi $G2 $flag --csv "$o/addexp-g2-$mem-p$P.csv" >"$o/addexp-g2-$mem-p$P.txt" 2>&1
+      echo "addexp 2 GPUs $mem pieces $P: $(grep -A3 'Table A2' "$o/addexp-g2-$mem-p$P.txt" | tail -1)"
+    done
+  done
+  for mem in pinned malloc; do
+    flag=; [ $mem = pinned ] && flag=--pinned
+    timeout 60 $B/examples/amp-split --size 1073741824 --pieces 4 $flag --accelerators $G2 >"$o/amp-split-g2-$mem.txt" 2>&1
+    echo "amp-split 2 GPUs $mem:"; tail -4 "$o/amp-split-g2-$mem.txt"
+  done
+fi
+if on mm2; then
+  MM="$B/bench/amp-bench --workload matmul --types float --sizes 32768 --repeats 2"
+  timeout 280 $MM --impl fast,gemm-multi,fast-multi --multi $G2 --csv "$o/matmul-g2.csv" >"$o/matmul-g2.txt" 2>&1
+  echo "matmul 32768 2 GPUs rc=$?:"; grep -A4 'Table A2' "$o/matmul-g2.txt" | tail -3
+fi
+if on mpi2; then
+  R="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"
+  M=$B/examples/mpi_matmul/amp-mpi-matmul
+  n=${MPI_N:-32768}
+  for np in 1 2; do
+    timeout 150 $R -np $np $M -n $n --verify --pingpong >"$o/mpi-np$np.txt" 2>&1
+    echo "== mpi np$np rc=$?"; grep -E "^(cannon|fox|summa|shared) |Hockney|rror" "$o/mpi-np$np.txt" | head -9
+  done
+fi
+cd "$out" && tar czf "s18-$tag.tgz" "s18-$tag" && rm -rf "s18-$tag"
