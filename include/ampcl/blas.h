@@ -53,8 +53,18 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * "auto" (or unset) chooses as above, "clblast" or "fast" forces that engine for these GEMMs,
  * "portable" the fast engine with the portable kernels only (matmul_fast.cl without step 13,
  * matmul_cpu.cl: no inline PTX and no TF32 on any device, to check or compare a vendor path); any
- * other value fails every call with AMP_ERROR_INVALID_ARGUMENT naming the value. Every other GEMM
- * runs through CLBlast. Without CLBlast, "auto" means the fast kernel. */
+ * other value fails every call with AMP_ERROR_INVALID_ARGUMENT naming the value.
+ *
+ * A GEMM with B not transposed but alpha != 1, beta != 0 or A transposed runs on the same fast
+ * kernel where that engine is forced or was chosen for its product's size class (or none is
+ * chosen yet: its first block measures): C is done in blocks of rows, each block's product
+ * op(A)_rows * B written to a scratch view (A's rows transposed into another first, when A is
+ * transposed) and then C_rows = alpha * product + beta * C_rows in one more launch. The scratch
+ * views hold at most 128 MiB each and are freed by OpenCL when the GEMM's commands end (the call
+ * does not wait for them); where beta is 0, C is not read. If a device fails during such a GEMM
+ * after a block was written, C's earlier blocks hold their result. Where CLBlast was forced or
+ * chosen, and for every GEMM with B transposed, the whole GEMM runs through CLBlast. Without
+ * CLBlast, "auto" means the fast kernel. */
 AMP_API amp_status amp_blas_gemm(amp_accelerator_view *view, amp_transpose trans_a,
                                  amp_transpose trans_b, double alpha, amp_array_view *a,
                                  amp_array_view *b, double beta, amp_array_view *c,

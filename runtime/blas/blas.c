@@ -2,14 +2,16 @@
  * the GEMM goes to one engine. On a CPU device whose operands live in host memory: OpenBLAS on that
  * memory (blas_host.c). A GEMM ampcl's own kernels can do (no transposes, alpha 1, beta 0): the
  * choice between CLBlast and those kernels (gemm_choice.c), or the one AMP_BLAS_GEMM forces; that
- * variable is read at every call, and a bad value fails the call. Any other GEMM: CLBlast
- * (clblast_gemm.c). */
+ * variable is read at every call, and a bad value fails the call. Any other GEMM with B not
+ * transposed: the same engines through a scratch product and an epilogue (gemm_general.c), unless
+ * CLBlast is forced or won that size class; the rest: CLBlast (clblast_gemm.c). */
 #include <stdio.h>
 
 #include "ampcl/blas.h"
 #include "blas/blas_host.h"
 #include "blas/clblast_gemm.h"
 #include "blas/gemm_choice.h"
+#include "blas/gemm_general.h"
 
 static amp_status check_matrix(const amp_array_view *v, const char *name, amp_elem_kind kind,
                                const char *fn) {
@@ -69,6 +71,8 @@ amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags, amp_tran
       return amp__gemm_tf32_run(view, mode, a, b, c, done);
     return amp__gemm_choice_run(view, mode, a, b, c, done);
   }
+  if (amp__gemm_general_wanted(view->acc, mode, trans_b, a->type.kind, m, n, k))
+    return amp__gemm_general_run(view, mode, trans_a, alpha, a, b, beta, c, done);
   return amp__blas_clblast(view, trans_a, trans_b, alpha, a, b, beta, c, done);
 fail:
   return status;

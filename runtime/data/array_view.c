@@ -254,6 +254,14 @@ amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, c
   return create(extent, type, NULL, 0, 1, fn, out);
 }
 
+amp_status amp__array_view_create_transient(amp_extent extent, amp_elem_type type, const char *fn,
+                                            amp_array_view **out) {
+  amp_status status = create(extent, type, NULL, 0, 1, fn, out);
+  if (status == AMP_SUCCESS)
+    (*out)->src->transient = 1;
+  return status;
+}
+
 /* A new handle over the same source; the caller fills in the geometry. */
 static amp_status derive(amp_array_view *from, amp_array_view **out, const char *fn) {
   (void)fn; /* the allocator records its own reason */

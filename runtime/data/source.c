@@ -576,14 +576,18 @@ amp_status amp__source_release(amp__source *s) {
     if (amp__queue_of((size_t)s->map_loc, &q) == AMP_SUCCESS)
       amp__source_unmap_locked(s, q);
   }
-  wait_all(s);
+  /* a transient temporary whose data never reached host memory: OpenCL keeps its buffers until
+   * the commands using them end (clReleaseMemObject), so nothing here needs to wait */
+  const int nowait = s->transient && !s->host && !s->mapped;
+  if (!nowait)
+    wait_all(s);
   const int scratch = !caller_memory(s); /* its buffers may serve the next such data */
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
     set_event(&L->last_write, NULL);
     amp__evlist_free(&L->reads);
     amp__rangeset_free(&L->valid);
-    if (L->buf && scratch)
+    if (L->buf && scratch && !nowait)
       amp__scratch_give(a, L->buf, s->bytes); /* idle: wait_all above */
     else if (L->buf) {
       clReleaseMemObject(L->buf);

@@ -42,6 +42,7 @@ typedef struct amp__source {
   int mapped;
   long map_loc;  /* the accelerator whose buffer is mapped, or -1: the host memory itself */
   void *map_ptr; /* what clEnqueueMapBuffer returned (map_loc >= 0) */
+  int transient; /* amp__array_view_create_transient: the last release does not wait */
 } amp__source;
 
 struct amp_array_view {
@@ -78,6 +79,12 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
 /* amp_array_view_create_empty, with the caller's function name in its error messages. */
 amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, const char *fn,
                                         amp_array_view **out);
+/* amp__array_view_create_empty for a library temporary whose last release must not wait for
+ * the commands using it (a GEMM's scratch, blas/gemm_general.c): as long as its contents never
+ * reach host memory, that release hands its buffers to OpenCL, which frees each once the
+ * commands using it have ended, instead of waiting for them. Only device commands may use it. */
+amp_status amp__array_view_create_transient(amp_extent extent, amp_elem_type type, const char *fn,
+                                            amp_array_view **out);
 /* Adds a view to the source (sections, projections, arrays' views). */
 void amp__source_add_view(amp__source *s);
 /* Makes the view's part valid at the home location (host or the array's accelerator). With

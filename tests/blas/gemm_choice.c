@@ -6,7 +6,9 @@
  *   - C = A * B at 1 x 1 x 1, 37 x 53 x 29 and 130 x 70 x 257 (no tile divides them), on whole
  *     views and on sections of larger parents (the parent's rest untouched), with the engine the
  *     mode asks for (the internal run counters);
- *   - transposes and beta != 0 run through CLBlast in every mode and are right;
+ *   - B transposed runs through CLBlast in every mode; A transposed, alpha != 1 and beta != 0
+ *     through the fast kernel where the mode forces it or auto chose it (gemm_general.c), else
+ *     CLBlast; all are right;
  *   - auto measures once per (accelerator, type, size class): the first GEMM of a class runs
  *     CLBlast twice and the fast kernel once, later ones of the class run only the cached choice,
  *     and the future's device time is the chosen engine's measured time;
@@ -125,15 +127,18 @@ static void eligible_all(amp_accelerator_view *av) {
       gemm_case(av, sizes[s][0], sizes[s][1], sizes[s][2], 0, 0, 1.0, 0.0, sec, NULL);
 }
 
-/* Transposes and beta != 0: CLBlast whatever the mode. */
-static void ineligible_all(amp_accelerator_view *av) {
+/* B transposed: CLBlast whatever the mode. A transposed, alpha != 1 or beta != 0: the fast
+ * kernel's product and an epilogue (gemm_general.c) where `fast` (the mode forces the fast engine,
+ * or auto chose it for the product's class, 64), else CLBlast; nothing is measured. */
+static void general_all(amp_accelerator_view *av, int fast) {
   amp__gemm_counts c0 = amp__gemm_counts_get();
   gemm_case(av, 37, 53, 29, 1, 0, 1.0, 0.0, 0, NULL);
   gemm_case(av, 37, 53, 29, 0, 1, 1.0, 0.0, 1, NULL);
   gemm_case(av, 37, 53, 29, 0, 0, 1.0, 0.5, 1, NULL);
   gemm_case(av, 37, 53, 29, 0, 0, 2.0, 0.0, 0, NULL);
   amp__gemm_counts c1 = amp__gemm_counts_get();
-  CHECK_EQ_INT(c1.fast, c0.fast);
+  CHECK_EQ_INT(c1.fast - c0.fast, fast ? 3 : 0);
+  CHECK_EQ_INT(c1.clblast - c0.clblast, fast ? 1 : 4);
   CHECK_EQ_INT(c1.measured, c0.measured);
 }
 
@@ -177,7 +182,7 @@ int main(int argc, char **argv) {
     return unsupported ? SKIP : check_done();
   }
   eligible_all(av);
-  ineligible_all(av);
+  general_all(av, 0);
   amp__gemm_counts c1 = amp__gemm_counts_get();
   CHECK_EQ_INT(c1.fast, c0.fast);
   CHECK_EQ_INT(c1.clblast - c0.clblast, 1 + 6 + 4);
@@ -192,7 +197,7 @@ int main(int argc, char **argv) {
   c1 = amp__gemm_counts_get();
   CHECK_EQ_INT(c1.fast - c0.fast, 6);
   CHECK_EQ_INT(c1.clblast, c0.clblast);
-  ineligible_all(av);
+  general_all(av, 1);
   static const unsigned cus[] = {2, 20, 1000};
   for (size_t i = 0; i < (dbl ? 1 : 3); i++) {
     amp__gemm_test_gpu_kernel(1, cus[i]);
@@ -331,7 +336,7 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(c1.measured - c0.measured, 2);
   CHECK(amp__gemm_cached(acc, kind, 1, 1, 1, NULL, NULL) != AMP__GEMM_AUTO);
   CHECK(amp__gemm_cached(acc, kind, 130, 70, 257, NULL, NULL) != AMP__GEMM_AUTO);
-  ineligible_all(av);
+  general_all(av, choice == AMP__GEMM_FAST);
   unsetenv("AMP_BLAS_GEMM");
   c0 = amp__gemm_counts_get();
   eligible_all(av); /* unset is auto: all cached now */

@@ -1,0 +1,185 @@
+/* gemm_general: C = alpha op(A) B + beta C on the fast engine (runtime/blas/gemm_general.c).
+ *
+ * Run as `test_gemm_general float` and `... double` with AMP_BLAS_CPU=opencl (so POCL keeps the
+ * GEMM on OpenCL instead of OpenBLAS) and AMP_BLAS_GEMM=fast. Against a host triple loop it proves:
+ *   - A transposed or not, alpha 1, 2 or -0.5, beta 0, 1, 0.5 or -1, on whole views and on sections
+ *     of larger parents (the parents' rest untouched), in one block of rows and, with the scratch
+ *     bound lowered, in several (a shorter last one; one row per block);
+ *   - beta 0 does not read C: C full of NaNs gives the product;
+ *   - the products ran on the fast engine (its counter) and CLBlast not at all;
+ *   - the future spans the GEMM: waiting for it is enough to read C, and its device time is > 0;
+ *   - the scratch views leave nothing: the live buffers after the GEMMs are as before;
+ *   - B transposed still goes to CLBlast (where ampcl has it), and bad operands fail before
+ *     anything runs, C untouched. */
+#include "blas/gemm_general.h"
+#include "blas/gemm_choice.h"
+#include "check.h"
+
+enum { PAD = 2 };
+
+static int dbl;
+
+static double get(const void *p, size_t i) {
+  return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+static void put(void *p, size_t i, double x) {
+  if (dbl)
+    ((double *)p)[i] = x;
+  else
+    ((float *)p)[i] = (float)x;
+}
+
+/* One GEMM, checked element by element (the parent's border included); nan_c fills C with NaNs
+ * (beta must be 0 then). */
+static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, double alpha,
+                      double beta, int section, int nan_c) {
+  size_t es = dbl ? sizeof(double) : sizeof(float);
+  int ar = ta ? k : m, ac = ta ? m : k;
+  int pad = section ? PAD : 0;
+  int lda = ac + 2 * pad, ldb = n + 2 * pad, ldc = n + 2 * pad;
+  size_t na = (size_t)(ar + 2 * pad) * lda, nb = (size_t)(k + 2 * pad) * ldb,
+         nc = (size_t)(m + 2 * pad) * ldc;
+  void *a = malloc(na * es), *b = malloc(nb * es), *c = malloc(nc * es);
+  double *want = malloc(nc * sizeof *want);
+  amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
+  amp_array_view *pa = NULL, *pb = NULL, *pc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  amp_future *f = NULL;
+  if (!a || !b || !c || !want) {
+    CHECK(0 && "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < na; i++)
+    put(a, i, (double)((i * 7) % 13) * 0.125 - 0.75);
+  for (size_t i = 0; i < nb; i++)
+    put(b, i, (double)((i * 5) % 11) * 0.25 - 1.25);
+  for (size_t i = 0; i < nc; i++) {
+    int inside = (int)(i / ldc) >= pad && (int)(i / ldc) < m + pad && (int)(i % ldc) >= pad &&
+                 (int)(i % ldc) < n + pad;
+    put(c, i, nan_c && inside ? NAN : (double)(i % 5) - 2.0);
+    want[i] = get(c, i);
+  }
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int q = 0; q < k; q++) {
+        int ai = ta ? q : i, aj = ta ? i : q;
+        s +=
+            get(a, (size_t)(ai + pad) * lda + aj + pad) * get(b, (size_t)(q + pad) * ldb + j + pad);
+      }
+      size_t ci = (size_t)(i + pad) * ldc + j + pad;
+      want[ci] = beta == 0.0 ? alpha * s : alpha * s + beta * want[ci];
+    }
+  CHECK_OK(amp_array_view_create(amp_extent2(ar + 2 * pad, lda), t, a, &pa));
+  CHECK_OK(amp_array_view_create(amp_extent2(k + 2 * pad, ldb), t, b, &pb));
+  CHECK_OK(amp_array_view_create(amp_extent2(m + 2 * pad, ldc), t, c, &pc));
+  if (!pa || !pb || !pc)
+    goto out;
+  if (section) {
+    CHECK_OK(amp_array_view_section(pa, amp_index2(pad, pad), amp_extent2(ar, ac), &va));
+    CHECK_OK(amp_array_view_section(pb, amp_index2(pad, pad), amp_extent2(k, n), &vb));
+    CHECK_OK(amp_array_view_section(pc, amp_index2(pad, pad), amp_extent2(m, n), &vc));
+    if (!va || !vb || !vc)
+      goto out;
+  } else {
+    va = pa, vb = pb, vc = pc;
+  }
+  amp__gemm_counts c0 = amp__gemm_counts_get();
+  amp_status st =
+      amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, AMP_NO_TRANS, alpha, va, vb, beta, vc, &f);
+  CHECK_OK(st);
+  if (st == AMP_SUCCESS) {
+    amp__gemm_counts c1 = amp__gemm_counts_get();
+    CHECK(c1.fast > c0.fast);
+    CHECK_EQ_INT(c1.clblast, c0.clblast);
+    CHECK_OK(amp_future_wait(f));
+    uint64_t ns = 0;
+    CHECK_OK(amp_future_elapsed_ns(f, &ns));
+    CHECK(ns > 0);
+    CHECK_OK(amp_array_view_synchronize(pc));
+    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = 0;
+    for (size_t i = 0; i < nc; i++) {
+      double e = fabs(get(c, i) - want[i]) / (1.0 + fabs(want[i]));
+      if (!(e <= worst))
+        worst = isnan(e) ? INFINITY : e;
+    }
+    if (!(worst <= tol))
+      fprintf(stderr, "  %d x %d x %d ta %d alpha %g beta %g section %d nan %d: error %g > %g\n", m,
+              n, k, ta, alpha, beta, section, nan_c, worst, tol);
+    CHECK(worst <= tol);
+  }
+  amp_future_release(f);
+out:
+  if (section) {
+    amp_array_view_release(va);
+    amp_array_view_release(vb);
+    amp_array_view_release(vc);
+  }
+  amp_array_view_release(pa);
+  amp_array_view_release(pb);
+  amp_array_view_release(pc);
+  free(a);
+  free(b);
+  free(c);
+  free(want);
+}
+
+static long long live_buffers(void) {
+  long long user = -1, process = -1;
+  CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &user, &process));
+  return user;
+}
+
+/* Every combination at one size, in the scratch bound set by the caller. */
+static void all_cases(amp_accelerator_view *av, int m, int n, int k) {
+  static const double ab[][2] = {{1.0, 1.0}, {2.0, 0.5}, {-0.5, -1.0}, {2.0, 0.0}};
+  for (int ta = 0; ta < 2; ta++)
+    for (size_t i = 0; i < sizeof ab / sizeof ab[0]; i++)
+      gemm_case(av, m, n, k, ta, ab[i][0], ab[i][1], (int)(i + (size_t)ta) % 2, 0);
+  gemm_case(av, m, n, k, 1, 1.0, 0.0, 1, 1); /* beta 0: C's NaNs are not read */
+  gemm_case(av, m, n, k, 0, 3.0, 0.0, 0, 1);
+}
+
+int main(int argc, char **argv) {
+  dbl = argc > 1 && strcmp(argv[1], "double") == 0;
+  amp_accelerator_view *av;
+  REQUIRE_OK(amp_default_view(&av));
+  amp_accelerator *acc;
+  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
+  amp_accelerator_properties props;
+  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
+  if (dbl && !props.supports_double_precision)
+    return SKIP;
+  setenv("AMP_BLAS_GEMM", "fast", 1);
+  const size_t es = dbl ? sizeof(double) : sizeof(float);
+  const long long before = live_buffers();
+
+  /* One block of rows (the default bound), then blocks of 16 rows for m = 37 (16, 16, 5), then
+   * one row per block. */
+  all_cases(av, 37, 53, 29);
+  amp__gemm_general_test_scratch(16 * 53 * es);
+  all_cases(av, 37, 53, 29);
+  amp__gemm_general_test_scratch(1);
+  gemm_case(av, 5, 7, 3, 1, 2.0, 0.5, 1, 0);
+  gemm_case(av, 1, 1, 1, 0, -1.0, 1.0, 0, 0);
+  amp__gemm_general_test_scratch(0);
+  CHECK_EQ_INT(live_buffers(), before);
+
+  /* Bad operands: refused by name before anything runs; C as it was. */
+  {
+    float x[6] = {1, 2, 3, 4, 5, 6}, z[4] = {7, 7, 7, 7};
+    amp_array_view *vx, *vz;
+    REQUIRE_OK(amp_array_view_create(amp_extent2(2, 3), AMP_FLOAT, x, &vx));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(2, 2), AMP_FLOAT, z, &vz));
+    if (!dbl) { /* A^T is 3 x 2 and C 2 x 2: the shapes do not agree */
+      CHECK_STATUS(amp_blas_gemm(av, AMP_TRANS, AMP_NO_TRANS, 1.0, vx, vx, 1.0, vz, NULL),
+                   AMP_ERROR_EXTENT_MISMATCH);
+      CHECK_MSG("op(A) is 3 x 2");
+      CHECK_OK(amp_array_view_synchronize(vz));
+      CHECK(z[0] == 7.0f && z[3] == 7.0f);
+    }
+    amp_array_view_release(vx);
+    amp_array_view_release(vz);
+  }
+  unsetenv("AMP_BLAS_GEMM");
+  return check_done();
+}
