@@ -3,6 +3,7 @@
 #   algo    the algorithm tests on GPU 0, amp-bench --algorithms (the warp-ranked onesweep sort by
 #           default, then the portable pass with AMP_ONESWEEP_WARP=0, then keys per thread 8 and
 #           12) beside CuPy in the same call (issue 35)
+#   sortsweep  lab/sort-probe over the onesweep warp pass's tile (256, 512) and keys per thread
 #   sweep   lab/stencil_sweep.sh and the compaction knobs, when those scripts exist (issue 35)
 #   split2  the host's memcpy bandwidth, add-exp split over both GPUs (pinned and malloc'd) and
 #           amp-split, each against one GPU in the same process (issue 34)
@@ -45,6 +46,13 @@ if on algo; then
     echo "== AMP_ONESWEEP_PER=$per"; grep -E "^(copy|sort|sort_pairs) " "$o/ampcl_algorithms-per$per.txt"
   done
   unset AMP_DEFAULT_ACCELERATOR
+fi
+if on sortsweep; then
+  P="$B/lab/sort-probe 26 7"
+  AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 $P keys:256:16 keys:256:20 keys:256:24 keys:512:12 keys:512:16 \
+    keys:512:20 keys:512:24 keys:256:16:0 pairs:256:12 pairs:256:16 pairs:512:8 pairs:512:12 \
+    pairs:512:16 >"$o/sort-probe.txt" 2>&1
+  echo "== sort-probe rc=$?"; cat "$o/sort-probe.txt"
 fi
 if on sweep; then
   [ -f lab/stencil_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 bash lab/stencil_sweep.sh "$o/stencil"

@@ -65,7 +65,10 @@
 #endif
 #include "ampcl_warp.h"
 
-#define OS_TILE    256
+#if !AMPCL_WARP || !defined(OS_TILE) /* the warp pass takes 256 or 512 (onesweep.c) */
+#undef OS_TILE
+#define OS_TILE 256
+#endif
 #ifndef OS_PER /* the runtime passes it (onesweep.c: OS_PER) */
 #define OS_PER 8
 #endif
@@ -295,10 +298,13 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
  *     warp's own counter of that digit (whist[w][digit], tile_static) and hands the old value to
  *     the others; a key's rank in its warp is that value plus its same-digit lanes below it. So
  *     keys of one digit are numbered in their input order, which keeps the sort stable.
- *   - Thread d then turns whist[0..7][d] into each warp's first slot among the tile's digit-d keys
- *     (their sum is the digit's count in the tile), publishes the count, and a scan over the 256
- *     digits (warp scans) gives each digit's first slot in the tile; the keys move there in
- *     tile_static memory, and steps 4 and 5 are the portable pass's.
+ *   - Thread d (< 256) then turns whist[..][d] into each warp's first slot among the tile's
+ *     digit-d keys (their sum is the digit's count in the tile), publishes the count, and a scan
+ *     over the 256 digits (warp scans) gives each digit's first slot in the tile; the keys move
+ *     there in tile_static memory, and steps 4 and 5 are the portable pass's, by threads 0 .. 255
+ *     for the digits' steps.
+ * The tile is 256 threads, or 512 with -DOS_TILE=512 (more keys per tile: longer runs of one digit
+ * in the writes, and fewer tiles to look back over).
  * Keys past the end of the input are 0xffffffff, so digit 255, and last: they are ranked with the
  * others (after every real key of that digit), left out of the published count and not written. */
 __attribute__((reqd_work_group_size(OS_TILE, 1, 1))) __kernel void
@@ -318,11 +324,13 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   tile_static int tile;
   AMPCL_WARP_SCRATCH(OS_TILE);
   const int lid = (int)get_local_id(0), lane = ampcl_lane(), w = lid / 32, shift = 8 * pass;
+  const int dg = lid & (OS_RADIX - 1); /* the digit this thread's digit steps are for (lid < 256) */
+  const bool digit_thread = lid < OS_RADIX;
   volatile __global uint *st = (volatile __global uint *)&amp_at(state, 0);
   if (lid == 0)
     tile = (int)atomic_inc(st + pass);
-  for (int i = 0; i < OS_TILE / 32; i++)
-    whist[i][lid] = 0u;
+  for (int i = lid; i < OS_TILE / 32 * OS_RADIX; i += OS_TILE)
+    whist[i / OS_RADIX][i % OS_RADIX] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   const int t = tile, n = amp_extent(src, 0), base = t * OS_ITEMS;
   const int valid = min(OS_ITEMS, n - base);
@@ -358,11 +366,12 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   barrier(CLK_LOCAL_MEM_FENCE);
   /* thread lid = digit d: each warp's first slot among the tile's digit-d keys, and their count */
   uint total = 0;
-  for (int i = 0; i < OS_TILE / 32; i++) {
-    const uint c = whist[i][lid];
-    whist[i][lid] = total;
-    total += c;
-  }
+  if (digit_thread)
+    for (int i = 0; i < OS_TILE / 32; i++) {
+      const uint c = whist[i][dg];
+      whist[i][dg] = total;
+      total += c;
+    }
   const uint count = total - (lid == 255 ? (uint)(OS_ITEMS - valid) : 0u);
   volatile __global uint *mine = st + OS_STATUS + ((long)pass * tiles + t) * OS_RADIX;
   /* keys of digit lid before this tile, over all keys: tile 0 scans the histogram, the others
@@ -370,7 +379,7 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
    * every thread or by none. */
   uint before = 0;
   if (t == 0) {
-    uint x = st[OS_HIST + pass * OS_RADIX + lid];
+    uint x = digit_thread ? st[OS_HIST + pass * OS_RADIX + dg] : 0u;
     const uint own = x;
     AMPCL_WARP_SCAN(x);
     if (lane == 31)
@@ -381,7 +390,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
     before = x - own;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  atomic_max(mine + lid, t == 0 ? OS_INC | (before + count) : OS_AGG | count);
+  if (digit_thread)
+    atomic_max(mine + dg, t == 0 ? OS_INC | (before + count) : OS_AGG | count);
   /* digit lid's first slot in the tile: an exclusive scan of the totals over the digits */
   {
     uint x = total;
@@ -391,7 +401,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int i = 0; i < w; i++)
       x += sh[i];
-    first[lid] = x - total;
+    if (digit_thread)
+      first[dg] = x - total;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int j = 0; j < OS_PER; j++) {
@@ -403,8 +414,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
 #endif
   }
   /* Step 4: thread lid walks back over digit lid's words; a word still 0 is read again. */
-  {
-    volatile __global uint *x = mine - OS_RADIX + lid;
+  if (digit_thread) {
+    volatile __global uint *x = mine - OS_RADIX + dg;
     for (bool done = t == 0; !done;) {
       const uint y = atomic_or(x, 0u); /* an atomic read: the word is written by atomic_max */
       const uint f = y & OS_FLAGS;
@@ -415,9 +426,9 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
       }
     }
     if (t > 0)
-      atomic_max(mine + lid, OS_INC | (before + count));
+      atomic_max(mine + dg, OS_INC | (before + count));
+    offs[dg] = (int)before - (int)first[dg];
   }
-  offs[lid] = (int)before - (int)first[lid];
   barrier(CLK_LOCAL_MEM_FENCE);
   __global K *q = &amp_at(dst, 0);
 #if HAS_VALUES

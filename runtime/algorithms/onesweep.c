@@ -46,22 +46,30 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   amp_kernel *ki = NULL, *kh = NULL, *kp = NULL;
   amp_array_view *tk = NULL, *tv = NULL, *state = NULL;
   /* keys per thread: 16 for keys alone, 12 with values (the fastest of 8, 12 and 16 on an H100,
-   * lab/NOTEBOOK.md; 16 with values needs 45 KB of tile_static memory); AMP_ONESWEEP_PER sets it
-   * (4 .. 16), for measuring */
+   * lab/NOTEBOOK.md); AMP_ONESWEEP_PER sets it (4 .. 24, 16 with values: their tile_static
+   * memory), for measuring */
   int per = 0;
-  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, 16, values ? 12 : 16, &per, fn));
+  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24, values ? 12 : 16, &per, fn));
   /* the warp pass (onesweep.cl) where the device has one; AMP_ONESWEEP_WARP=0 keeps the portable
-   * pass there too, for measuring one against the other */
-  int warp = 1;
+   * pass there too, for measuring one against the other; AMP_ONESWEEP_TILE (256 or 512) is the
+   * warp pass's tile (the portable pass's is 256) */
+  int warp = 1, tile = OS_TILE;
   const char *emulate = "";
   AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_WARP", 0, 1, 1, &warp, fn));
   AMP__TRY(amp__algo_warp_option(&emulate, fn));
+  const int warp_pass = warp && (*emulate || view->acc->props.compute_capability >= 70);
+  if (warp_pass)
+    AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_TILE", OS_TILE, 2 * OS_TILE, OS_TILE, &tile, fn));
+  if (tile != OS_TILE && tile != 2 * OS_TILE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_TILE=%d: expected 256 or 512", fn,
+              tile);
   char o[240];
-  snprintf(o, sizeof o, "%s -DOS_PER=%d%s%s", opts, per, warp ? "" : " -DAMPCL_WARP_OFF", emulate);
+  snprintf(o, sizeof o, "%s -DOS_PER=%d -DOS_TILE=%d%s%s", opts, per, tile,
+           warp ? "" : " -DAMPCL_WARP_OFF", emulate);
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_hist", &kh));
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_pass", &kp));
-  size_t items = (size_t)per * OS_TILE;
+  size_t items = (size_t)per * (size_t)tile;
   size_t n = (size_t)keys->extent.dim[0]; /* < 2^30 (amp__sort_onesweep_wanted) */
   size_t tiles = n / items + (n % items != 0);
   size_t words = OS_STATUS + 4 * tiles * OS_RADIX; /* < 2^30 + 1028 */
@@ -81,11 +89,11 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
       amp_arg a[] = {amp_arg_view(from),     amp_arg_view(to),    amp_arg_view(vfrom),
                      amp_arg_view(vto),      amp_arg_view(state), amp_arg_int(pass),
                      amp_arg_int((int)tiles)};
-      AMP__TRY(amp__algo_launch1(view, kp, tiles, OS_TILE, a, AMP_NARGS(a)));
+      AMP__TRY(amp__algo_launch1(view, kp, tiles, tile, a, AMP_NARGS(a)));
     } else {
       amp_arg a[] = {amp_arg_view(from), amp_arg_view(to), amp_arg_view(state), amp_arg_int(pass),
                      amp_arg_int((int)tiles)};
-      AMP__TRY(amp__algo_launch1(view, kp, tiles, OS_TILE, a, AMP_NARGS(a)));
+      AMP__TRY(amp__algo_launch1(view, kp, tiles, tile, a, AMP_NARGS(a)));
     }
     amp_array_view *x = from;
     from = to;
