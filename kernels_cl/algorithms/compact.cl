@@ -189,6 +189,13 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
 #else
 #define CI_EMU 0
 #endif
+/* unrolled on the GPU (x[] and bal[] stay in registers); not in the emulation, whose barriers in
+ * unrolled loops Intel's CPU compiler crashed on now and then */
+#if CI_EMU
+#define CI_UNROLL
+#else
+#define CI_UNROLL _Pragma("unroll")
+#endif
 #define CI_CAT2(a, b) a##b
 #define CI_CAT(a, b)  CI_CAT2(a, b)
 #define CI_AS_T(v)    CI_CAT(as_, T)(v)
@@ -241,7 +248,7 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   /* 1. loads, warp-striped, and the keep ballots */
   T x[CI_PER];
   uint bal[CI_PER], wcount = 0;
-#pragma unroll
+CI_UNROLL
   for (int j = 0; j < CI_PER; j++) {
     const int i = wbase + j * 32 + lane;
     x[j] = i < valid ? p[base + i] : (T)0;
@@ -250,7 +257,7 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   /* the element before lane 0's: for j = 0 the one before this warp's first, in global memory */
   T edge = lane == 0 && wbase < valid && base + wbase > 0 ? p[base + wbase - 1] : (T)0;
 #endif
-#pragma unroll
+CI_UNROLL
   for (int j = 0; j < CI_PER; j++) {
     const int i = wbase + j * 32 + lane;
 #ifdef COMPACT_UNIQUE
@@ -303,7 +310,7 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
       const int empty = ci_ctz(ampcl_ballot(f == 0u)), inc = ci_ctz(ampcl_ballot(f == CI_INC));
       const int done = inc < empty, take = done ? inc + 1 : empty; /* lanes 0 .. take-1 add */
       uint v = lane < take ? (w & CI_VALUE) : 0u;
-#pragma unroll
+CI_UNROLL
       for (int m = 16; m >= 1; m >>= 1)
         v += ampcl_shfl_xor(v, m);
       sum += v;
@@ -325,7 +332,7 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   __global T *q = &amp_at(dst, 0) + before_sh + woff;
   const uint lt = ampcl_lanemask_lt();
   uint at = 0;
-#pragma unroll
+CI_UNROLL
   for (int j = 0; j < CI_PER; j++) {
     if ((bal[j] >> lane) & 1u)
       q[at + popcount(bal[j] & lt)] = x[j];
