@@ -17,8 +17,8 @@
  *                first inclusive value and publishes its own. It waits only on tiles that have
  *                started (smaller numbers) and publish their count before waiting on anyone, so it
  *                ends on any device that keeps running a started work-group (onesweep.cl says
- *                which). Every read of another tile's word is atomic (atomic_or(p, 0): OpenCL 1.2
- *                has no atomic load).
+ *                which). Every read of another tile's word is atomic: atomic_or(p, 0) (OpenCL 1.2
+ *                has no atomic load), or PTX's relaxed load in the warp path on the GPU.
  *   onepass = 0  three launches, no waiting between tiles: amp_compact_count writes each tile's
  *                count to state[t], amp_scan turns those into exclusive prefix sums, and
  *                amp_compact_write reads its tile's.
@@ -221,6 +221,26 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
 #define CI_SHFL_UP1(r, e)   ((r) = CI_AS_T(ampcl_shfl_up(as_uint(e), 1)))
 #endif
 
+/* A read of another tile's status word that is atomic under the memory model: on the GPU
+ * (CI_RELAXED, the default there) PTX's relaxed load at GPU scope, a plain load instruction (CUB
+ * reads these words the same way); otherwise OpenCL 1.2's only atomic read, atomic_or(p, 0), a
+ * read-modify-write that the notebook measured as dearer (lab/NOTEBOOK.md, "the look-back's
+ * reads made atomic"). */
+#ifndef CI_RELAXED
+#define CI_RELAXED 1
+#endif
+#if !CI_EMU && CI_RELAXED
+static inline uint ci_read(volatile __global uint *p) {
+  uint r;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+}
+#else
+static inline uint ci_read(volatile __global uint *p) {
+  return atomic_or(p, 0u);
+}
+#endif
+
 /* The lowest set bit's index, 32 for 0 (OpenCL 1.2 has no ctz). */
 static inline int ci_ctz(uint x) {
   return (int)popcount((x & (0u - x)) - 1u);
@@ -299,12 +319,12 @@ CI_UNROLL
       const int reads = lane < CI_WINDOW && j >= 0;
 #if CI_EMU
       if (warp == 0)
-        seen[lane] = reads ? atomic_or(st + 1 + j, 0u) : 0u; /* an atomic read */
+        seen[lane] = reads ? ci_read(st + 1 + j) : 0u;
       barrier(CLK_LOCAL_MEM_FENCE);
       const uint w = seen[lane];
       barrier(CLK_LOCAL_MEM_FENCE);
 #else
-      const uint w = reads ? atomic_or(st + 1 + j, 0u) : 0u; /* an atomic read */
+      const uint w = reads ? ci_read(st + 1 + j) : 0u;
 #endif
       const uint f = w & CI_FLAGS;
       const int empty = ci_ctz(ampcl_ballot(f == 0u)), inc = ci_ctz(ampcl_ballot(f == CI_INC));
