@@ -189,13 +189,9 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
 #else
 #define CI_EMU 0
 #endif
-/* unrolled on the GPU (x[] and bal[] stay in registers); not in the emulation, whose barriers in
- * unrolled loops Intel's CPU compiler crashed on now and then */
-#if CI_EMU
-#define CI_UNROLL
-#else
-#define CI_UNROLL _Pragma("unroll")
-#endif
+/* The loops over j and the shuffle sum are unrolled on the GPU (x[] and bal[] stay in registers),
+ * not in the emulation: Intel's CPU compiler crashed now and then (in its barrier pass) on the
+ * emulation's barriers in unrolled loops. */
 #define CI_CAT2(a, b) a##b
 #define CI_CAT(a, b)  CI_CAT2(a, b)
 #define CI_AS_T(v)    CI_CAT(as_, T)(v)
@@ -268,7 +264,9 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
   /* 1. loads, warp-striped, and the keep ballots */
   T x[CI_PER];
   uint bal[CI_PER], wcount = 0;
-CI_UNROLL
+#if !CI_EMU
+#pragma unroll
+#endif
   for (int j = 0; j < CI_PER; j++) {
     const int i = wbase + j * 32 + lane;
     x[j] = i < valid ? p[base + i] : (T)0;
@@ -277,7 +275,9 @@ CI_UNROLL
   /* the element before lane 0's: for j = 0 the one before this warp's first, in global memory */
   T edge = lane == 0 && wbase < valid && base + wbase > 0 ? p[base + wbase - 1] : (T)0;
 #endif
-CI_UNROLL
+#if !CI_EMU
+#pragma unroll
+#endif
   for (int j = 0; j < CI_PER; j++) {
     const int i = wbase + j * 32 + lane;
 #ifdef COMPACT_UNIQUE
@@ -330,7 +330,9 @@ CI_UNROLL
       const int empty = ci_ctz(ampcl_ballot(f == 0u)), inc = ci_ctz(ampcl_ballot(f == CI_INC));
       const int done = inc < empty, take = done ? inc + 1 : empty; /* lanes 0 .. take-1 add */
       uint v = lane < take ? (w & CI_VALUE) : 0u;
-CI_UNROLL
+#if !CI_EMU
+#pragma unroll
+#endif
       for (int m = 16; m >= 1; m >>= 1)
         v += ampcl_shfl_xor(v, m);
       sum += v;
@@ -352,7 +354,9 @@ CI_UNROLL
   __global T *q = &amp_at(dst, 0) + before_sh + woff;
   const uint lt = ampcl_lanemask_lt();
   uint at = 0;
-CI_UNROLL
+#if !CI_EMU
+#pragma unroll
+#endif
   for (int j = 0; j < CI_PER; j++) {
     if ((bal[j] >> lane) & 1u)
       q[at + popcount(bal[j] & lt)] = x[j];
