@@ -66,10 +66,12 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   AMP__TRY(amp__algo_warp_option(&warp, fn));
   /* AMP_COMPACT_AGG_ONLY=1, for testing: every look-back walks back to the first tile through
    * the others' aggregates (compact.cl, CI_AGG_ONLY), which it seldom does on a CPU device */
-  int agg_only = 0, relaxed = 1;
+  int agg_only = 0, relaxed = 1, use_warp = 1;
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_AGG_ONLY", 0, 1, 0, &agg_only, fn));
   /* AMP_COMPACT_RELAXED=0, for measuring: the GPU's look-back reads with atomic_or(p, 0) too */
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_RELAXED", 0, 1, 1, &relaxed, fn));
+  /* AMP_COMPACT_WARP=0, for measuring: the portable path on the GPU too */
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WARP", 0, 1, 1, &use_warp, fn));
   if (tile % 32 != 0)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_TILE=%d: expected a multiple of 32", fn,
               tile);
@@ -85,9 +87,9 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   char opts[192];
   snprintf(opts, sizeof opts,
            "-DT=%s -DCI_WIDE=%d -DCI_PER=%d -DCI_TILE=%d -DCI_WINDOW=%d -DCI_AGG_ONLY=%d "
-           "-DCI_RELAXED=%d%s%s",
+           "-DCI_RELAXED=%d -DCI_NO_WARP=%d%s%s",
            amp__algo_type_name(src->type.kind, 0), wide, per, tile, window, agg_only, relaxed,
-           pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE", warp);
+           !use_warp, pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE", warp);
   if (pred) {
     size_t a = strlen(pred);
     if (a > SIZE_MAX - 2 || !(prefix = malloc(a + 2)))
