@@ -4,15 +4,17 @@
  * three launches, no tile waiting on another: each tile's count, an exclusive amp_scan of the
  * counts, and the write (the input read twice). AMP_COMPACT_PASSES=1 or 3 forces one or the other
  * (another value is an error naming it); onesweep.c says why the look-back is kept to GPUs by
- * default. */
+ * default. The write kernel takes its warp path (ballots and shuffles, ampcl_warp.h) on NVIDIA
+ * GPUs of compute capability 7.0+, and on any device with AMP_WARP_EMULATE=1 (for testing). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algorithms/algo.h"
 
-#define CI_TILE  256
-#define CI_LIMIT (1L << 30) /* compact.cl: 30-bit status values */
+#define CI_TILE      256 /* threads per tile (AMP_COMPACT_TILE) */
+#define CI_MAX_ITEMS 8192
+#define CI_LIMIT     (1L << 30) /* compact.cl: 30-bit status values */
 
 static amp_status passes_wanted(const amp_accelerator_view *view, size_t n, int *out,
                                 const char *fn) {
@@ -51,16 +53,43 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
               src->extent.dim[0], dst->extent.dim[0]);
   if (dst->src == src->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
-  /* elements per thread: 16 (8 for double: the same tile_static bytes); AMP_COMPACT_PER sets it
-   * (4 .. 32, for measuring; the double's is half of it) */
-  int per = 16;
+  /* elements per thread: 16 (8 for double: the same bytes); threads per tile: 256; predecessors
+   * the look-back reads at once: 32. For measuring, AMP_COMPACT_PER (4 .. 32, the double's is half
+   * of it), AMP_COMPACT_TILE (64 .. 1024, a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set
+   * them; a tile holds at most CI_MAX_ITEMS elements (32 KB of tile_static memory in the portable
+   * path). */
+  int per = 16, tile = CI_TILE, window = 32;
+  const char *warp = "";
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, 16, &per, fn));
-  if (src->type.kind == AMP_ELEM_DOUBLE)
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_TILE", 64, 1024, CI_TILE, &tile, fn));
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WINDOW", 1, 32, 32, &window, fn));
+  AMP__TRY(amp__algo_warp_option(&warp, fn));
+  /* AMP_COMPACT_AGG_ONLY=1, for testing: every look-back walks back to the first tile through
+   * the others' aggregates (compact.cl, CI_AGG_ONLY), which it seldom does on a CPU device */
+  int agg_only = 0, relaxed = 1, use_warp = 1;
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_AGG_ONLY", 0, 1, 0, &agg_only, fn));
+  /* AMP_COMPACT_RELAXED=0, for measuring: the GPU's look-back reads with atomic_or(p, 0) too */
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_RELAXED", 0, 1, 1, &relaxed, fn));
+  /* AMP_COMPACT_WARP=0, for measuring: the portable path on the GPU too */
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WARP", 0, 1, 1, &use_warp, fn));
+  if (tile % 32 != 0)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_TILE=%d: expected a multiple of 32", fn,
+              tile);
+  if (tile * per > CI_MAX_ITEMS)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: AMP_COMPACT_TILE=%d times AMP_COMPACT_PER=%d is %d elements a tile, over the "
+              "limit of %d",
+              fn, tile, per, tile * per, CI_MAX_ITEMS);
+  const int wide = src->type.kind == AMP_ELEM_DOUBLE;
+  if (wide)
     per /= 2;
-  int items = per * CI_TILE;
-  char opts[96];
-  snprintf(opts, sizeof opts, "-DT=%s -DCI_PER=%d%s", amp__algo_type_name(src->type.kind, 0), per,
-           pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE");
+  int items = per * tile;
+  char opts[192];
+  snprintf(opts, sizeof opts,
+           "-DT=%s -DCI_WIDE=%d -DCI_PER=%d -DCI_TILE=%d -DCI_WINDOW=%d -DCI_AGG_ONLY=%d "
+           "-DCI_RELAXED=%d -DCI_NO_WARP=%d%s%s",
+           amp__algo_type_name(src->type.kind, 0), wide, per, tile, window, agg_only, relaxed,
+           !use_warp, pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE", warp);
   if (pred) {
     size_t a = strlen(pred);
     if (a > SIZE_MAX - 2 || !(prefix = malloc(a + 2)))
@@ -83,12 +112,12 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   } else {
     AMP__TRY(amp__algo_kernel_prefix("compact", prefix, opts, "amp_compact_count", &kc));
     amp_arg a1[] = {amp_arg_view(src), amp_arg_view(state)};
-    AMP__TRY(amp__algo_launch1(view, kc, tiles, CI_TILE, a1, AMP_NARGS(a1)));
+    AMP__TRY(amp__algo_launch1(view, kc, tiles, (size_t)tile, a1, AMP_NARGS(a1)));
     AMP__TRY(amp_scan(view, state, state, AMP_SCAN_EXCLUSIVE));
   }
   amp_arg a2[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(state), amp_arg_view(total),
                   amp_arg_int(one)};
-  AMP__TRY(amp__algo_launch1(view, kw, tiles, CI_TILE, a2, AMP_NARGS(a2)));
+  AMP__TRY(amp__algo_launch1(view, kw, tiles, (size_t)tile, a2, AMP_NARGS(a2)));
   AMP__TRY(amp_copy_from_view(total, &got, sizeof got));
   *count = got;
 fail:

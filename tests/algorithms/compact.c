@@ -2,9 +2,11 @@
  * (double where the device has it) at sizes around the tiles (4096 elements, 2048 for double):
  * 1, 2, 2047, 4097, 9000 (100003 outside the small sweep); predicates keeping none, all and some;
  * unique on sorted data with runs crossing tile edges; elements of dst past the count untouched;
- * and bad input (dst too small, same data, a predicate that does not build, NULL count), after
- * which dst is as it was. ctest runs it for the single pass and the three passes
- * (AMP_COMPACT_PASSES=1, 3; the default on the device besides). */
+ * and bad input (dst too small, same data, a predicate that does not build, NULL count, tuning
+ * variables out of their range), after which dst is as it was. ctest runs it for the single pass
+ * and the three passes (AMP_COMPACT_PASSES=1, 3; the default on the device besides), for the warp
+ * path emulated (AMP_WARP_EMULATE=1), and with look-backs that walk back to the first tile
+ * through aggregates in small tiles (AMP_COMPACT_AGG_ONLY=1; tests/algorithms/CMakeLists.txt). */
 #include "check.h"
 
 #include <stdint.h>
@@ -86,6 +88,25 @@ static void check_case(amp_accelerator_view *av, int n, amp_elem_type t, int kee
   free(want);
 }
 
+/* amp_copy_if with the environment variable `name` set to `value` (restored after): an
+ * AMP_ERROR_INVALID_ARGUMENT whose message has `what`. */
+static void bad_env(amp_accelerator_view *av, amp_array_view *vx, amp_array_view *vy,
+                    const char *name, const char *value, const char *what) {
+  const char *old = getenv(name);
+  char *keep = old ? strdup(old) : NULL;
+  size_t count = 77;
+  setenv(name, value, 1);
+  CHECK_STATUS(amp_copy_if(av, vx, vy, "bool amp_predicate(T x) { return x > 5; }", &count),
+               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG(what);
+  CHECK(count == 77);
+  if (keep)
+    setenv(name, keep, 1);
+  else
+    unsetenv(name);
+  free(keep);
+}
+
 int main(void) {
   REQUIRE_VIEW(av);
   amp_accelerator_properties p;
@@ -134,6 +155,16 @@ int main(void) {
                AMP_ERROR_BUILD_FAILED);
   CHECK_STATUS(amp_unique(av, vx, NULL, &count), AMP_ERROR_INVALID_HANDLE);
   CHECK(count == 77);
+  /* the tuning knobs' limits: a multiple of 32 threads; at most 8192 elements a tile */
+  bad_env(av, vx, vy, "AMP_COMPACT_TILE", "100", "AMP_COMPACT_TILE=100");
+  bad_env(av, vx, vy, "AMP_COMPACT_TILE", "2048", "AMP_COMPACT_TILE");
+  bad_env(av, vx, vy, "AMP_COMPACT_PER", "33", "AMP_COMPACT_PER");
+  bad_env(av, vx, vy, "AMP_COMPACT_WINDOW", "0", "AMP_COMPACT_WINDOW");
+  if (!getenv("AMP_COMPACT_PER")) { /* 1024 threads x 16 elements: over the limit */
+    setenv("AMP_COMPACT_PER", "16", 1);
+    bad_env(av, vx, vy, "AMP_COMPACT_TILE", "1024", "8192");
+    unsetenv("AMP_COMPACT_PER");
+  }
   CHECK_OK(amp_array_view_synchronize(vy));
   int same = 1;
   for (int i = 0; i < 100; i++)
