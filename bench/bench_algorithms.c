@@ -57,6 +57,19 @@ static const char *algo_names[NALGO] = {"copy",      "reduce", "scan",      "tra
                                         "copy_if",   "unique", "stencil_2d"};
 /* per element; copy_if and unique add 4 per element kept (algo_bytes_of) */
 static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8, 16, 4, 4, 8};
+/* AMP_BENCH_ALGORITHMS=name,name,... times only those rows (and copy, every ratio's reference);
+ * unset or empty: all. For sweeping one algorithm's knobs without timing the others each time. */
+static int algo_wanted(int a) {
+  const char *list = getenv("AMP_BENCH_ALGORITHMS");
+  if (a == 0 || !list || !*list)
+    return 1;
+  size_t len = strlen(algo_names[a]);
+  for (const char *p = list; (p = strstr(p, algo_names[a])) != NULL; p += len)
+    if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+      return 1;
+  return 0;
+}
+
 #define COPY_IF_PRED "bool amp_predicate(T x) { return x > 0.0f; }"
 #define UNIQUE_RUN   3 /* unique's input: i / 3, sorted, runs of 3 */
 #define HIST_BINS    256
@@ -474,7 +487,8 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
       break;
     }
     for (int a = 0; a < NALGO; a++)
-      run_algo(ctx, &d, a, &rows[a]);
+      if (algo_wanted(a))
+        run_algo(ctx, &d, a, &rows[a]);
     double copy_gbps = 0;
     printf("\nAlgorithms on %s, device-resident data, n = %ld (transpose and stencil %ld x %ld, "
            "sort %ld keys); median of %d, end to end\n\n",
@@ -482,6 +496,8 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
     printf("%-10s %11s %12s %10s %10s %9s %9s %9s  %s\n", "algorithm", "elements", "bytes",
            "median ms", "min ms", "GB/s", "Gelem/s", "vs copy", "check");
     for (int a = 0; a < NALGO; a++) {
+      if (!algo_wanted(a))
+        continue;
       algo_row *r = &rows[a];
       long elems = a == 3 || a == 6 ? d.side * d.side : a == A_SORT || a == A_PAIRS ? d.nsort : n;
       double bytes = algo_bytes_of(&d, a, elems);

@@ -4,7 +4,7 @@
 #           default, then the portable pass with AMP_ONESWEEP_WARP=0, then keys per thread 8 and
 #           12) beside CuPy in the same call (issue 35)
 #   sortsweep  lab/sort-probe over the onesweep warp pass's tile (256, 512) and keys per thread
-#   sweep   lab/stencil_sweep.sh and the compaction knobs, when those scripts exist (issue 35)
+#   sweep   lab/stencil_sweep.sh (when it exists) and the compaction knobs (issue 35)
 #   split2  the host's memcpy bandwidth, add-exp split over both GPUs (pinned and malloc'd) and
 #           amp-split, each against one GPU in the same process (issue 34)
 #   mm2     amp-bench matmul float 32768: fast (one GPU), gemm-multi and fast-multi on both
@@ -56,7 +56,13 @@ if on sortsweep; then
 fi
 if on sweep; then
   [ -f lab/stencil_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 bash lab/stencil_sweep.sh "$o/stencil"
-  [ -f lab/compact_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 bash lab/compact_sweep.sh "$o/compact"
+  for cfg in "AMP_COMPACT_WARP=0" "" "AMP_COMPACT_RELAXED=0" "AMP_COMPACT_WINDOW=8" "AMP_COMPACT_PER=8" \
+    "AMP_COMPACT_PER=32" "AMP_COMPACT_TILE=128 AMP_COMPACT_PER=32" "AMP_COMPACT_TILE=512"; do
+    echo "== compaction $cfg"
+    env $cfg AMP_BENCH_ALGORITHMS=copy_if,unique AMP_DEFAULT_ACCELERATOR=$G1 timeout 60 \
+      $B/bench/amp-bench --algorithms --repeats 5 2>&1 | grep -E '^(copy|copy_if|unique) '
+  done >"$o/compact-sweep.txt" 2>&1
+  cat "$o/compact-sweep.txt"
 fi
 if on split2; then
   timeout 60 $B/lab/host-bandwidth 4 1,2,4,8,16,32 >"$o/host-bandwidth.txt" 2>&1; tail -7 "$o/host-bandwidth.txt"
