@@ -165,3 +165,168 @@ amp_stencil_separable(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst), AMP_CONS
       amp_at(dst, i, j) = acc[o];
   }
 }
+
+/* ---- the column kernels (GPUs): no tile_static memory, no barrier --------------------------
+ *
+ * amp_stencil_columns_sep (the blur) and amp_stencil_columns (the general weights): each thread
+ * owns 4 neighbouring columns (a "group": columns 4g .. 4g + 3) of a strip of SC_OY rows, and
+ * walks down the SC_OY + 2r input rows the strip needs, reading each once. Per input row it reads
+ * its own group and SC_NB = ceil(r / 4) groups on each side (one 16-byte load each: float4 where
+ * the host found the views 16-byte aligned, -DSC_ALIGNED=1, else vload4); the side groups are the
+ * neighbouring threads' own groups, loaded by the same warp instruction, so the L1 cache serves
+ * them and DRAM sees each input byte about once across (1 + 2r / SC_OY) down, the strip's halo
+ * rows. The row's 4 + 2 * 4 SC_NB values then sit in registers:
+ *   _sep: h = the row's 4 sums across with g (2r + 1 multiply-adds each); the last 2r + 1 rows'
+ *         h stay in registers (the loop is unrolled, so the sliding window is renamed, never
+ *         moved), and once 2r + 1 rows are in, an output row of 4 is sum_a g(a) h(row + a): one
+ *         float4 store;
+ *   general: the row adds into each of the 2r + 1 pending outputs it touches, with that row's
+ *         weights ((2r + 1)^2 multiply-adds per output; weights in registers for r <= 3).
+ * Clamp-to-edge: rows are clamped; a side group left of column 0 is column 0 repeated, one past
+ * the last group the last column repeated, and a partial last group (W not a multiple of 4)
+ * reads its missing columns as the last one. A thread past the image stores nothing.
+ * Domain: amp_extent2(ceil(ceil(H / SC_OY) / TY) * TY, ceil(ceil(W / 4) / TX) * TX), tiles of
+ * TY x TX threads (the runtime's AMP_STENCIL_TY / AMP_STENCIL_TX; the tile shape only orders the
+ * work: nothing is shared). */
+#ifndef SC_OY
+#define SC_OY 32
+#endif
+#ifndef SC_ALIGNED
+#define SC_ALIGNED 0
+#endif
+#define SC_NB ((R + 3) / 4)     /* side groups each side */
+#define SC_NE (4 * (2 * SC_NB + 1)) /* values of a row a thread holds */
+
+/* 4 columns from c (0 <= c < W) of row p, the missing ones past W as column W - 1. */
+static inline float4 sc_load(__global const float *p, int c, int W) {
+  if (c + 3 < W) {
+#if SC_ALIGNED
+    return *(__global const float4 *)(p + c);
+#else
+    return vload4(0, p + c);
+#endif
+  }
+  return (float4)(p[c], p[min(c + 1, W - 1)], p[min(c + 2, W - 1)], p[W - 1]);
+}
+
+/* Stores the 4 columns from c (0 <= c < W) of row q, those past W not. */
+static inline void sc_store(__global float *q, int c, int W, float4 v) {
+  if (c + 3 < W) {
+#if SC_ALIGNED
+    *(__global float4 *)(q + c) = v;
+#else
+    vstore4(v, 0, q + c);
+#endif
+    return;
+  }
+  q[c] = v.s0;
+  if (c + 1 < W)
+    q[c + 1] = v.s1;
+  if (c + 2 < W)
+    q[c + 2] = v.s2;
+}
+
+/* e[0 .. SC_NE): columns 4(g - SC_NB) .. 4(g + SC_NB) + 3 of row p, clamped to [0, W). */
+static inline void sc_row(__global const float *p, int g, int G, int W, float *e) {
+#pragma unroll
+  for (int k = -SC_NB; k <= SC_NB; k++) {
+    const int gk = g + k;
+    float4 v = sc_load(p, 4 * clamp(gk, 0, G - 1), W);
+    if (k < 0 && gk < 0)
+      v = (float4)(v.s0);
+    if (k > 0 && gk >= G)
+      v = (float4)(v.s3);
+    e[4 * (k + SC_NB) + 0] = v.s0;
+    e[4 * (k + SC_NB) + 1] = v.s1;
+    e[4 * (k + SC_NB) + 2] = v.s2;
+    e[4 * (k + SC_NB) + 3] = v.s3;
+  }
+}
+
+#define SC_E0 (4 * SC_NB - R) /* e index of the leftmost pixel column 0 of the group needs */
+
+__kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
+                                      AMP_CONST_VIEW(float, g)) {
+  AMP_INDEX2(idx);
+  const int H = amp_extent(src, 0), W = amp_extent(src, 1), G = (W + 3) / 4;
+  const int grp = idx[1], i0 = idx[0] * SC_OY;
+  if (grp >= G || i0 >= H)
+    return;
+  float gr[ST_K];
+#pragma unroll
+  for (int b = 0; b < ST_K; b++)
+    gr[b] = amp_at(g, b);
+  __global const float *sp = src_data + src_shape.s3;
+  __global float *dp = dst_data + dst_shape.s3;
+  const int sstride = src_shape.s4, dstride = dst_shape.s4;
+  float4 h[SC_OY + 2 * R]; /* renamed registers once unrolled: 2r + 1 live at a time */
+#pragma unroll
+  for (int t = 0; t < SC_OY + 2 * R; t++) {
+    float e[SC_NE];
+    const int y = clamp(i0 - R + t, 0, H - 1);
+    sc_row(sp + (long)y * sstride, grp, G, W, e);
+    float4 s = (float4)(0.0f);
+#pragma unroll
+    for (int b = 0; b < ST_K; b++)
+      s = fma((float4)(gr[b]), (float4)(e[SC_E0 + b], e[SC_E0 + b + 1], e[SC_E0 + b + 2],
+                                        e[SC_E0 + b + 3]), s);
+    h[t] = s;
+    const int o = t - 2 * R; /* the output row complete with this input row */
+    if (o >= 0) {
+      float4 acc = (float4)(0.0f);
+#pragma unroll
+      for (int a = 0; a < ST_K; a++)
+        acc = fma((float4)(gr[a]), h[o + a], acc);
+      if (i0 + o < H)
+        sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc);
+    }
+  }
+}
+
+__kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
+                                  AMP_CONST_VIEW(float, w)) {
+  AMP_INDEX2(idx);
+  const int H = amp_extent(src, 0), W = amp_extent(src, 1), G = (W + 3) / 4;
+  const int grp = idx[1], i0 = idx[0] * SC_OY;
+  if (grp >= G || i0 >= H)
+    return;
+#if R <= 3
+  float wr[ST_K * ST_K];
+#pragma unroll
+  for (int a = 0; a < ST_K; a++)
+#pragma unroll
+    for (int b = 0; b < ST_K; b++)
+      wr[a * ST_K + b] = amp_at(w, a, b);
+#define SC_W(a, b) wr[(a) * ST_K + (b)]
+#else
+#define SC_W(a, b) amp_at(w, a, b)
+#endif
+  __global const float *sp = src_data + src_shape.s3;
+  __global float *dp = dst_data + dst_shape.s3;
+  const int sstride = src_shape.s4, dstride = dst_shape.s4;
+  float4 acc[SC_OY]; /* renamed registers once unrolled: 2r + 1 live at a time */
+#pragma unroll
+  for (int o = 0; o < SC_OY; o++)
+    acc[o] = (float4)(0.0f);
+#pragma unroll
+  for (int t = 0; t < SC_OY + 2 * R; t++) {
+    float e[SC_NE];
+    const int y = clamp(i0 - R + t, 0, H - 1);
+    sc_row(sp + (long)y * sstride, grp, G, W, e);
+#pragma unroll
+    for (int a = 0; a < ST_K; a++) {
+      const int o = t - a; /* the output row this input row is row a of */
+      if (o >= 0 && o < SC_OY) {
+#pragma unroll
+        for (int b = 0; b < ST_K; b++)
+          acc[o] = fma((float4)(SC_W(a, b)), (float4)(e[SC_E0 + b], e[SC_E0 + b + 1],
+                                                     e[SC_E0 + b + 2], e[SC_E0 + b + 3]),
+                       acc[o]);
+      }
+    }
+    const int o = t - 2 * R;
+    if (o >= 0 && i0 + o < H)
+      sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc[o]);
+  }
+#undef SC_W
+}

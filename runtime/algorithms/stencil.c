@@ -1,8 +1,13 @@
 /* runtime/algorithms/stencil.c: amp_stencil_2d and amp_gaussian_blur
- * (kernels_cl/algorithms/stencil.cl): one tiled launch of 8 x 32 threads per 64 x 32 block of
- * output (8 outputs of a column per thread), the input window with its halo in tile_static
- * memory, the kernel built once per radius. amp_gaussian_blur's weights are a product g(a) g(b),
- * so it takes the separable kernel (2 (2r + 1) multiply-adds per output, not (2r + 1)^2). */
+ * (kernels_cl/algorithms/stencil.cl), one launch each, the kernel built once per radius.
+ * On a GPU the column kernels: a thread per 4 columns x 32 rows of output walking down its
+ * columns with the rows in registers (float4 loads where the views' rows start on 16 bytes), no
+ * tile_static memory. On a CPU device (is_emulated) the tile_static kernels, as before: a tiled
+ * launch of 8 x 32 threads per 64 x 32 block of output (8 outputs of a column per thread), the
+ * input window with its halo in tile_static memory. amp_gaussian_blur's weights are a product
+ * g(a) g(b), so it takes the separable kernel of each kind (2 (2r + 1) multiply-adds per output,
+ * not (2r + 1)^2). The environment knobs below choose between them and their shapes, for
+ * measuring (lab/stencil_sweep.sh). */
 #include <math.h>
 #include <stdio.h>
 
@@ -31,8 +36,9 @@ fail:
 
 /* Launches kernel `kname` of stencil.cl built for radius r over the image: tiles of 8 x 32
  * threads, each tile 64 x 32 outputs. */
-static amp_status launch(amp_accelerator_view *view, const char *kname, int r, amp_array_view *src,
-                         amp_array_view *dst, amp_array_view *weights, const char *fn) {
+static amp_status launch_tiles(amp_accelerator_view *view, const char *kname, int r,
+                               amp_array_view *src, amp_array_view *dst, amp_array_view *weights,
+                               const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp_kernel *k = NULL;
   int H = src->extent.dim[0], W = src->extent.dim[1];
@@ -54,6 +60,67 @@ fail:
   return status;
 }
 
+/* Whether a view's rows start on 16 bytes (the buffer's start is aligned far more: OpenCL's
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN), so the column kernels may load and store float4. */
+static int rows_aligned(const amp_array_view *v) {
+  return v->offset % 4 == 0 && v->stride[0] % 4 == 0;
+}
+
+/* Launches column kernel `kname` (stencil.cl: amp_stencil_columns, _sep) built for radius r:
+ * one thread per 4 columns x SC_OY rows. The knobs, for measuring (bad values are errors naming
+ * them): AMP_STENCIL_ROWS (SC_OY, 1 .. 128, default 32), AMP_STENCIL_TX and AMP_STENCIL_TY (the
+ * tile, threads across and down, default 64 x 1, at most 1024 threads), AMP_STENCIL_ALIGNED (0:
+ * vload4 even where float4 would do; 1, the default: float4 where the views allow it). */
+static amp_status launch_columns(amp_accelerator_view *view, const char *kname, int r,
+                                 amp_array_view *src, amp_array_view *dst, amp_array_view *weights,
+                                 const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  amp_kernel *k = NULL;
+  int H = src->extent.dim[0], W = src->extent.dim[1];
+  int oy = 32, tx = 64, ty = 1, aligned = 1;
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_ROWS", 1, 128, oy, &oy, fn));
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_TX", 1, 1024, tx, &tx, fn));
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_TY", 1, 1024, ty, &ty, fn));
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_ALIGNED", 0, 1, aligned, &aligned, fn));
+  if (tx * ty > 1024)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: AMP_STENCIL_TX %d x AMP_STENCIL_TY %d is %d threads; at most 1024", fn, tx, ty,
+              tx * ty);
+  aligned = aligned && rows_aligned(src) && rows_aligned(dst);
+  char opts[64];
+  snprintf(opts, sizeof opts, "-DR=%d -DSC_OY=%d -DSC_ALIGNED=%d", r, oy, aligned);
+  AMP__TRY(amp__algo_kernel_opts("stencil", opts, kname, &k));
+  long strips = ((long)H + oy - 1) / oy, groups = ((long)W + 3) / 4;
+  long rows = (strips + ty - 1) / ty * ty, cols = (groups + tx - 1) / tx * tx;
+  if (rows > INT32_MAX || cols > INT32_MAX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
+  amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights)};
+  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ty, tx, 1}, k, args, 3};
+  AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
+fail:
+  amp_kernel_release(k);
+  return status;
+}
+
+/* The column kernels on a GPU, the tile_static ones on a CPU device (amp__algo_cpu_kernels:
+ * AMP_ALGO_CPU_KERNELS=0 keeps the GPU's choice there, for tests); AMP_STENCIL_COLUMNS=0 or 1
+ * forces one (for measuring). */
+static amp_status launch(amp_accelerator_view *view, int separable, int r, amp_array_view *src,
+                         amp_array_view *dst, amp_array_view *weights, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  int cpu = 0, columns = 0;
+  AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_COLUMNS", 0, 1, !cpu, &columns, fn));
+  if (columns)
+    status = launch_columns(view, separable ? "amp_stencil_columns_sep" : "amp_stencil_columns", r,
+                            src, dst, weights, fn);
+  else
+    status = launch_tiles(view, separable ? "amp_stencil_separable" : "amp_stencil_tiles", r, src,
+                          dst, weights, fn);
+fail:
+  return status;
+}
+
 amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                           amp_array_view *weights) {
   amp_status status = AMP_SUCCESS;
@@ -70,7 +137,7 @@ amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_a
   if (r > AMP_STENCIL_MAX_RADIUS)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: weights of %d x %d mean radius %d; the limit is %d",
               fn, kh, kw, r, AMP_STENCIL_MAX_RADIUS);
-  AMP__TRY(launch(view, "amp_stencil_tiles", r, src, dst, weights, fn));
+  AMP__TRY(launch(view, 0, r, src, dst, weights, fn));
 fail:
   return status;
 }
@@ -94,7 +161,7 @@ amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src, am
   for (int i = 0; i < k; i++)
     g[i] = (float)(e[i] / total);
   AMP__TRY(amp_array_view_create_const(amp_extent1(k), AMP_FLOAT, g, &w));
-  AMP__TRY(launch(view, "amp_stencil_separable", r, src, dst, w, fn));
+  AMP__TRY(launch(view, 1, r, src, dst, w, fn));
 fail:
   amp_array_view_release(w); /* waits for the launch: the weights live on this stack */
   return status;
