@@ -181,7 +181,8 @@ amp_stencil_separable(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst), AMP_CONS
  *         moved), and once 2r + 1 rows are in, an output row of 4 is sum_a g(a) h(row + a): one
  *         float4 store;
  *   general: the row adds into each of the 2r + 1 pending outputs it touches, with that row's
- *         weights ((2r + 1)^2 multiply-adds per output; weights in registers for r <= 3).
+ *         weights ((2r + 1)^2 multiply-adds per output, the weights in registers): r <= 3 only
+ *         (larger radii take amp_stencil_tiles, whose code does not grow with (2r + 1)^2 rows).
  * Clamp-to-edge: rows are clamped; a side group left of column 0 is column 0 repeated, one past
  * the last group the last column repeated, and a partial last group (W not a multiple of 4)
  * reads its missing columns as the last one. A thread past the image stores nothing.
@@ -244,45 +245,92 @@ static inline void sc_row(__global const float *p, int g, int G, int W, float *e
 }
 
 #define SC_E0 (4 * SC_NB - R) /* e index of the leftmost pixel column 0 of the group needs */
+#define SC_T  (SC_OY + 2 * R)   /* input rows a strip reads */
+#ifndef SC_RING
+#define SC_RING 0
+#endif
 
+/* The 4 sums across, with weights g, of row y's columns 4 grp .. 4 grp + 3. */
+static inline float4 sc_across(__global const float *row, int grp, int G, int W, const float *g) {
+  float e[SC_NE];
+  sc_row(row, grp, G, W, e);
+  float4 s = (float4)(0.0f);
+#pragma unroll
+  for (int b = 0; b < ST_K; b++)
+    s = fma((float4)(g[b]),
+            (float4)(e[SC_E0 + b], e[SC_E0 + b + 1], e[SC_E0 + b + 2], e[SC_E0 + b + 3]), s);
+  return s;
+}
+
+/* The rows' loop, two ways (-DSC_RING, the runtime's AMP_STENCIL_RING):
+ *   0: unrolled over all SC_T rows of the strip: the compiler sees every load ahead and renames
+ *      the window (code grows with SC_OY);
+ *   1: a loop over periods of 2r + 1 rows, unrolled within a period: the window is a ring of
+ *      2r + 1 registers whose slot for each row is known at compile time (code of 2r + 1 rows,
+ *      whatever SC_OY: builds several times faster on CPU devices). */
+
+/* g: the 2r + 1 weights by value (g0 the first 16, g16 the 17th; no view to copy in). */
 __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
-                                      AMP_CONST_VIEW(float, g)) {
+                                      const float16 g0, const float g16) {
   AMP_INDEX2(idx);
   const int H = amp_extent(src, 0), W = amp_extent(src, 1), G = (W + 3) / 4;
   const int grp = idx[1], i0 = idx[0] * SC_OY;
   if (grp >= G || i0 >= H)
     return;
-  float gr[ST_K];
-#pragma unroll
-  for (int b = 0; b < ST_K; b++)
-    gr[b] = amp_at(g, b);
+  const float gr[17] = {g0.s0, g0.s1, g0.s2, g0.s3, g0.s4, g0.s5, g0.s6, g0.s7, g0.s8,
+                        g0.s9, g0.sa, g0.sb, g0.sc, g0.sd, g0.se, g0.sf, g16};
   __global const float *sp = src_data + src_shape.s3;
   __global float *dp = dst_data + dst_shape.s3;
   const int sstride = src_shape.s4, dstride = dst_shape.s4;
-  float4 h[SC_OY + 2 * R]; /* renamed registers once unrolled: 2r + 1 live at a time */
+#if SC_RING
+  float4 h[ST_K]; /* row t's sums across in slot t mod (2r + 1) */
+  for (int base = 0; base < SC_T; base += ST_K) {
 #pragma unroll
-  for (int t = 0; t < SC_OY + 2 * R; t++) {
-    float e[SC_NE];
-    const int y = clamp(i0 - R + t, 0, H - 1);
-    sc_row(sp + (long)y * sstride, grp, G, W, e);
-    float4 s = (float4)(0.0f);
+    for (int p = 0; p < ST_K; p++) {
+      const int t = base + p;
+      if (t < SC_T) {
+        h[p] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
+        const int o = t - 2 * R; /* the output row complete with this input row */
+        if (o >= 0 && i0 + o < H) {
+          float4 acc = (float4)(0.0f);
 #pragma unroll
-    for (int b = 0; b < ST_K; b++)
-      s = fma((float4)(gr[b]), (float4)(e[SC_E0 + b], e[SC_E0 + b + 1], e[SC_E0 + b + 2],
-                                        e[SC_E0 + b + 3]), s);
-    h[t] = s;
+          for (int a = 0; a < ST_K; a++) /* row t - 2r + a sits in slot (p + 1 + a) mod (2r + 1) */
+            acc = fma((float4)(gr[a]), h[(p + 1 + a) % ST_K], acc);
+          sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc);
+        }
+      }
+    }
+  }
+#else
+  float4 h[SC_T]; /* renamed registers once unrolled: 2r + 1 live at a time */
+#pragma unroll
+  for (int t = 0; t < SC_T; t++) {
+    h[t] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
     const int o = t - 2 * R; /* the output row complete with this input row */
-    if (o >= 0) {
+    if (o >= 0 && i0 + o < H) {
       float4 acc = (float4)(0.0f);
 #pragma unroll
       for (int a = 0; a < ST_K; a++)
         acc = fma((float4)(gr[a]), h[o + a], acc);
-      if (i0 + o < H)
-        sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc);
+      sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc);
     }
   }
+#endif
 }
 
+/* acc + the sums across of a row's values e with one row of weights wa. */
+static inline float4 sc_add(float4 acc, const float *e, const float *wa) {
+#pragma unroll
+  for (int b = 0; b < ST_K; b++)
+    acc = fma((float4)(wa[b]),
+              (float4)(e[SC_E0 + b], e[SC_E0 + b + 1], e[SC_E0 + b + 2], e[SC_E0 + b + 3]), acc);
+  return acc;
+}
+
+/* The general weights' column kernel is for radii up to 3 (49 weights in registers, (2r + 1)^2
+ * multiply-adds a row unrolled); the runtime takes amp_stencil_tiles above. */
+#define SC_MAX_R_GENERAL 3
+#if R <= SC_MAX_R_GENERAL
 __kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
                                   AMP_CONST_VIEW(float, w)) {
   AMP_INDEX2(idx);
@@ -290,43 +338,63 @@ __kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, ds
   const int grp = idx[1], i0 = idx[0] * SC_OY;
   if (grp >= G || i0 >= H)
     return;
-#if R <= 3
-  float wr[ST_K * ST_K];
+  float wr[ST_K * ST_K]; /* in registers */
 #pragma unroll
   for (int a = 0; a < ST_K; a++)
 #pragma unroll
     for (int b = 0; b < ST_K; b++)
       wr[a * ST_K + b] = amp_at(w, a, b);
-#define SC_W(a, b) wr[(a) * ST_K + (b)]
-#else
-#define SC_W(a, b) amp_at(w, a, b)
-#endif
+#define SC_WROW(a) (wr + (a) * ST_K)
   __global const float *sp = src_data + src_shape.s3;
   __global float *dp = dst_data + dst_shape.s3;
   const int sstride = src_shape.s4, dstride = dst_shape.s4;
+#if SC_RING
+  float4 acc[ST_K]; /* output o's sums in slot o mod (2r + 1) */
+#pragma unroll
+  for (int o = 0; o < ST_K; o++)
+    acc[o] = (float4)(0.0f);
+  for (int base = 0; base < SC_T; base += ST_K) {
+#pragma unroll
+    for (int p = 0; p < ST_K; p++) {
+      const int t = base + p;
+      if (t < SC_T) {
+        float e[SC_NE];
+        sc_row(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, e);
+#pragma unroll
+        for (int a = 0; a < ST_K; a++) {
+          const int o = t - a; /* the output row this input row is row a of */
+          if (o >= 0 && o < SC_OY)
+            acc[(p - a + ST_K) % ST_K] = sc_add(acc[(p - a + ST_K) % ST_K], e, SC_WROW(a));
+        }
+        const int o = t - 2 * R; /* complete: in slot (p + 1) mod (2r + 1) */
+        if (o >= 0) {
+          if (i0 + o < H)
+            sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc[(p + 1) % ST_K]);
+          acc[(p + 1) % ST_K] = (float4)(0.0f);
+        }
+      }
+    }
+  }
+#else
   float4 acc[SC_OY]; /* renamed registers once unrolled: 2r + 1 live at a time */
 #pragma unroll
   for (int o = 0; o < SC_OY; o++)
     acc[o] = (float4)(0.0f);
 #pragma unroll
-  for (int t = 0; t < SC_OY + 2 * R; t++) {
+  for (int t = 0; t < SC_T; t++) {
     float e[SC_NE];
-    const int y = clamp(i0 - R + t, 0, H - 1);
-    sc_row(sp + (long)y * sstride, grp, G, W, e);
+    sc_row(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, e);
 #pragma unroll
     for (int a = 0; a < ST_K; a++) {
       const int o = t - a; /* the output row this input row is row a of */
-      if (o >= 0 && o < SC_OY) {
-#pragma unroll
-        for (int b = 0; b < ST_K; b++)
-          acc[o] = fma((float4)(SC_W(a, b)), (float4)(e[SC_E0 + b], e[SC_E0 + b + 1],
-                                                     e[SC_E0 + b + 2], e[SC_E0 + b + 3]),
-                       acc[o]);
-      }
+      if (o >= 0 && o < SC_OY)
+        acc[o] = sc_add(acc[o], e, SC_WROW(a));
     }
     const int o = t - 2 * R;
     if (o >= 0 && i0 + o < H)
       sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc[o]);
   }
-#undef SC_W
+#endif
+#undef SC_WROW
 }
+#endif

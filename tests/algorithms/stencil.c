@@ -3,10 +3,9 @@
  * kernels' 4 columns x 32 rows (1 x 1, 1 x 40, 17 x 33, 70 x 45, 131 x 97, 75 x 300, 2 x 3,
  * 66 x 259), every radius 0 .. 8 at 70 x 45 on a GPU (0, 1, 3, 5, 6, 7, 8 on a CPU device; 0, 3,
  * 6, 8 at the others), sections with a row stride (one whose rows start on 16 bytes, one whose
- * rows do not), and bad input. A CPU device takes the tile_static kernels, a GPU the column
- * kernels; the .columns runs take the column kernels on any device (AMP_ALGO_CPU_KERNELS=0), one
- * of them with odd tile and strip shapes (AMP_STENCIL_TX, _TY, _ROWS), the .tiles run the
- * tile_static ones (AMP_STENCIL_COLUMNS=0). */
+ * rows do not), and bad input. The default run takes the column kernels (float4 where aligned),
+ * .columns_odd the same with odd tile and strip shapes and vload4 only (AMP_STENCIL_TX, _TY,
+ * _ROWS, _ALIGNED), .tiles the tile_static kernels (AMP_STENCIL_COLUMNS=0). */
 #include "check.h"
 
 #include <stdint.h>
