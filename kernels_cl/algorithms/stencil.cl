@@ -7,7 +7,20 @@
  * column index in [0, W). Built once per radius with -DR=<r> (0 .. ST_MAX_R, 8), so every loop
  * over the weights has a known length and unrolls.
  *
- * Tile shape: 2-D tiles of ST_TY x ST_TX (8 x 32) threads, each computing ST_OY (8) outputs of one
+ * Two families of kernels:
+ *   - the column kernels (amp_stencil_columns_sep, amp_stencil_columns; further down), the
+ *     runtime's default on every device: a thread per 4 columns x SC_OY rows walks down its
+ *     columns with the rows in registers, no tile_static memory, no barrier. Why: the tile_static
+ *     kernels reached 0.58 (blur) and 0.48 (general) of the device copy on an H100, the loss
+ *     likely (no profiler run) in the halo loaded through tile_static memory by scalar loads
+ *     (a window row of 38 pixels takes 32 lanes two passes), the barriers between load and
+ *     compute phases, and few bytes in flight per thread;
+ *     the column kernels load 16 bytes a thread per row, read each input row once per strip, and
+ *     leave the halo across to the L1 cache. On CPU devices they were 2-7 times faster too;
+ *   - the tile_static kernels (amp_stencil_tiles, amp_stencil_separable; next), which
+ *     AMP_STENCIL_COLUMNS=0 selects and amp_stencil_2d takes for radii above 3.
+ *
+ * Tile shape of the tile_static kernels: 2-D tiles of ST_TY x ST_TX (8 x 32) threads, each computing ST_OY (8) outputs of one
  * column, so a tile covers 64 rows x 32 columns of output. The tile first loads its input window,
  * (64 + 2r) x (32 + 2r) pixels with the halo, into tile_static memory (neighbouring threads,
  * neighbouring pixels of a row: coalesced; clamped at the image's edges). Each thread then walks
