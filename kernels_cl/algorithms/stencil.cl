@@ -282,16 +282,16 @@ static inline float4 sc_across(__global const float *row, int grp, int G, int W,
  *      2r + 1 registers whose slot for each row is known at compile time (code of 2r + 1 rows,
  *      whatever SC_OY: builds several times faster on CPU devices). */
 
-/* g: the 2r + 1 weights by value (g0 the first 16, g16 the 17th; no view to copy in). */
+/* g0, g8, g16: the 2r + 1 weights by value (0 .. 7, 8 .. 15, 16; no view to copy in). */
 __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
-                                      const float16 g0, const float g16) {
+                                      const float8 g0, const float8 g8, const float g16) {
   AMP_INDEX2(idx);
   const int H = amp_extent(src, 0), W = amp_extent(src, 1), G = (W + 3) / 4;
   const int grp = idx[1], i0 = idx[0] * SC_OY;
   if (grp >= G || i0 >= H)
     return;
-  const float gr[17] = {g0.s0, g0.s1, g0.s2, g0.s3, g0.s4, g0.s5, g0.s6, g0.s7, g0.s8,
-                        g0.s9, g0.sa, g0.sb, g0.sc, g0.sd, g0.se, g0.sf, g16};
+  const float gr[17] = {g0.s0, g0.s1, g0.s2, g0.s3, g0.s4, g0.s5, g0.s6, g0.s7, g8.s0,
+                        g8.s1, g8.s2, g8.s3, g8.s4, g8.s5, g8.s6, g8.s7, g16};
   __global const float *sp = src_data + src_shape.s3;
   __global float *dp = dst_data + dst_shape.s3;
   const int sstride = src_shape.s4, dstride = dst_shape.s4;

@@ -69,7 +69,7 @@ static int rows_aligned(const amp_array_view *v) {
 
 /* Launches column kernel `kname` (stencil.cl: amp_stencil_columns, _sep) built for radius r:
  * one thread per 4 columns x SC_OY rows; the weights are the launch's arguments after src and
- * dst (nw of them: a view, or _sep's two by value). The knobs, for measuring (bad values are
+ * dst (nw of them: a view, or _sep's three by value). The knobs, for measuring (bad values are
  * errors naming them): AMP_STENCIL_ROWS (SC_OY, 1 .. 128, default 32), AMP_STENCIL_TX and
  * AMP_STENCIL_TY (the tile, threads across and down, default 64 x 1, at most 1024 threads),
  * AMP_STENCIL_ALIGNED (0: vload4 even where float4 would do; 1, the default: float4 where the
@@ -101,7 +101,9 @@ static amp_status launch_columns(amp_accelerator_view *view, const char *kname, 
   long rows = (strips + ty - 1) / ty * ty, cols = (groups + tx - 1) / tx * tx;
   if (rows > INT32_MAX || cols > INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
-  amp_arg args[4] = {amp_arg_view(src), amp_arg_view(dst), w[0], nw > 1 ? w[1] : w[0]};
+  amp_arg args[5] = {amp_arg_view(src), amp_arg_view(dst)};
+  for (size_t i = 0; i < nw && i < 3; i++)
+    args[2 + i] = w[i];
   amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ty, tx, 1}, k, args, 2 + nw};
   AMP__TRY(amp_parallel_for_each_ex(view, &l, done));
 fail:
@@ -166,9 +168,10 @@ amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src, am
     total += e[a + r] = exp(-(double)(a * a) / (2.0 * (double)sigma * (double)sigma));
   for (int i = 0; i < k; i++)
     g[i] = (float)(e[i] / total);
-  if (columns) { /* the weights by value (a float16 and a float): nothing to copy in */
-    amp_arg wa[2] = {amp_arg_bytes(g, 16 * sizeof g[0]), amp_arg_float(g[16])};
-    AMP__TRY(launch_columns(view, "amp_stencil_columns_sep", r, src, dst, wa, 2, &done, fn));
+  if (columns) { /* the weights by value (two float8 and a float): nothing to copy in */
+    amp_arg wa[3] = {amp_arg_bytes(g, 8 * sizeof g[0]), amp_arg_bytes(g + 8, 8 * sizeof g[0]),
+                     amp_arg_float(g[16])};
+    AMP__TRY(launch_columns(view, "amp_stencil_columns_sep", r, src, dst, wa, 3, &done, fn));
     AMP__TRY(amp_future_wait(done));
   } else {
     AMP__TRY(amp_array_view_create_const(amp_extent1(k), AMP_FLOAT, g, &w));
