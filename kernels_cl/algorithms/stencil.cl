@@ -275,12 +275,19 @@ static inline float4 sc_across(__global const float *row, int grp, int G, int W,
   return s;
 }
 
-/* The rows' loop, two ways (-DSC_RING, the runtime's AMP_STENCIL_RING):
- *   0: unrolled over all SC_T rows of the strip: the compiler sees every load ahead and renames
- *      the window (code grows with SC_OY);
- *   1: a loop over periods of 2r + 1 rows, unrolled within a period: the window is a ring of
- *      2r + 1 registers whose slot for each row is known at compile time (code of 2r + 1 rows,
- *      whatever SC_OY: builds several times faster on CPU devices). */
+/* The rows' loop: the window of the last 2r + 1 rows (the blur) or the 2r + 1 pending outputs
+ * (general weights) is a ring of 2r + 1 registers, row (or output) t in slot t mod (2r + 1). The
+ * loop is unrolled by periods of SC_PERIOD rows, a multiple of 2r + 1 or the whole strip, so
+ * every slot index is known at compile time; -DSC_RING (the runtime's AMP_STENCIL_RING) picks:
+ *   0: one period, the whole strip's SC_T rows: the compiler sees every load ahead (code grows
+ *      with SC_OY);
+ *   1: periods of 2r + 1 rows (code of 2r + 1 rows whatever SC_OY: builds several times faster
+ *      on CPU devices). */
+#if SC_RING
+#define SC_PERIOD ST_K
+#else
+#define SC_PERIOD SC_T
+#endif
 
 /* g0, g8, g16: the 2r + 1 weights by value (0 .. 7, 8 .. 15, 16; no view to copy in). */
 __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
@@ -295,14 +302,13 @@ __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float
   __global const float *sp = src_data + src_shape.s3;
   __global float *dp = dst_data + dst_shape.s3;
   const int sstride = src_shape.s4, dstride = dst_shape.s4;
-#if SC_RING
   float4 h[ST_K]; /* row t's sums across in slot t mod (2r + 1) */
-  for (int base = 0; base < SC_T; base += ST_K) {
+  for (int base = 0; base < SC_T; base += SC_PERIOD) {
 #pragma unroll
-    for (int p = 0; p < ST_K; p++) {
-      const int t = base + p;
+    for (int p = 0; p < SC_PERIOD; p++) {
+      const int t = base + p; /* base is a multiple of 2r + 1 (or 0): t's slot is p's */
       if (t < SC_T) {
-        h[p] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
+        h[p % ST_K] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
         const int o = t - 2 * R; /* the output row complete with this input row */
         if (o >= 0 && i0 + o < H) {
           float4 acc = (float4)(0.0f);
@@ -314,21 +320,6 @@ __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float
       }
     }
   }
-#else
-  float4 h[SC_T]; /* renamed registers once unrolled: 2r + 1 live at a time */
-#pragma unroll
-  for (int t = 0; t < SC_T; t++) {
-    h[t] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
-    const int o = t - 2 * R; /* the output row complete with this input row */
-    if (o >= 0 && i0 + o < H) {
-      float4 acc = (float4)(0.0f);
-#pragma unroll
-      for (int a = 0; a < ST_K; a++)
-        acc = fma((float4)(gr[a]), h[o + a], acc);
-      sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc);
-    }
-  }
-#endif
 }
 
 /* acc + the sums across of a row's values e with one row of weights wa. */
@@ -361,15 +352,14 @@ __kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, ds
   __global const float *sp = src_data + src_shape.s3;
   __global float *dp = dst_data + dst_shape.s3;
   const int sstride = src_shape.s4, dstride = dst_shape.s4;
-#if SC_RING
   float4 acc[ST_K]; /* output o's sums in slot o mod (2r + 1) */
 #pragma unroll
   for (int o = 0; o < ST_K; o++)
     acc[o] = (float4)(0.0f);
-  for (int base = 0; base < SC_T; base += ST_K) {
+  for (int base = 0; base < SC_T; base += SC_PERIOD) {
 #pragma unroll
-    for (int p = 0; p < ST_K; p++) {
-      const int t = base + p;
+    for (int p = 0; p < SC_PERIOD; p++) {
+      const int t = base + p; /* base is a multiple of 2r + 1 (or 0): t's slot is p's */
       if (t < SC_T) {
         float e[SC_NE];
         sc_row(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, e);
@@ -388,26 +378,6 @@ __kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, ds
       }
     }
   }
-#else
-  float4 acc[SC_OY]; /* renamed registers once unrolled: 2r + 1 live at a time */
-#pragma unroll
-  for (int o = 0; o < SC_OY; o++)
-    acc[o] = (float4)(0.0f);
-#pragma unroll
-  for (int t = 0; t < SC_T; t++) {
-    float e[SC_NE];
-    sc_row(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, e);
-#pragma unroll
-    for (int a = 0; a < ST_K; a++) {
-      const int o = t - a; /* the output row this input row is row a of */
-      if (o >= 0 && o < SC_OY)
-        acc[o] = sc_add(acc[o], e, SC_WROW(a));
-    }
-    const int o = t - 2 * R;
-    if (o >= 0 && i0 + o < H)
-      sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc[o]);
-  }
-#endif
 #undef SC_WROW
 }
 #endif
