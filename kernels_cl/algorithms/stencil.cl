@@ -190,8 +190,8 @@ amp_stencil_separable(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst), AMP_CONS
  * them and DRAM sees each input byte about once across (1 + 2r / SC_OY) down, the strip's halo
  * rows. The row's 4 + 2 * 4 SC_NB values then sit in registers:
  *   _sep: h = the row's 4 sums across with g (2r + 1 multiply-adds each); the last 2r + 1 rows'
- *         h stay in registers (the loop is unrolled, so the sliding window is renamed, never
- *         moved), and once 2r + 1 rows are in, an output row of 4 is sum_a g(a) h(row + a): one
+ *         h stay in a ring of registers (slot t mod (2r + 1), known at compile time: nothing
+ *         moves), and once 2r + 1 rows are in, an output row of 4 is sum_a g(a) h(row + a): one
  *         float4 store;
  *   general: the row adds into each of the 2r + 1 pending outputs it touches, with that row's
  *         weights ((2r + 1)^2 multiply-adds per output, the weights in registers): r <= 3 only
