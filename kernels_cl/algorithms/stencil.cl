@@ -7,7 +7,20 @@
  * column index in [0, W). Built once per radius with -DR=<r> (0 .. ST_MAX_R, 8), so every loop
  * over the weights has a known length and unrolls.
  *
- * Tile shape: 2-D tiles of ST_TY x ST_TX (8 x 32) threads, each computing ST_OY (8) outputs of one
+ * Two families of kernels:
+ *   - the column kernels (amp_stencil_columns_sep, amp_stencil_columns; further down), the
+ *     runtime's default on every device: a thread per 4 columns x SC_OY rows walks down its
+ *     columns with the rows in registers, no tile_static memory, no barrier. Why: the tile_static
+ *     kernels reached 0.58 (blur) and 0.48 (general) of the device copy on an H100, the loss
+ *     likely (no profiler run) in the halo loaded through tile_static memory by scalar loads
+ *     (a window row of 38 pixels takes 32 lanes two passes), the barriers between load and
+ *     compute phases, and few bytes in flight per thread;
+ *     the column kernels load 16 bytes a thread per row, read each input row once per strip, and
+ *     leave the halo across to the L1 cache. On CPU devices they were 2-7 times faster too;
+ *   - the tile_static kernels (amp_stencil_tiles, amp_stencil_separable; next), which
+ *     AMP_STENCIL_COLUMNS=0 selects and amp_stencil_2d takes for radii above 3.
+ *
+ * Tile shape of the tile_static kernels: 2-D tiles of ST_TY x ST_TX (8 x 32) threads, each computing ST_OY (8) outputs of one
  * column, so a tile covers 64 rows x 32 columns of output. The tile first loads its input window,
  * (64 + 2r) x (32 + 2r) pixels with the halo, into tile_static memory (neighbouring threads,
  * neighbouring pixels of a row: coalesced; clamped at the image's edges). Each thread then walks
@@ -165,3 +178,206 @@ amp_stencil_separable(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst), AMP_CONS
       amp_at(dst, i, j) = acc[o];
   }
 }
+
+/* ---- the column kernels (GPUs): no tile_static memory, no barrier --------------------------
+ *
+ * amp_stencil_columns_sep (the blur) and amp_stencil_columns (the general weights): each thread
+ * owns 4 neighbouring columns (a "group": columns 4g .. 4g + 3) of a strip of SC_OY rows, and
+ * walks down the SC_OY + 2r input rows the strip needs, reading each once. Per input row it reads
+ * its own group and SC_NB = ceil(r / 4) groups on each side (one 16-byte load each: float4 where
+ * the host found the views 16-byte aligned, -DSC_ALIGNED=1, else vload4); the side groups are the
+ * neighbouring threads' own groups, loaded by the same warp instruction, so the L1 cache serves
+ * them and DRAM sees each input byte about once across (1 + 2r / SC_OY) down, the strip's halo
+ * rows. The row's 4 + 2 * 4 SC_NB values then sit in registers:
+ *   _sep: h = the row's 4 sums across with g (2r + 1 multiply-adds each); the last 2r + 1 rows'
+ *         h stay in a ring of registers (slot t mod (2r + 1), known at compile time: nothing
+ *         moves), and once 2r + 1 rows are in, an output row of 4 is sum_a g(a) h(row + a): one
+ *         float4 store;
+ *   general: the row adds into each of the 2r + 1 pending outputs it touches, with that row's
+ *         weights ((2r + 1)^2 multiply-adds per output, the weights in registers): r <= 3 only
+ *         (larger radii take amp_stencil_tiles, whose code does not grow with (2r + 1)^2 rows).
+ * Clamp-to-edge: rows are clamped; a side group left of column 0 is column 0 repeated, one past
+ * the last group the last column repeated, and a partial last group (W not a multiple of 4)
+ * reads its missing columns as the last one. A thread past the image stores nothing.
+ * Domain: amp_extent2(ceil(ceil(H / SC_OY) / TY) * TY, ceil(ceil(W / 4) / TX) * TX), tiles of
+ * TY x TX threads (the runtime's AMP_STENCIL_TY / AMP_STENCIL_TX; the tile shape only orders the
+ * work: nothing is shared). */
+#ifndef SC_OY
+#define SC_OY 32
+#endif
+#ifndef SC_ALIGNED
+#define SC_ALIGNED 0
+#endif
+#define SC_NB ((R + 3) / 4)     /* side groups each side */
+#define SC_NE (4 * (2 * SC_NB + 1)) /* values of a row a thread holds */
+
+/* 4 columns from c (0 <= c < W) of row p, the missing ones past W as column W - 1. */
+static inline float4 sc_load(__global const float *p, int c, int W) {
+  if (c + 3 < W) {
+#if SC_ALIGNED
+    return *(__global const float4 *)(p + c);
+#else
+    return vload4(0, p + c);
+#endif
+  }
+  return (float4)(p[c], p[min(c + 1, W - 1)], p[min(c + 2, W - 1)], p[W - 1]);
+}
+
+/* Stores the 4 columns from c (0 <= c < W) of row q, those past W not. */
+static inline void sc_store(__global float *q, int c, int W, float4 v) {
+  if (c + 3 < W) {
+#if SC_ALIGNED
+    *(__global float4 *)(q + c) = v;
+#else
+    vstore4(v, 0, q + c);
+#endif
+    return;
+  }
+  q[c] = v.s0;
+  if (c + 1 < W)
+    q[c + 1] = v.s1;
+  if (c + 2 < W)
+    q[c + 2] = v.s2;
+}
+
+/* e[0 .. SC_NE): columns 4(g - SC_NB) .. 4(g + SC_NB) + 3 of row p, clamped to [0, W). */
+static inline void sc_row(__global const float *p, int g, int G, int W, float *e) {
+#pragma unroll
+  for (int k = -SC_NB; k <= SC_NB; k++) {
+    const int gk = g + k;
+    float4 v = sc_load(p, 4 * clamp(gk, 0, G - 1), W);
+    if (k < 0 && gk < 0)
+      v = (float4)(v.s0);
+    if (k > 0 && gk >= G)
+      v = (float4)(v.s3);
+    e[4 * (k + SC_NB) + 0] = v.s0;
+    e[4 * (k + SC_NB) + 1] = v.s1;
+    e[4 * (k + SC_NB) + 2] = v.s2;
+    e[4 * (k + SC_NB) + 3] = v.s3;
+  }
+}
+
+#define SC_E0 (4 * SC_NB - R) /* e index of the leftmost pixel column 0 of the group needs */
+#define SC_T  (SC_OY + 2 * R)   /* input rows a strip reads */
+#ifndef SC_RING
+#define SC_RING 0
+#endif
+
+/* The 4 sums across, with weights g, of row y's columns 4 grp .. 4 grp + 3. */
+static inline float4 sc_across(__global const float *row, int grp, int G, int W, const float *g) {
+  float e[SC_NE];
+  sc_row(row, grp, G, W, e);
+  float4 s = (float4)(0.0f);
+#pragma unroll
+  for (int b = 0; b < ST_K; b++)
+    s = fma((float4)(g[b]),
+            (float4)(e[SC_E0 + b], e[SC_E0 + b + 1], e[SC_E0 + b + 2], e[SC_E0 + b + 3]), s);
+  return s;
+}
+
+/* The rows' loop: the window of the last 2r + 1 rows (the blur) or the 2r + 1 pending outputs
+ * (general weights) is a ring of 2r + 1 registers, row (or output) t in slot t mod (2r + 1). The
+ * loop is unrolled by periods of SC_PERIOD rows, a multiple of 2r + 1 or the whole strip, so
+ * every slot index is known at compile time; -DSC_RING (the runtime's AMP_STENCIL_RING) picks:
+ *   0: one period, the whole strip's SC_T rows: the compiler sees every load ahead (code grows
+ *      with SC_OY);
+ *   1: periods of 2r + 1 rows (code of 2r + 1 rows whatever SC_OY: builds several times faster
+ *      on CPU devices). */
+#if SC_RING
+#define SC_PERIOD ST_K
+#else
+#define SC_PERIOD SC_T
+#endif
+
+/* g0, g8, g16: the 2r + 1 weights by value (0 .. 7, 8 .. 15, 16; no view to copy in). */
+__kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
+                                      const float8 g0, const float8 g8, const float g16) {
+  AMP_INDEX2(idx);
+  const int H = amp_extent(src, 0), W = amp_extent(src, 1), G = (W + 3) / 4;
+  const int grp = idx[1], i0 = idx[0] * SC_OY;
+  if (grp >= G || i0 >= H)
+    return;
+  const float gr[17] = {g0.s0, g0.s1, g0.s2, g0.s3, g0.s4, g0.s5, g0.s6, g0.s7, g8.s0,
+                        g8.s1, g8.s2, g8.s3, g8.s4, g8.s5, g8.s6, g8.s7, g16};
+  __global const float *sp = src_data + src_shape.s3;
+  __global float *dp = dst_data + dst_shape.s3;
+  const int sstride = src_shape.s4, dstride = dst_shape.s4;
+  float4 h[ST_K]; /* row t's sums across in slot t mod (2r + 1) */
+  for (int base = 0; base < SC_T; base += SC_PERIOD) {
+#pragma unroll
+    for (int p = 0; p < SC_PERIOD; p++) {
+      const int t = base + p; /* base is a multiple of 2r + 1 (or 0): t's slot is p's */
+      if (t < SC_T) {
+        h[p % ST_K] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
+        const int o = t - 2 * R; /* the output row complete with this input row */
+        if (o >= 0 && i0 + o < H) {
+          float4 acc = (float4)(0.0f);
+#pragma unroll
+          for (int a = 0; a < ST_K; a++) /* row t - 2r + a sits in slot (p + 1 + a) mod (2r + 1) */
+            acc = fma((float4)(gr[a]), h[(p + 1 + a) % ST_K], acc);
+          sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc);
+        }
+      }
+    }
+  }
+}
+
+/* acc + the sums across of a row's values e with one row of weights wa. */
+static inline float4 sc_add(float4 acc, const float *e, const float *wa) {
+#pragma unroll
+  for (int b = 0; b < ST_K; b++)
+    acc = fma((float4)(wa[b]),
+              (float4)(e[SC_E0 + b], e[SC_E0 + b + 1], e[SC_E0 + b + 2], e[SC_E0 + b + 3]), acc);
+  return acc;
+}
+
+/* The general weights' column kernel is for radii up to 3 (49 weights in registers, (2r + 1)^2
+ * multiply-adds a row unrolled); the runtime takes amp_stencil_tiles above. */
+#define SC_MAX_R_GENERAL 3
+#if R <= SC_MAX_R_GENERAL
+__kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
+                                  AMP_CONST_VIEW(float, w)) {
+  AMP_INDEX2(idx);
+  const int H = amp_extent(src, 0), W = amp_extent(src, 1), G = (W + 3) / 4;
+  const int grp = idx[1], i0 = idx[0] * SC_OY;
+  if (grp >= G || i0 >= H)
+    return;
+  float wr[ST_K * ST_K]; /* in registers */
+#pragma unroll
+  for (int a = 0; a < ST_K; a++)
+#pragma unroll
+    for (int b = 0; b < ST_K; b++)
+      wr[a * ST_K + b] = amp_at(w, a, b);
+#define SC_WROW(a) (wr + (a) * ST_K)
+  __global const float *sp = src_data + src_shape.s3;
+  __global float *dp = dst_data + dst_shape.s3;
+  const int sstride = src_shape.s4, dstride = dst_shape.s4;
+  float4 acc[ST_K]; /* output o's sums in slot o mod (2r + 1) */
+#pragma unroll
+  for (int o = 0; o < ST_K; o++)
+    acc[o] = (float4)(0.0f);
+  for (int base = 0; base < SC_T; base += SC_PERIOD) {
+#pragma unroll
+    for (int p = 0; p < SC_PERIOD; p++) {
+      const int t = base + p; /* base is a multiple of 2r + 1 (or 0): t's slot is p's */
+      if (t < SC_T) {
+        float e[SC_NE];
+        sc_row(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, e);
+#pragma unroll
+        for (int a = 0; a < ST_K; a++) {
+          const int o = t - a; /* the output row this input row is row a of */
+          if (o >= 0 && o < SC_OY)
+            acc[(p - a + ST_K) % ST_K] = sc_add(acc[(p - a + ST_K) % ST_K], e, SC_WROW(a));
+        }
+        const int o = t - 2 * R; /* complete: in slot (p + 1) mod (2r + 1) */
+        if (o >= 0) {
+          if (i0 + o < H)
+            sc_store(dp + (long)(i0 + o) * dstride, 4 * grp, W, acc[(p + 1) % ST_K]);
+          acc[(p + 1) % ST_K] = (float4)(0.0f);
+        }
+      }
+    }
+  }
+#undef SC_WROW
+}
+#endif

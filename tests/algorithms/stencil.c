@@ -1,7 +1,11 @@
 /* algo_stencil: amp_stencil_2d and amp_gaussian_blur against a host convolution with
- * clamped borders, at image sizes that are not multiples of the 64 x 32 tile (1 x 1, 1 x 40,
- * 17 x 33, 70 x 45, 131 x 97), every radius 0 .. 8 at 70 x 45 on a GPU (0, 1, 3, 5, 6, 7, 8 on a
- * CPU device; 0, 3, 6, 8 at the others), a section with a row stride, and bad input. */
+ * clamped borders, at image sizes that are not multiples of the 64 x 32 tile nor of the column
+ * kernels' 4 columns x 32 rows (1 x 1, 1 x 40, 17 x 33, 70 x 45, 131 x 97, 75 x 300, 2 x 3,
+ * 66 x 259), every radius 0 .. 8 at 70 x 45 on a GPU (0, 1, 3, 5, 6, 7, 8 on a CPU device; 0, 3,
+ * 6, 8 at the others), sections with a row stride (one whose rows start on 16 bytes, one whose
+ * rows do not), and bad input. The default run takes the column kernels (float4 where aligned),
+ * .columns_odd the same with odd tile and strip shapes and vload4 only (AMP_STENCIL_TX, _TY,
+ * _ROWS, _ALIGNED), .tiles the tile_static kernels (AMP_STENCIL_COLUMNS=0). */
 #include "check.h"
 
 #include <stdint.h>
@@ -101,8 +105,14 @@ int main(void) {
           r == 8) /* else 0 1 3 5 6 7 8 */
         check_case(av, shapes[s][0], shapes[s][1], r);
   check_case(av, 131, 97, 3);    /* three tile rows and four tile columns, none of them full */
+  check_case(av, 75, 300, 2);    /* rows on 16 bytes: float4 loads, several tiles across */
+  check_case(av, 66, 259, 5);    /* two side groups each way, a partial last group */
   check_blur(av, 70, 45, 0.4f);  /* radius 2 */
   check_blur(av, 131, 97, 2.6f); /* radius 8 */
+  check_blur(av, 75, 300, 1.0f); /* radius 3, float4 */
+  check_blur(av, 2, 3, 1.0f);    /* radius 3, smaller than it */
+  check_blur(av, 1, 1, 2.0f);    /* radius 6 */
+  check_blur(av, 66, 259, 1.6f); /* radius 5 */
 
   /* Gaussian blur of a 40 x 50 section (rows of 64) of an impulse image: the result is the
    * normalised Gaussian around the impulse, clamped at the section's edges. */
@@ -129,6 +139,29 @@ int main(void) {
     }
   CHECK_EQ_INT(bad, 0);
   CHECK(fabs(total - 1.0) < 1e-5);
+
+  /* The same from a section whose rows start on 16 bytes (at (2, 4): the impulse at (18, 21)),
+   * into a section of a wider output: the column kernels' float4 path with row strides. */
+  static float out2[40][56];
+  amp_array_view *sec4 = NULL, *vo2 = NULL, *osec = NULL;
+  REQUIRE_OK(amp_array_view_section(vi, amp_index2(2, 4), amp_extent2(40, 50), &sec4));
+  REQUIRE_OK(amp_array_view_create(amp_extent2(40, 56), AMP_FLOAT, out2, &vo2));
+  REQUIRE_OK(amp_array_view_section(vo2, amp_index2(0, 4), amp_extent2(40, 50), &osec));
+  CHECK_OK(amp_gaussian_blur(av, sec4, osec, 1.0f));
+  CHECK_OK(amp_array_view_synchronize(vo2));
+  bad = 0;
+  for (int i = 0; i < 40; i++)
+    for (int j = 0; j < 56; j++) {
+      int di = i - 18, dj = j - 4 - 21;
+      double want = j >= 4 && abs(di) <= 3 && abs(dj) <= 3
+                        ? exp(-(di * di + dj * dj) / 2.0) / norm
+                        : 0.0; /* columns 0 .. 3 are not written */
+      bad += fabs(out2[i][j] - want) > 1e-6;
+    }
+  CHECK_EQ_INT(bad, 0);
+  amp_array_view_release(osec);
+  amp_array_view_release(vo2);
+  amp_array_view_release(sec4);
 
   /* Bad input. */
   static float w4[16], w19[19 * 19], o2[50][40];
