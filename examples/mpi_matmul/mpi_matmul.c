@@ -1,7 +1,7 @@
 /* mpi_matmul: C = A * B on a pr x pc grid of MPI ranks, with Cannon's, Fox's and SUMMA's block
  * algorithms (algorithms.c), each rank's block products on its own accelerator.
  *
- *   mpirun -np P mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|all]
+ *   mpirun -np P mpi_matmul [-n N] [--type float|double] [--algorithm cannon|fox|summa|shared|all]
  *                           [--panel W] [--verify] [--pingpong] [--accelerator PATH] [--show]
  *                           [--bad-accelerator-rank R] [--bad-product-rank R]
  *
@@ -66,7 +66,8 @@ static int parse(int argc, char **argv, options *o, int rank) {
         }
       if (!found) {
         if (rank == 0)
-          fprintf(stderr, "mpi_matmul: --algorithm takes cannon, fox, summa or all, not '%s'\n", v);
+          fprintf(stderr,
+                  "mpi_matmul: --algorithm takes cannon, fox, summa, shared or all, not '%s'\n", v);
         return 0;
       }
       i++;
@@ -97,14 +98,15 @@ static int parse(int argc, char **argv, options *o, int rank) {
       i++;
     } else {
       if (rank == 0)
-        fprintf(stderr, "usage: mpirun -np P amp-mpi-matmul [-n N] [--type float|double] "
-                        "[--algorithm cannon|fox|summa|all] [--panel W] [--verify] [--pingpong] "
-                        "[--accelerator PATH] [--show] [--bad-accelerator-rank R] "
-                        "[--bad-product-rank R]\n"
-                        "The P ranks form a grid as square as P allows (MPI_Dims_create: 2 x 1 "
-                        "for 2, 2 x 2 for 4, 3 x 2 for 6).\n"
-                        "SUMMA runs on any grid; Cannon and Fox need a square one (P = 1, 4, 9, "
-                        "16, ...), so on others \"all\" runs SUMMA only.\n");
+        fprintf(stderr,
+                "usage: mpirun -np P amp-mpi-matmul [-n N] [--type float|double] "
+                "[--algorithm cannon|fox|summa|shared|all] [--panel W] [--verify] [--pingpong] "
+                "[--accelerator PATH] [--show] [--bad-accelerator-rank R] "
+                "[--bad-product-rank R]\n"
+                "The P ranks form a grid as square as P allows (MPI_Dims_create: 2 x 1 "
+                "for 2, 2 x 2 for 4, 3 x 2 for 6).\n"
+                "SUMMA runs on any grid; Cannon and Fox need a square one (P = 1, 4, 9, "
+                "16, ...), so on others \"all\" runs SUMMA only.\n");
       return 0;
     }
   }
