@@ -4,11 +4,13 @@
 #           default, then the portable pass with AMP_ONESWEEP_WARP=0, then keys per thread 8 and
 #           12) beside CuPy in the same call (issue 35)
 #   sortsweep  lab/sort-probe over the onesweep warp pass's tile (256, 512) and keys per thread
-#   sweep   lab/stencil_sweep.sh (when it exists) and the compaction knobs (issue 35)
+#   sweep   the compaction knobs; sweep2: lab/stencil_sweep.sh (issue 35)
+#   suite   the whole test suite on the GPU
 #   split2  the host's memcpy bandwidth, add-exp split over both GPUs (pinned and malloc'd) and
 #           amp-split, each against one GPU in the same process (issue 34)
 #   mm2     amp-bench matmul float 32768: fast (one GPU), gemm-multi and fast-multi on both
-#   mpi2    amp-mpi-matmul n = 32768 float on 1 and 2 ranks, one per GPU (issue 34)
+#   mpi2    amp-mpi-matmul n = 32768 float, MPI_RUNS of NP:ALGORITHM:PANEL (0: the default panel),
+#           one rank per GPU (issue 34)
 # From the repository root:
 #   . .device/setup.sh && PARTS="algo split2" bash lab/gpu_session18.sh "$OUT"
 # Every output goes into $OUT/s18-<parts>.tgz; summaries go to stdout.
@@ -57,7 +59,6 @@ if on sortsweep; then
   echo "== sort-probe rc=$?"; cat "$o/sort-probe.txt"
 fi
 if on sweep; then
-  [ -f lab/stencil_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 timeout 200 bash lab/stencil_sweep.sh "$o/stencil"
   for cfg in "AMP_COMPACT_WARP=0" "" "AMP_COMPACT_RELAXED=0" "AMP_COMPACT_WINDOW=8" "AMP_COMPACT_PER=8" \
     "AMP_COMPACT_PER=32" "AMP_COMPACT_TILE=128 AMP_COMPACT_PER=32" "AMP_COMPACT_TILE=512"; do
     echo "== compaction $cfg"
@@ -91,9 +92,21 @@ if on mpi2; then
   R="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"
   M=$B/examples/mpi_matmul/amp-mpi-matmul
   n=${MPI_N:-32768}
-  for np in 1 2; do
-    timeout 150 $R -np $np $M -n $n --verify --pingpong >"$o/mpi-np$np.txt" 2>&1
-    echo "== mpi np$np rc=$?"; grep -E "^(cannon|fox|summa|shared) |Hockney|rror" "$o/mpi-np$np.txt" | head -9
+  for run in ${MPI_RUNS:-"1:fox:0" "1:shared:0" "2:summa:0" "2:shared:0" "2:shared:4096" "2:summa:4096"}; do
+    np=${run%%:*} rest=${run#*:}
+    alg=${rest%%:*} w=${rest#*:}
+    panel=; [ "$w" != 0 ] && panel="--panel $w"
+    f="$o/mpi-np$np-$alg-w$w.txt"
+    timeout 150 $R -np $np $M -n $n --verify --pingpong --algorithm $alg $panel >"$f" 2>&1
+    echo "== mpi np$np $alg panel $w rc=$?"; grep -E "^(cannon|fox|summa|shared) |Hockney|rror" "$f" | head -9
   done
+fi
+if on suite; then
+  timeout 240 ctest --test-dir $B --output-on-failure -j8 --timeout 200 >"$o/ctest.txt" 2>&1
+  echo "ctest rc=$?"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$o/ctest.txt"
+fi
+if on sweep2; then
+  [ -f lab/stencil_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 BUILD=$B timeout ${SWEEP_S:-280} bash lab/stencil_sweep.sh "$o/stencil"
+  tail -25 "$o/stencil/sweep.txt" 2>/dev/null
 fi
 cd "$out" && tar czf "s18-$tag.tgz" "s18-$tag" && rm -rf "s18-$tag"
