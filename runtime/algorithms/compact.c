@@ -53,25 +53,28 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
               src->extent.dim[0], dst->extent.dim[0]);
   if (dst->src == src->src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
-  /* elements per thread: 16 (8 for double: the same bytes); threads per tile: 256; predecessors
-   * the look-back reads at once: 32. For measuring, AMP_COMPACT_PER (4 .. 32, the double's is half
-   * of it), AMP_COMPACT_TILE (64 .. 1024, a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set
-   * them; a tile holds at most CI_MAX_ITEMS elements (32 KB of tile_static memory in the portable
-   * path). */
-  int per = 16, tile = CI_TILE, window = 32;
-  const char *warp = "";
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, 16, &per, fn));
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_TILE", 64, 1024, CI_TILE, &tile, fn));
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WINDOW", 1, 32, 32, &window, fn));
-  AMP__TRY(amp__algo_warp_option(&warp, fn));
   /* AMP_COMPACT_AGG_ONLY=1, for testing: every look-back walks back to the first tile through
    * the others' aggregates (compact.cl, CI_AGG_ONLY), which it seldom does on a CPU device */
   int agg_only = 0, relaxed = 1, use_warp = 1;
+  const char *warp = "";
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_AGG_ONLY", 0, 1, 0, &agg_only, fn));
   /* AMP_COMPACT_RELAXED=0, for measuring: the GPU's look-back reads with atomic_or(p, 0) too */
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_RELAXED", 0, 1, 1, &relaxed, fn));
   /* AMP_COMPACT_WARP=0, for measuring: the portable path on the GPU too */
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_WARP", 0, 1, 1, &use_warp, fn));
+  AMP__TRY(amp__algo_warp_option(&warp, fn));
+  /* Elements per thread and threads per tile: the warp path (NVIDIA) 32 x 128, the fastest of
+   * eight shapes on an H200 (lab/NOTEBOOK.md, 2026-11-27, session 18); the portable path 16 x 256
+   * (8 elements for double: the same bytes). The look-back reads 32 predecessors at once. For
+   * measuring, AMP_COMPACT_PER (4 .. 32, the double's is half of it), AMP_COMPACT_TILE (64 ..
+   * 1024, a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them; a tile holds at most
+   * CI_MAX_ITEMS elements (32 KB of tile_static memory in the portable path). */
+  const int warp_path = use_warp && (*warp || view->acc->props.compute_capability >= 70);
+  int per = 16, tile = CI_TILE, window = 32;
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, warp_path ? 32 : 16, &per, fn));
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_TILE", 64, 1024, warp_path ? CI_TILE / 2 : CI_TILE, &tile,
+                             fn));
+  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WINDOW", 1, 32, 32, &window, fn));
   if (tile % 32 != 0)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_TILE=%d: expected a multiple of 32", fn,
               tile);

@@ -45,19 +45,20 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *kh = NULL, *kp = NULL;
   amp_array_view *tk = NULL, *tv = NULL, *state = NULL;
-  /* keys per thread: 16 for keys alone, 12 with values (the fastest of 8, 12 and 16 on an H100,
-   * lab/NOTEBOOK.md); AMP_ONESWEEP_PER sets it (4 .. 24, 16 with values: their tile_static
-   * memory), for measuring */
-  int per = 0;
-  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24, values ? 12 : 16, &per, fn));
-  /* the warp pass (onesweep.cl) where the device has one; AMP_ONESWEEP_WARP=0 keeps the portable
-   * pass there too, for measuring one against the other; AMP_ONESWEEP_TILE (256 or 512) is the
-   * warp pass's tile (the portable pass's is 256) */
-  int warp = 1, tile = OS_TILE;
+  /* The warp pass (onesweep.cl) where the device has one; AMP_ONESWEEP_WARP=0 keeps the portable
+   * pass there too, for measuring one against the other. Keys per thread: the warp pass 20 for keys
+   * alone and 16 with values, in tiles of 256 threads (the fastest of 13 shapes on an H200: tiles
+   * of 256 and 512, 8 to 24 keys; lab/NOTEBOOK.md, 2026-11-27, session 18); the portable pass 16
+   * and 12 (the fastest of 8, 12 and 16 on an H100). For measuring, AMP_ONESWEEP_PER (4 .. 24, 16
+   * with values: their tile_static memory) and, for the warp pass, AMP_ONESWEEP_TILE (256 or 512)
+   * set them. */
+  int warp = 1, tile = OS_TILE, per = 0;
   const char *emulate = "";
   AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_WARP", 0, 1, 1, &warp, fn));
   AMP__TRY(amp__algo_warp_option(&emulate, fn));
   const int warp_pass = warp && (*emulate || view->acc->props.compute_capability >= 70);
+  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24,
+                             warp_pass ? (values ? 16 : 20) : (values ? 12 : 16), &per, fn));
   if (warp_pass)
     AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_TILE", OS_TILE, 2 * OS_TILE, OS_TILE, &tile, fn));
   if (tile != OS_TILE && tile != 2 * OS_TILE)
