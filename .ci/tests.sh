@@ -18,7 +18,8 @@ git -c safe.directory="$PWD" ls-files '*.c' '*.h' | grep -v '^kernels_cl/' | xar
 echo "== build (warnings are errors) and test"
 cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON
 cmake --build build-ci -j"$jobs"
-ctest --test-dir build-ci --output-on-failure -j"$jobs" -LE oclgrind
+# label knobs (other kernel paths forced through environment knobs) runs next in CI: .ci/knobs.sh
+ctest --test-dir build-ci --output-on-failure -j"$jobs" -LE "oclgrind|knobs"
 
 echo "== the tests debug mode changes, in debug mode (AMP_DEBUG=1, label debug, not heavy)"
 AMP_DEBUG=1 ctest --test-dir build-ci --output-on-failure -j"$jobs" -L debug -LE heavy
@@ -31,7 +32,7 @@ echo "== the suite again on a second OpenCL implementation: Intel's CPU runtime 
 # depend on the implementation, and nine ranks each starting Intel's runtime on two cores took
 # two minutes of this pass's critical path (the MPI tests run one at a time). The runs labelled
 # knobs (tests/algorithms/CMakeLists.txt: another path forced through an environment knob, the
-# warp paths emulated) check kernel logic, which the POCL pass has checked; on Intel's runtime
+# warp paths emulated) check kernel logic, which .ci/knobs.sh checks on POCL; on Intel's runtime
 # they took 90 s of compiling.
 bash .ci/intel-cpu.sh
 (. .intel-ocl/env.sh && build-ci/examples/amp-info | grep -E "default|^ocl" &&
