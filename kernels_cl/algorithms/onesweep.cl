@@ -131,6 +131,27 @@ __kernel void amp_onesweep_hist(AMP_CONST_VIEW(K, src), AMP_VIEW(uint, state)) {
       atomic_add(g + i, h[i]);
 }
 
+/* Step 4 for digit d of tile t, whose status words start at `mine`: walks back over digit d's words
+ * of the tiles before t, adding their values to `before` (a word still 0 is read again), until
+ * one is inclusive; then publishes tile t's inclusive value (tile 0 published it in step 2).
+ * Returns the number of digit-d keys before the tile. No barrier: each thread walks alone. */
+static inline uint os_look_back(volatile __global uint *mine, int d, int t, uint before,
+                                uint count) {
+  volatile __global uint *w = mine - OS_RADIX + d;
+  for (bool done = t == 0; !done;) {
+    const uint x = atomic_or(w, 0u); /* an atomic read: the word is written by atomic_max */
+    const uint f = x & OS_FLAGS;
+    if (f != 0u) {
+      before += x & OS_VALUE;
+      done = f == OS_INC;
+      w -= OS_RADIX;
+    }
+  }
+  if (t > 0)
+    atomic_max(mine + d, OS_INC | (before + count));
+  return before;
+}
+
 /* Exclusive prefix sums of one value per thread over the tile (sh: OS_TILE + 16 entries), in
  * three short steps instead of log2(256) rounds. Every thread must call it. */
 static inline uint os_exclusive(__local uint *sh, int lid, uint x) {
@@ -253,21 +274,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  /* Step 4: thread lid walks back over digit lid's words; a word still 0 is read again. */
-  {
-    volatile __global uint *w = mine - OS_RADIX + lid;
-    for (bool done = t == 0; !done;) {
-      const uint x = atomic_or(w, 0u); /* an atomic read: the word is written by atomic_max */
-      const uint f = x & OS_FLAGS;
-      if (f != 0u) {
-        before += x & OS_VALUE;
-        done = f == OS_INC;
-        w -= OS_RADIX;
-      }
-    }
-    if (t > 0)
-      atomic_max(mine + lid, OS_INC | (before + count));
-  }
+  /* Step 4: thread lid walks back over digit lid's words. */
+  before = os_look_back(mine, lid, t, before, count);
   offs[lid] = (int)before - (int)start;
   barrier(CLK_LOCAL_MEM_FENCE);
   __global K *q = &amp_at(dst, 0);
@@ -413,20 +421,9 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
     vals[at] = v[j];
 #endif
   }
-  /* Step 4: thread lid walks back over digit lid's words; a word still 0 is read again. */
+  /* Step 4: thread lid (< 256) walks back over digit lid's words. */
   if (digit_thread) {
-    volatile __global uint *x = mine - OS_RADIX + dg;
-    for (bool done = t == 0; !done;) {
-      const uint y = atomic_or(x, 0u); /* an atomic read: the word is written by atomic_max */
-      const uint f = y & OS_FLAGS;
-      if (f != 0u) {
-        before += y & OS_VALUE;
-        done = f == OS_INC;
-        x -= OS_RADIX;
-      }
-    }
-    if (t > 0)
-      atomic_max(mine + dg, OS_INC | (before + count));
+    before = os_look_back(mine, dg, t, before, count);
     offs[dg] = (int)before - (int)first[dg];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
