@@ -86,7 +86,7 @@ static inline void ampcl_warp_sync(void) {
 #elif defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE
 /* The emulation: each call writes every thread's operand to the scratch, waits, reads what its
  * lane needs from its warp's 32 entries, and waits again before the scratch is reused. */
-#define AMPCL_WARP 1
+#define AMPCL_WARP            1
 #define AMPCL_WARP_SCRATCH(n) tile_static uint ampcl_ws_[n]
 
 static inline int ampcl_lane(void) {
@@ -136,12 +136,12 @@ static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
-#define ampcl_ballot(p)         ampcl_emu_ballot_(ampcl_ws_, (p))
-#define ampcl_match_any(x)      ampcl_emu_match_(ampcl_ws_, (x))
-#define ampcl_shfl(x, from)     ampcl_emu_shfl_(ampcl_ws_, (x), (from))
-#define ampcl_shfl_up(x, d)     ampcl_emu_shfl_up_(ampcl_ws_, (x), (d))
-#define ampcl_shfl_xor(x, m)    ampcl_emu_shfl_xor_(ampcl_ws_, (x), (m))
-#define ampcl_warp_sync()       barrier(CLK_LOCAL_MEM_FENCE)
+#define ampcl_ballot(p)       ampcl_emu_ballot_(ampcl_ws_, (p))
+#define ampcl_match_any(x)    ampcl_emu_match_(ampcl_ws_, (x))
+#define ampcl_shfl(x, from)   ampcl_emu_shfl_(ampcl_ws_, (x), (from))
+#define ampcl_shfl_up(x, d)   ampcl_emu_shfl_up_(ampcl_ws_, (x), (d))
+#define ampcl_shfl_xor(x, m)  ampcl_emu_shfl_xor_(ampcl_ws_, (x), (m))
+#define ampcl_warp_sync()     barrier(CLK_LOCAL_MEM_FENCE)
 
 #else
 #define AMPCL_WARP 0
