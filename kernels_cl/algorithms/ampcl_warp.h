@@ -2,9 +2,10 @@
  * devices of compute capability 7.0 and later (match.any needs it) they are single PTX
  * instructions; with -DAMPCL_WARP_EMULATE=1 (the runtime passes it when AMP_WARP_EMULATE=1, so that
  * tests check the warp paths' logic on any device) the same functions are emulated through
- * tile_static memory and barriers; elsewhere, and with -DAMPCL_WARP_OFF (to measure one path
- * against the other on the GPU), this file defines nothing but AMPCL_WARP 0, and the kernels keep
- * their portable path.
+ * tile_static memory and barriers; elsewhere, and with -DAMPCL_WARP_OFF, this file defines
+ * nothing but AMPCL_WARP 0, and the kernels keep their portable path. The runtime decides which
+ * in one place (amp__algo_warp_path, runtime/algorithms/algo.c) and passes the option that makes
+ * the kernel agree with it.
  *
  * OpenCL C 1.2 has no sub-group functions, and NVIDIA's OpenCL does not offer cl_khr_subgroups,
  * but NVIDIA's compiler takes `asm` statements with PTX (lab/ptx_probe.c checks it, as the GEMM
@@ -23,7 +24,9 @@
 #ifndef AMPCL_WARP_H
 #define AMPCL_WARP_H
 
-#if defined(AMP_COMPUTE_CAPABILITY) && AMP_COMPUTE_CAPABILITY >= 70 && !defined(AMPCL_WARP_OFF) && \
+#if defined(AMPCL_WARP_OFF)
+#define AMPCL_WARP 0
+#elif defined(AMP_COMPUTE_CAPABILITY) && AMP_COMPUTE_CAPABILITY >= 70 &&                           \
     !(defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE)
 #define AMPCL_WARP 1
 #define AMPCL_WARP_SCRATCH(n)

@@ -183,10 +183,7 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
     amp_at(counts, t + 1) = 0u;
 }
 
-#ifndef CI_NO_WARP /* 1: the portable path where the warp path could run (for measuring) */
-#define CI_NO_WARP 0
-#endif
-#if AMPCL_WARP && !CI_NO_WARP
+#if AMPCL_WARP
 #if defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE
 #define CI_EMU 1
 #else

@@ -230,9 +230,17 @@ fail:
   return status;
 }
 
-amp_status amp__algo_warp_option(const char **out, const char *fn) {
-  int emulate = 0;
-  amp_status status = amp__algo_env_int("AMP_WARP_EMULATE", 0, 1, 0, &emulate, fn);
-  *out = emulate ? " -DAMPCL_WARP_EMULATE=1" : "";
+amp_status amp__algo_warp_path(const amp_accelerator_view *view, const char *knob, int *on,
+                               const char **opts, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  int emulate = 0, wanted = 1;
+  *on = 0;
+  *opts = " -DAMPCL_WARP_OFF";
+  AMP__TRY(amp__algo_env_int("AMP_WARP_EMULATE", 0, 1, 0, &emulate, fn));
+  AMP__TRY(amp__algo_env_int(knob, 0, 1, 1, &wanted, fn));
+  *on = wanted && (emulate || view->acc->props.compute_capability >= AMP__ALGO_WARP_CC);
+  if (*on)
+    *opts = emulate ? " -DAMPCL_WARP_EMULATE=1" : "";
+fail:
   return status;
 }

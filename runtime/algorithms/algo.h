@@ -54,10 +54,16 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
  * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
 amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
 
-/* The build option of kernels that include ampcl_warp.h: " -DAMPCL_WARP_EMULATE=1" when
- * AMP_WARP_EMULATE=1 (their warp paths emulated through tile_static memory on any device, for
- * tests), "" when it is unset or 0; another value is an error naming it. */
-amp_status amp__algo_warp_option(const char **out, const char *fn);
+/* Whether a kernel that includes ampcl_warp.h takes its warp path on this view (*on), and the build
+ * option that makes the kernel agree (*opts): the warp functions are native on NVIDIA GPUs of
+ * compute capability AMP__ALGO_WARP_CC and later (ampcl_warp.h tests the same number) and emulated
+ * on any device with AMP_WARP_EMULATE=1 (for tests); the environment variable `knob` (e.g.
+ * AMP_ONESWEEP_WARP) set to 0 keeps the portable path (for measuring). *opts is
+ * " -DAMPCL_WARP_EMULATE=1", "" or " -DAMPCL_WARP_OFF". A value of either variable other than 0
+ * or 1 is an error naming it. */
+#define AMP__ALGO_WARP_CC 70
+amp_status amp__algo_warp_path(const amp_accelerator_view *view, const char *knob, int *on,
+                               const char **opts, const char *fn);
 
 /* algo_cpu.c: *out = whether reduce, scan and transpose take their CPU-device kernels on this
  * view: on a CPU device unless AMP_ALGO_CPU_KERNELS=0 (a bad value is an error naming it). */

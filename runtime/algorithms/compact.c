@@ -55,21 +55,19 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src and dst are views of the same data", fn);
   /* AMP_COMPACT_AGG_ONLY=1, for testing: every look-back walks back to the first tile through
    * the others' aggregates (compact.cl, CI_AGG_ONLY), which it seldom does on a CPU device */
-  int agg_only = 0, relaxed = 1, use_warp = 1;
+  int agg_only = 0, relaxed = 1, warp_path = 0;
   const char *warp = "";
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_AGG_ONLY", 0, 1, 0, &agg_only, fn));
   /* AMP_COMPACT_RELAXED=0, for measuring: the GPU's look-back reads with atomic_or(p, 0) too */
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_RELAXED", 0, 1, 1, &relaxed, fn));
   /* AMP_COMPACT_WARP=0, for measuring: the portable path on the GPU too */
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WARP", 0, 1, 1, &use_warp, fn));
-  AMP__TRY(amp__algo_warp_option(&warp, fn));
+  AMP__TRY(amp__algo_warp_path(view, "AMP_COMPACT_WARP", &warp_path, &warp, fn));
   /* Elements per thread and threads per tile: the warp path (NVIDIA) 32 x 128, the fastest of
    * eight shapes on an H200 (lab/NOTEBOOK.md, 2026-11-27, session 18); the portable path 16 x 256
    * (8 elements for double: the same bytes). The look-back reads 32 predecessors at once. For
    * measuring, AMP_COMPACT_PER (4 .. 32, the double's is half of it), AMP_COMPACT_TILE (64 ..
    * 1024, a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them; a tile holds at most
    * CI_MAX_ITEMS elements (32 KB of tile_static memory in the portable path). */
-  const int warp_path = use_warp && (*warp || view->acc->props.compute_capability >= 70);
   int per = 16, tile = CI_TILE, window = 32;
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, warp_path ? 32 : 16, &per, fn));
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_TILE", 64, 1024, warp_path ? CI_TILE / 2 : CI_TILE, &tile,
@@ -90,9 +88,9 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   char opts[192];
   snprintf(opts, sizeof opts,
            "-DT=%s -DCI_WIDE=%d -DCI_PER=%d -DCI_TILE=%d -DCI_WINDOW=%d -DCI_AGG_ONLY=%d "
-           "-DCI_RELAXED=%d -DCI_NO_WARP=%d%s%s",
+           "-DCI_RELAXED=%d%s%s",
            amp__algo_type_name(src->type.kind, 0), wide, per, tile, window, agg_only, relaxed,
-           !use_warp, pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE", warp);
+           pred ? " -DCOMPACT_USER" : " -DCOMPACT_UNIQUE", warp);
   if (pred) {
     size_t a = strlen(pred);
     if (a > SIZE_MAX - 2 || !(prefix = malloc(a + 2)))

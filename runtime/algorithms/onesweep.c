@@ -52,11 +52,9 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
    * and 12 (the fastest of 8, 12 and 16 on an H100). For measuring, AMP_ONESWEEP_PER (4 .. 24, 16
    * with values: their tile_static memory) and, for the warp pass, AMP_ONESWEEP_TILE (256 or 512)
    * set them. */
-  int warp = 1, tile = OS_TILE, per = 0;
-  const char *emulate = "";
-  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_WARP", 0, 1, 1, &warp, fn));
-  AMP__TRY(amp__algo_warp_option(&emulate, fn));
-  const int warp_pass = warp && (*emulate || view->acc->props.compute_capability >= 70);
+  int warp_pass = 0, tile = OS_TILE, per = 0;
+  const char *warp = "";
+  AMP__TRY(amp__algo_warp_path(view, "AMP_ONESWEEP_WARP", &warp_pass, &warp, fn));
   AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24,
                              warp_pass ? (values ? 16 : 20) : (values ? 12 : 16), &per, fn));
   if (warp_pass)
@@ -65,8 +63,7 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_TILE=%d: expected 256 or 512", fn,
               tile);
   char o[240];
-  snprintf(o, sizeof o, "%s -DOS_PER=%d -DOS_TILE=%d%s%s", opts, per, tile,
-           warp ? "" : " -DAMPCL_WARP_OFF", emulate);
+  snprintf(o, sizeof o, "%s -DOS_PER=%d -DOS_TILE=%d%s", opts, per, tile, warp);
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_hist", &kh));
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_pass", &kp));

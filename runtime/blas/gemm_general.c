@@ -10,12 +10,13 @@
  * (kernels_cl/gemm/gemm_epilogue.cl). A block has as many rows as keep P (and the transposed rows
  * of A) within GG_SCRATCH bytes, so the extra memory is bounded whatever C's size; the extra
  * traffic is one write and one read of P and one read of C, small beside a product with k in the
- * hundreds or more.
+ * hundreds or more. With alpha 1 and beta 0 (only A transposed) there is no P and no epilogue:
+ * each block's product goes straight into C's rows.
  *
  * The call does not wait: the scratch views are transient (data/source.h), so their release hands
  * their buffers to OpenCL, which frees them when the launches end. The future `done` spans from the
  * end of a one-item launch that reads A and B (so it starts when they are ready) to the end of the
- * last block's epilogue, so amp_future_elapsed_ns gives the whole GEMM's device time.
+ * last block's epilogue (or product), so amp_future_elapsed_ns gives the whole GEMM's device time.
  *
  * Errors: an operand check fails before anything runs; a block that fails after an earlier one
  * wrote C leaves C partly updated, which docs/ERRORS.md lists as one of its two exceptions. */
@@ -99,7 +100,11 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
   amp_kernel *kt = NULL, *ke = NULL, *ks = NULL;
   amp_array_view *p = NULL, *at = NULL, *as = NULL, *ats = NULL, *ps = NULL, *cs = NULL;
   amp_future *stamp = NULL, *last = NULL;
-  AMP__TRY(get_kernel(dbl, K_AXPBY, &ke));
+  /* alpha 1 and beta 0 (so A is transposed): each block's product goes straight into C's rows,
+   * with no P and no epilogue */
+  const int direct = alpha == 1.0 && beta == 0.0;
+  if (!direct)
+    AMP__TRY(get_kernel(dbl, K_AXPBY, &ke));
   if (trans_a)
     AMP__TRY(get_kernel(dbl, K_TRANSPOSE, &kt));
   if (done)
@@ -107,15 +112,16 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
   /* rows per block: P and A's transposed rows within GG_SCRATCH each (n, k >= 1; views hold
    * fewer than 2^31 elements, so every product below fits a size_t and the extents an int) */
   const size_t cap = atomic_load(&scratch_bytes);
-  size_t rows = min_size(m, cap / es / n);
+  size_t rows = direct ? m : min_size(m, cap / es / n);
   if (trans_a)
     rows = min_size(rows, cap / es / k);
   if (rows > 256)
     rows -= rows % 256; /* whole tiles of the product kernels */
   if (rows == 0)
     rows = 1;
-  AMP__TRY(amp__array_view_create_transient(amp_extent2((int)rows, (int)n), a->type,
-                                            "amp_blas_gemm", &p));
+  if (!direct)
+    AMP__TRY(amp__array_view_create_transient(amp_extent2((int)rows, (int)n), a->type,
+                                              "amp_blas_gemm", &p));
   if (trans_a)
     AMP__TRY(amp__array_view_create_transient(amp_extent2((int)rows, (int)k), a->type,
                                               "amp_blas_gemm", &at));
@@ -144,16 +150,20 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
       AMP__TRY(section(a, r, 0, h, (int)k, &as));
       opa = as;
     }
-    AMP__TRY(section(p, 0, 0, h, (int)n, &ps));
-    AMP__TRY(amp__gemm_choice_run(view, mode, opa, b, ps, NULL));
     AMP__TRY(section(c, r, 0, h, (int)n, &cs));
-    amp_arg ea[] = {amp_arg_view(ps), amp_arg_view(cs),
-                    dbl ? amp_arg_double(alpha) : amp_arg_float((float)alpha),
-                    dbl ? amp_arg_double(beta) : amp_arg_float((float)beta)};
-    amp_launch l = {amp_extent2(h, (int)n), 0, {0}, ke, ea, AMP_NARGS(ea)};
     amp_future_release(last);
     last = NULL;
-    AMP__TRY(amp_parallel_for_each_ex(view, &l, done ? &last : NULL));
+    if (direct) {
+      AMP__TRY(amp__gemm_choice_run(view, mode, opa, b, cs, done ? &last : NULL));
+    } else {
+      AMP__TRY(section(p, 0, 0, h, (int)n, &ps));
+      AMP__TRY(amp__gemm_choice_run(view, mode, opa, b, ps, NULL));
+      amp_arg ea[] = {amp_arg_view(ps), amp_arg_view(cs),
+                      dbl ? amp_arg_double(alpha) : amp_arg_float((float)alpha),
+                      dbl ? amp_arg_double(beta) : amp_arg_float((float)beta)};
+      amp_launch l = {amp_extent2(h, (int)n), 0, {0}, ke, ea, AMP_NARGS(ea)};
+      AMP__TRY(amp_parallel_for_each_ex(view, &l, done ? &last : NULL));
+    }
     amp_array_view_release(as);
     amp_array_view_release(ats);
     amp_array_view_release(ps);
