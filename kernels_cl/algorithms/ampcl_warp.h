@@ -151,6 +151,20 @@ static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
 #endif
 
 #if AMPCL_WARP
+/* Sets the uint variable `peers` to the lanes whose low `bits` bits of x equal this lane's (this
+ * lane included), with one ballot per bit: what ampcl_match_any(x & mask) gives, but on NVIDIA's
+ * GPUs `bits` ballots cost less than one match.any for the 8 bits of a radix digit (onesweep.cl;
+ * lab/NOTEBOOK.md). `bits` must be the same in the whole tile. A macro, for the same reason as
+ * AMPCL_WARP_SCAN below. */
+#define AMPCL_MATCH_BITS(peers, x, bits)                                                           \
+  do {                                                                                             \
+    (peers) = 0xffffffffu;                                                                         \
+    for (int b_ = 0; b_ < (bits); b_++) {                                                          \
+      const uint on_ = ((x) >> b_) & 1u, set_ = ampcl_ballot((int)on_);                            \
+      (peers) &= on_ ? set_ : ~set_;                                                               \
+    }                                                                                              \
+  } while (0)
+
 /* Replaces the uint variable x with its inclusive prefix sum over the warp's lanes (a statement;
  * a macro so that the emulation's scratch is in scope). */
 #define AMPCL_WARP_SCAN(x)                                                                         \
@@ -161,6 +175,23 @@ static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
         (x) += y_;                                                                                 \
     }                                                                                              \
   } while (0)
+#endif
+
+/* A read of a word that other tiles write with atomics (a look-back's status words), atomic under
+ * the memory model: on the GPU, PTX's relaxed load at GPU scope, a plain load instruction that
+ * reads the L2's copy; elsewhere OpenCL 1.2's only atomic read, atomic_or(p, 0), a
+ * read-modify-write (on the GPU about as dear as a write, and serialised per word when many tiles
+ * poll one: lab/NOTEBOOK.md). Defined with and without the warp functions. */
+#if AMPCL_WARP && !(defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE)
+static inline uint ampcl_load_relaxed(volatile __global uint *p) {
+  uint r;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+}
+#else
+static inline uint ampcl_load_relaxed(volatile __global uint *p) {
+  return atomic_or(p, 0u);
+}
 #endif
 
 #endif

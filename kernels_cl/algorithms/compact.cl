@@ -47,8 +47,12 @@
  *     rounds (its functions wait at barriers), on the words warp 0 read, passed through
  *     tile_static memory, so that every warp makes the same decisions and the loop's trip count
  *     is the same for the whole tile;
- *   - writes straight from registers: for each j the warp's kept elements land in one contiguous
- *     run of dst.
+ *   - each warp puts its kept elements, in order, at their places in a tile_static buffer
+ *     (before the look-back, so that it overlaps the waiting); after the look-back the tile writes
+ *     the buffer's first `count` elements to dst as one run, all threads together. Writing each
+ *     j's run of a warp straight from registers (runs of about 16 elements for copy_if, 11 for
+ *     unique's benchmark) was slower on an H200: copy_if 0.64-0.66 of the copy against 0.70-0.75,
+ *     unique 0.62 against 0.68-0.69 (lab/NOTEBOOK.md, 2026-11-27, session 19).
  * Three barriers a tile: after the tile number, after the warps' counts, after the look-back.
  *
  * The portable path (every other device): the tile is loaded into tile_static memory
@@ -217,25 +221,16 @@ __kernel void amp_compact_count(AMP_CONST_VIEW(T, src), AMP_VIEW(uint, counts)) 
 #define CI_SHFL_UP1(r, e)   ((r) = CI_AS_T(ampcl_shfl_up(as_uint(e), 1)))
 #endif
 
-/* A read of another tile's status word that is atomic under the memory model: on the GPU
- * (CI_RELAXED, the default there) PTX's relaxed load at GPU scope, a plain load instruction (CUB
- * reads these words the same way); otherwise OpenCL 1.2's only atomic read, atomic_or(p, 0), a
- * read-modify-write that the notebook measured as dearer (lab/NOTEBOOK.md, "the look-back's
- * reads made atomic"). */
+/* A read of another tile's status word that is atomic under the memory model: with CI_RELAXED
+ * (the default) ampcl_load_relaxed, PTX's relaxed load on the GPU (CUB reads these words the same
+ * way); otherwise OpenCL 1.2's atomic_or(p, 0), which the notebook measured as dearer
+ * (lab/NOTEBOOK.md, "the look-back's reads made atomic"). */
 #ifndef CI_RELAXED
 #define CI_RELAXED 1
 #endif
-#if !CI_EMU && CI_RELAXED
 static inline uint ci_read(volatile __global uint *p) {
-  uint r;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-  return r;
+  return CI_RELAXED ? ampcl_load_relaxed(p) : atomic_or(p, 0u);
 }
-#else
-static inline uint ci_read(volatile __global uint *p) {
-  return atomic_or(p, 0u);
-}
-#endif
 
 /* The lowest set bit's index, 32 for 0 (OpenCL 1.2 has no ctz). */
 static inline int ci_ctz(uint x) {
@@ -251,6 +246,7 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
 #if CI_EMU
   tile_static uint seen[32];
 #endif
+  tile_static T kept[CI_ITEMS];
   const int lid = (int)get_local_id(0), lane = lid & 31, warp = lid >> 5;
   const int n = amp_extent(src, 0), tiles = n / CI_ITEMS + (n % CI_ITEMS != 0);
   __global const T *p = &amp_at(src, 0);
@@ -304,7 +300,22 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
     count += c;
   }
 
-  /* 3. the look-back (see the header): warp 0 on the GPU, every warp in the emulation */
+  /* 3. the warp's kept elements to their places in the tile's output order, in tile_static
+   * memory (written out in step 5; done here so that it overlaps the look-back's waiting) */
+  {
+    const uint lt = ampcl_lanemask_lt();
+    uint at = woff;
+#if !CI_EMU
+#pragma unroll
+#endif
+    for (int j = 0; j < CI_PER; j++) {
+      if ((bal[j] >> lane) & 1u)
+        kept[at + popcount(bal[j] & lt)] = x[j];
+      at += popcount(bal[j]);
+    }
+  }
+
+  /* 4. the look-back (see the header): warp 0 on the GPU, every warp in the emulation */
   if (lid == 0 && onepass)
     atomic_max(st + 1 + t, (t == 0 ? CI_INC : CI_AGG) | count);
 #if CI_EMU
@@ -348,20 +359,12 @@ amp_compact_write(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state
         amp_at(total, 0) = before_sh + count;
     }
   }
-  barrier(CLK_LOCAL_MEM_FENCE); /* before_sh: written by thread 0 */
+  barrier(CLK_LOCAL_MEM_FENCE); /* before_sh: written by thread 0; kept[]: by every thread */
 
-  /* 4. writes from registers: at each j the warp's kept elements are one run of dst */
-  __global T *q = &amp_at(dst, 0) + before_sh + woff;
-  const uint lt = ampcl_lanemask_lt();
-  uint at = 0;
-#if !CI_EMU
-#pragma unroll
-#endif
-  for (int j = 0; j < CI_PER; j++) {
-    if ((bal[j] >> lane) & 1u)
-      q[at + popcount(bal[j] & lt)] = x[j];
-    at += popcount(bal[j]);
-  }
+  /* 5. the tile's kept elements are one run of dst, written by all threads together */
+  __global T *q = &amp_at(dst, 0) + before_sh;
+  for (uint e = (uint)lid; e < count; e += CI_TILE)
+    q[e] = kept[e];
 }
 
 #else /* the portable path */

@@ -31,7 +31,8 @@
  * A status word is the state in its top two bits (0 nothing yet, 1 aggregate, 2 inclusive) and the
  * value in the low 30 (so the runtime takes this path only for n < 2^30). It is written with one
  * atomic_max (an inclusive word is larger than any aggregate, so it is never replaced by one) and
- * read with one atomic (atomic_or of 0), so a reader never sees a state without its value;
+ * read atomically (ampcl_load_relaxed: PTX's relaxed load on the GPU, atomic_or of 0
+ * elsewhere), so a reader never sees a state without its value;
  * nothing else passes between tiles.
  *
  * Forward progress. OpenCL promises nothing about work-groups running at the same time. The walk in
@@ -139,7 +140,7 @@ static inline uint os_look_back(volatile __global uint *mine, int d, int t, uint
                                 uint count) {
   volatile __global uint *w = mine - OS_RADIX + d;
   for (bool done = t == 0; !done;) {
-    const uint x = atomic_or(w, 0u); /* an atomic read: the word is written by atomic_max */
+    const uint x = ampcl_load_relaxed(w); /* the word is written by atomic_max */
     const uint f = x & OS_FLAGS;
     if (f != 0u) {
       before += x & OS_VALUE;
@@ -301,8 +302,10 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
  * the keys are ranked.
  *   - Warp w of the tile takes keys w * 32 * OS_PER .. of it, key j of lane l at
  *     w * 32 * OS_PER + j * 32 + l (each load a coalesced row of 32), into registers.
- *   - For j = 0 .. OS_PER - 1 the warp ranks its 32 keys of row j at once: ampcl_match_any gives
- *     each lane the lanes holding the same digit, the highest of them adds their number to the
+ *   - For j = 0 .. OS_PER - 1 the warp ranks its 32 keys of row j at once: eight ballots, one per bit
+ *     of the digit (AMPCL_MATCH_BITS), give each lane the lanes holding the same digit (on an H200
+ *     they made the pass 1.5x as fast as one match.any a key: lab/NOTEBOOK.md, 2026-11-27,
+ *     session 19); the highest of them adds their number to the
  *     warp's own counter of that digit (whist[w][digit], tile_static) and hands the old value to
  *     the others; a key's rank in its warp is that value plus its same-digit lanes below it. So
  *     keys of one digit are numbered in their input order, which keeps the sort stable.
@@ -360,7 +363,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   const uint below = ampcl_lanemask_lt();
   for (int j = 0; j < OS_PER; j++) {
     const uint d = (k[j] >> shift) & 255u;
-    const uint peers = ampcl_match_any(d);
+    uint peers;
+    AMPCL_MATCH_BITS(peers, d, 8);
     const int top = 31 - (int)clz(peers);
     uint old = 0;
     if (lane == top) {
