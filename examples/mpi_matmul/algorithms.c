@@ -63,8 +63,12 @@ double element_b(int n, int r, int c) {
  *   - step s's product.
  *
  * Buffers are reused only when nothing reads them any more: host slot s % 2 is received into again
- * for step s + 2 only after step s's copy has finished (waited before step s's product); device
- * arrays are released once the product that reads them is done. */
+ * for step s + 2 only after step s's copy has finished (waited before step s's product); the device
+ * arrays of slot s % 2 are copied into again for step s + 2 only after step s's product is done.
+ * They are made once and kept while the steps' shapes stay the same (a new shape makes new ones):
+ * on NVIDIA's OpenCL, releasing device memory waits until the GPU has no kernel running
+ * (lab/release_probe.c), so a release per step held this loop until the product under which the
+ * next copy should have run had ended. */
 
 typedef struct operands {
   const void *A, *B; /* mb x k (k x mb if `at`) and k x nb, row-major, in host memory */
@@ -76,7 +80,8 @@ typedef struct operands {
 typedef struct step_slot {
   grid *g;
   operands op;
-  amp_array *a, *b; /* the device copies, mb x k and k x nb */
+  amp_array *a, *b;  /* the device copies, mb x k and k x nb, kept from step to step */
+  amp_extent ea, eb; /* their shapes */
   pthread_t thread;
   int copying;  /* the copy was started (on `thread`, or already done if `joined`) */
   int threaded; /* it runs on `thread` */
@@ -118,10 +123,21 @@ static amp_status copy_start(grid *g, step_slot *sl, const operands *op) {
   amp_elem_type type = g->dbl ? AMP_DOUBLE : AMP_FLOAT;
   sl->g = g;
   sl->op = *op;
-  amp_extent ea = op->at ? amp_extent2(op->k, g->mb) : amp_extent2(g->mb, op->k);
-  amp_status st = amp_array_create(g->copies, ea, type, &sl->a);
-  if (st == AMP_SUCCESS)
-    st = amp_array_create(g->copies, amp_extent2(op->k, g->nb), type, &sl->b);
+  amp_extent ea = op->at ? amp_extent2(op->k, g->mb) : amp_extent2(g->mb, op->k),
+             eb = amp_extent2(op->k, g->nb);
+  amp_status st = AMP_SUCCESS;
+  if (!(sl->a && sl->b && amp_extent_equal(sl->ea, ea) && amp_extent_equal(sl->eb, eb))) {
+    if (sl->a) /* a new shape (or a failed step): new arrays */
+      amp_array_release(sl->a);
+    if (sl->b)
+      amp_array_release(sl->b);
+    sl->a = sl->b = NULL;
+    st = amp_array_create(g->copies, ea, type, &sl->a);
+    if (st == AMP_SUCCESS)
+      st = amp_array_create(g->copies, eb, type, &sl->b);
+    sl->ea = ea;
+    sl->eb = eb;
+  }
   if (st != AMP_SUCCESS)
     return st;
   sl->copying = 1;
@@ -164,7 +180,8 @@ static amp_status product(grid *g, step_slot *sl, int first, amp_array_view *vc,
   return st;
 }
 
-/* Waits for the slot's product (if any) and releases what it used. */
+/* Waits for the slot's product (if any) and releases its views (the arrays stay for the slot's
+ * next step). */
 static amp_status product_finish(step_slot *sl, timing *t) {
   double c0 = MPI_Wtime();
   amp_status st = sl->done ? amp_future_wait(sl->done) : AMP_SUCCESS;
@@ -174,11 +191,8 @@ static amp_status product_finish(step_slot *sl, timing *t) {
   amp_future_release(sl->done);
   amp_array_view_release(sl->va);
   amp_array_view_release(sl->vb);
-  amp_array_release(sl->a);
-  amp_array_release(sl->b);
   sl->done = NULL;
   sl->va = sl->vb = NULL;
-  sl->a = sl->b = NULL;
   t->compute += MPI_Wtime() - c0;
   return st;
 }
@@ -224,6 +238,10 @@ static amp_status pipeline(grid *g, int steps, post_fn *post, amp_array_view *vc
     status = status == AMP_SUCCESS ? st : status;
     st = product_finish(&sl[k], t);
     status = status == AMP_SUCCESS ? st : status;
+    if (sl[k].a)
+      amp_array_release(sl[k].a);
+    if (sl[k].b)
+      amp_array_release(sl[k].b);
   }
   return status;
 }

@@ -30,6 +30,7 @@
 #include "core/clobjects.h"
 #include "core/trace_impl.h"
 #include "data/host_spans.h"
+#include "data/retire.h"
 #include "data/scratch.h"
 #include "data/source_steps.h"
 #include "data/staging.h"
@@ -129,6 +130,8 @@ amp_status amp__source_ensure_buffer(amp__source *s, amp_accelerator *acc) {
   AMP__TRY(amp__context(acc, &ctx));
   AMP__TRY(amp__check_alloc(acc, s->bytes, "allocating the data on the accelerator"));
   cl_int err = CL_SUCCESS;
+  if (s->transient && (L->buf = amp__retire_take(acc->index, s->bytes)) != NULL)
+    return AMP_SUCCESS; /* an earlier temporary's buffer, its commands ended (retire.c) */
   if (!caller_memory(s) && (L->buf = amp__scratch_take(acc->index, s->bytes)) != NULL)
     return AMP_SUCCESS; /* a kept buffer of the same size (scratch.c) */
   L->buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
@@ -576,14 +579,20 @@ amp_status amp__source_release(amp__source *s) {
     if (amp__queue_of((size_t)s->map_loc, &q) == AMP_SUCCESS)
       amp__source_unmap_locked(s, q);
   }
-  /* a transient temporary whose data never reached host memory: OpenCL keeps its buffers until
-   * the commands using them end (clReleaseMemObject), so nothing here needs to wait */
+  /* a transient temporary whose data never reached host memory: its buffers go to retire.c with
+   * the commands that still use them, for the next such temporary, so nothing here waits */
   const int nowait = s->transient && !s->host && !s->mapped;
   if (!nowait)
     wait_all(s);
   const int scratch = !caller_memory(s); /* its buffers may serve the next such data */
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
+    if (L->buf && nowait) {
+      if (amp__evlist_push(&L->reads, L->last_write))
+        amp__event_wait(L->last_write); /* out of memory: the write ends before the buffer goes */
+      amp__retire(a, L->buf, s->bytes, &L->reads);
+      L->buf = NULL;
+    }
     set_event(&L->last_write, NULL);
     amp__evlist_free(&L->reads);
     amp__rangeset_free(&L->valid);

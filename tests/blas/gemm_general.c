@@ -8,7 +8,8 @@
  *   - beta 0 does not read C: C full of NaNs gives the product;
  *   - the products ran on the fast engine (its counter) and CLBlast not at all;
  *   - the future spans the GEMM: waiting for it is enough to read C, and its device time is > 0;
- *   - the scratch views leave nothing: the live buffers after the GEMMs are as before;
+ *   - the scratch views leave nothing of the user's: the live buffers after the GEMMs are as
+ *     before, and the scratch buffers kept for later calls are reused, not piled up;
  *   - B transposed still goes to CLBlast (where ampcl has it), and bad operands fail before
  *     anything runs, C untouched. */
 #include "blas/gemm_general.h"
@@ -152,6 +153,8 @@ int main(int argc, char **argv) {
   setenv("AMP_BLAS_GEMM", "fast", 1);
   const size_t es = dbl ? sizeof(double) : sizeof(float);
   const long long before = live_buffers();
+  long long p0 = -1, p1 = -1; /* the buffers the process keeps, before any GEMM and at the end */
+  CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, NULL, &p0));
 
   /* One block of rows (the default bound), then blocks of 16 rows for m = 37 (16, 16, 5), then
    * one row per block. */
@@ -163,6 +166,44 @@ int main(int argc, char **argv) {
   gemm_case(av, 1, 1, 1, 0, -1.0, 1.0, 0, 0);
   amp__gemm_general_test_scratch(0);
   CHECK_EQ_INT(live_buffers(), before);
+
+  /* The scratch of calls that do not wait is kept for the next calls (runtime/data/retire.c),
+   * not released while commands may still run: 41 GEMMs C += A^T B (two scratch buffers each,
+   * taken over from the calls before) sum exactly (small integers), and the process keeps no more
+   * buffers at the end than before any GEMM, retire.c's 8 and the reuse pool's 8 (scratch.c). */
+  {
+    float ha[29 * 37], hb[29 * 53], hc[37 * 53] = {0};
+    for (int i = 0; i < 29 * 37; i++)
+      ha[i] = (float)(i % 3 - 1);
+    for (int i = 0; i < 29 * 53; i++)
+      hb[i] = (float)(i % 5 - 2);
+    amp_array_view *ra, *rb, *rc;
+    REQUIRE_OK(amp_array_view_create(amp_extent2(29, 37), AMP_FLOAT, ha, &ra));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(29, 53), AMP_FLOAT, hb, &rb));
+    REQUIRE_OK(amp_array_view_create(amp_extent2(37, 53), AMP_FLOAT, hc, &rc));
+    for (int i = 0; i < 41; i++) {
+      if (i == 40)
+        CHECK_OK(amp_accelerator_view_wait(av));
+      CHECK_OK(amp_blas_gemm(av, AMP_TRANS, AMP_NO_TRANS, 1.0, ra, rb, 1.0, rc, NULL));
+    }
+    CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, NULL, &p1));
+    if (!(p1 - p0 <= 16))
+      fprintf(stderr, "  retired scratch: %lld buffers kept before, %lld after\n", p0, p1);
+    CHECK(p1 - p0 <= 16);
+    CHECK_OK(amp_array_view_synchronize(rc));
+    int wrong = 0;
+    for (int i = 0; i < 37; i++)
+      for (int j = 0; j < 53; j++) {
+        float want = 0;
+        for (int q = 0; q < 29; q++)
+          want += ha[q * 37 + i] * hb[q * 53 + j];
+        wrong += hc[i * 53 + j] != 41.0f * want;
+      }
+    CHECK_EQ_INT(wrong, 0);
+    amp_array_view_release(ra);
+    amp_array_view_release(rb);
+    amp_array_view_release(rc);
+  }
 
   /* Bad operands: refused by name before anything runs; C as it was. */
   {
