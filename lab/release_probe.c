@@ -4,6 +4,7 @@
  * on the first GPU (or the first device), runs a kernel of about 100 ms on queue A and, while it
  * runs, times on the host:
  *   release   clReleaseMemObject of a buffer the kernel uses;
+ *   release other  clReleaseMemObject of a buffer the kernel does not use;
  *   create    clCreateBuffer of a new buffer, a non-blocking write into it on queue B, clFlush;
  *   write     the same write into a buffer made and used before the kernel started;
  * and says, from the events' profiling times, whether each write ran under the kernel.
@@ -104,7 +105,7 @@ int main(int argc, char **argv) {
       iters = (int)(iters * (ms > 1 ? 100 / ms : 16));
   }
   printf("device %s, buffers of %zu MiB, kernel %.1f ms (%d iterations)\n", name, mib, ms, iters);
-  for (int test = 0; test < 3; test++) {
+  for (int test = 0; test < 4; test++) {
     cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
     CHECK(err);
     cl_mem old = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
@@ -120,11 +121,17 @@ int main(int argc, char **argv) {
     CHECK(clEnqueueNDRangeKernel(qa, k, 1, NULL, &n, NULL, 0, NULL, &kev));
     CHECK(clFlush(qa));
     double t1 = now_ms();
-    const char *what = test == 0 ? "release" : test == 1 ? "create+write" : "write";
+    const char *what = test == 0   ? "release"
+                       : test == 1 ? "create+write"
+                       : test == 2 ? "write"
+                                   : "release other";
     cl_mem y = NULL;
     if (test == 0) {
       CHECK(clReleaseMemObject(x));
       x = NULL;
+    } else if (test == 3) {
+      CHECK(clReleaseMemObject(old));
+      old = NULL;
     } else {
       y = test == 1 ? clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err) : old;
       CHECK(err);
@@ -152,7 +159,8 @@ int main(int argc, char **argv) {
       clReleaseMemObject(x);
     if (y && y != old)
       clReleaseMemObject(y);
-    clReleaseMemObject(old);
+    if (old)
+      clReleaseMemObject(old);
   }
   free(host);
   clReleaseKernel(k);
