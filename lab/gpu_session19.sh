@@ -7,6 +7,9 @@
 #   algo     amp-bench --algorithms rows beside CuPy in the same call, and the compaction's
 #            staged writes (AMP_COMPACT_STAGE=1) against the writes from registers
 #   suite    the whole test suite on the GPU
+#   csweep   the compaction's tile shapes (AMP_COMPACT_TILE x AMP_COMPACT_PER) with the staged
+#            writes (and unique reading each predecessor from memory: ...:1), copy_if and unique
+#            beside the copy
 #   probe    lab/release-probe: which host calls wait for a kernel still running on another queue
 #   mm4      amp-bench matmul float 32768 from malloc: fast (one GPU), gemm-multi and fast-multi
 #            on four GPUs, then on two (issue 34)
@@ -26,7 +29,7 @@ B=build-gpu
 export POCL_CACHE_DIR=$PWD/$B/pocl-cache
 on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)"; } >"$o/build.log" 2>&1 ||
+{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)" ${TARGETS:+--target $TARGETS}; } >"$o/build.log" 2>&1 ||
   { tail -40 "$o/build.log"; exit 1; }
 export AMP_DEFAULT_ACCELERATOR=ocl/nvidia-cuda/0
 if on probe; then
@@ -106,6 +109,17 @@ if on mpi; then
       echo "-- ${j##*/}"; head -30 "${j%.json}-summary.txt"; gzip -f "$j"
     done
   done
+fi
+if on csweep; then
+  for round in ${CSWEEP_ROUNDS:-1}; do
+    for shape in 128:32 128:32:1 64:32 96:32 128:16 128:24 256:16 256:24 512:8 512:16 256:16:1 128:32; do
+      t=${shape%%:*} r=${shape#*:} per=${r%%:*} pl=0; [ "$r" != "$per" ] && pl=${r#*:}
+      echo "== compaction tile $t per $per prev_load $pl, round $round"
+      AMP_COMPACT_PREV_LOAD=$pl AMP_COMPACT_TILE=$t AMP_COMPACT_PER=$per AMP_BENCH_ALGORITHMS=copy_if,unique \
+        timeout 60 $B/bench/amp-bench --algorithms --repeats 7 2>&1 | grep -E '^(copy|copy_if|unique) '
+    done
+  done >"$o/compact-shapes.txt" 2>&1
+  cat "$o/compact-shapes.txt"
 fi
 if on suite; then
   timeout 500 ctest --test-dir $B -E "mpi_grids|oclgrind" --output-on-failure -j8 --timeout 200 >"$o/ctest-suite.txt" 2>&1

@@ -5,7 +5,8 @@
  *                 says so;
  *   amp_unique:   (-DCOMPACT_UNIQUE) it is the first element or differs (!=) from the one before.
  * Built with -DT=<int, uint, float or double>, -DCI_WIDE=1 where T has 8 bytes, -DCI_PER=<elements
- * per thread: 16, 8 for double>, -DCI_TILE=<threads per tile: 256, a multiple of 32>,
+ * per thread; half as many for double>, -DCI_TILE=<threads per tile, a multiple of 32> (compact.c
+ * picks both per path and call),
  * -DCI_WINDOW=<predecessors read at once in the look-back: 32>; CI_TILE * CI_PER <= 8192.
  * A tile covers CI_ITEMS = CI_TILE * CI_PER consecutive elements.
  *
