@@ -421,14 +421,14 @@ static amp_status plan_create(const bench_ctx *ctx, bench_cell *cell, mm_plan *p
     name = "matmul_naive";
     opts = dbl ? "-DT=double" : "-DT=float";
   } else if (strcmp(impl, "fast") == 0 && ctx->props.is_emulated && !ctx->fast_opts) {
-    /* "fast" is the fastest kernel for the device: on a CPU device the CPU-shaped one, 8 rows x
-     * 32 columns per work-item in float16 registers (6 x 8 for double, in double4), the shapes
-     * amp_blas_gemm takes there (runtime/blas/gemm_plans.c). */
+    /* "fast" is the fastest kernel for the device: on a CPU device the CPU-shaped one, 96 rows
+     * x 16 columns per work-item in blocks of 6 x 16 held in float8 registers (96 x 8 in double4
+     * for double), the shapes amp_blas_gemm takes there (runtime/blas/gemm_plans.c). */
     p->kind = MM_CPU;
     name = "matmul_cpu";
-    opts = dbl ? "-DT=double -DVW=4 -DRB=6 -DCB=2" : "-DT=float";
-    p->ts_m = dbl ? 6 : 8;
-    p->ts_n = dbl ? 8 : 32;
+    opts = dbl ? "-DT=double -DVW=4" : "-DT=float";
+    p->ts_m = 96;
+    p->ts_n = dbl ? 8 : 16;
   } else if (strcmp(impl, "fast") == 0) {
     p->kind = MM_FAST;
     name = "matmul_fast";

@@ -10,8 +10,8 @@
  * by cp.async (135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare there),
  * falling back to K tiles of 32 through registers, then 16; double falls back from the
  * tensor-core kernels to the same ring in the double shape, then to the plain double shape. CPU
- * devices: matmul_cpu, 8 rows x 32 columns per work-item in float16, 6 x 8 in double4, launched
- * in tiles of one work-item. Why each shape won
+ * devices: matmul_cpu, 96 rows x 16 columns per work-item in blocks of 6 x 16 in float8, 96 x 8
+ * in double4 for double, k in slices of 256, launched in tiles of one work-item. Why each shape won
  * is measured in lab/NOTEBOOK.md; docs/PERFORMANCE.md has what it gives. */
 #include "blas/gemm_plans.h"
 
@@ -21,8 +21,8 @@ const amp__gemm_plan amp__gemm_plans[NPLANS] = {
     {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16, -1},
     {"matmul_fast", "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 64,
      128, 8, 16, -1},
-    {"matmul_cpu", "-DT=float", 1, 8, 32, 0, 0, -1},
-    {"matmul_cpu", "-DT=double -DVW=4 -DRB=6 -DCB=2", 1, 6, 8, 0, 0, -1},
+    {"matmul_cpu", "-DT=float", 1, 96, 16, 0, 0, -1},
+    {"matmul_cpu", "-DT=double -DVW=4", 1, 96, 8, 0, 0, -1},
     /* its defaults: 4 warps (tile 4 x 32 threads) */
     {"matmul_dmma", "", 0, 128, 64, 4, 32, P_D_RING},
     {"matmul_fast", "-DT=float -DTS_K=32", 0, 128, 128, 16, 16, P_F128},

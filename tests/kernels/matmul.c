@@ -59,12 +59,13 @@ static const config configs[] = {
      16, 8, 8, 1, 0, 2, 0, 0, 0},
     {"fast 32x32 4x2 2-wide", FAST, "-DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=2 -DTS_K=16 -DBW=2", 1,
      0, 32, 32, 16, 4, 2, 1, 1, 2, 0, 0, 0},
-    {"cpu defaults", CPU, "", 0, 0, 8, 32, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    {"cpu defaults", CPU, "", 0, 0, 96, 16, 0, 0, 0, 0, 0, 0, 0, 0, 1},
     /* amp_blas_gemm's double shape (runtime/blas/gemm_plans.c) */
-    {"cpu 6 rows, 2 vectors of 4", CPU, "-DRB=6 -DCB=2 -DVW=4", 0, 0, 6, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-     0},
-    {"cpu 4 rows, 1 vector of 8", CPU, "-DRB=4 -DCB=1 -DVW=8", 0, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-     0},
+    {"cpu 16 x 6 rows, 2 vectors of 4", CPU, "-DVW=4", 0, 0, 96, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    /* small strips and k slices: several slices, a ragged last slice, strip and block at the test
+     * sizes */
+    {"cpu 3 x 4 rows, 1 vector of 8, k by 8", CPU, "-DRB=4 -DCB=1 -DVW=8 -DNR=3 -DKC=8", 0, 0, 12,
+     8, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"fast 64x64 4x4 nopad", FAST, "-DTS_M=64 -DTS_N=64 -DWPT_M=4 -DWPT_N=4 -DPADV=0", 0, 0, 64, 64,
      16, 4, 4, 0, 1, 4, 0, 0, 0},
     /* step 13, GPU only: the cp.async ring (what amp_blas_gemm runs in float on 9.x: 135 KB of
