@@ -58,12 +58,12 @@ int main(int argc, char **argv) {
                         ? amp_program_create_from_file(strtok(opts[v] + 5, " "),
                                                        opts[v] + strlen(opts[v]) + 1, &p)
                         : amp_program_create_builtin("matmul_cpu", opts[v], &p);
-    if (st ||
-        amp_kernel_create(p, "matmul_cpu", &k[v]))
+    if (st || amp_kernel_create(p, "matmul_cpu", &k[v]))
       return printf("build %s failed\n", opts[v]), 1;
   }
   struct timespec s = {0, 250000000};
-  if (!dbl) omp_bench_sgemm(n, a, b, c); /* wake libgomp */
+  if (!dbl)
+    omp_bench_sgemm(n, a, b, c); /* wake libgomp */
   for (int r = -1; r < R; r++)
     for (int v = 0; v <= nv; v++) {
       nanosleep(&s, 0);

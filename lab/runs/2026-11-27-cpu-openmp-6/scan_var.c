@@ -77,7 +77,8 @@ int main(int argc, char **argv) {
       }
     }
   for (int v = 0; v <= nv; v++) {
-    printf("%-5.5s n %ld best %.3f ratio %.2f rounds:", argv[1] + 4, n, best[v], best[nv] / best[v]);
+    printf("%-5.5s n %ld best %.3f ratio %.2f rounds:", argv[1] + 4, n, best[v],
+           best[nv] / best[v]);
     for (int r = 0; r < R; r++)
       printf(" %.3f", med[v][r]);
     printf("  [%s]\n", v < nv ? argv[5 + v] : "openmp");
