@@ -81,8 +81,9 @@ amp_status amp__array_view_create_empty(amp_extent extent, amp_elem_type type, c
                                         amp_array_view **out);
 /* amp__array_view_create_empty for a library temporary whose last release must not wait for
  * the commands using it (a GEMM's scratch, blas/gemm_general.c): as long as its contents never
- * reach host memory, that release hands its buffers to OpenCL, which frees each once the
- * commands using it have ended, instead of waiting for them. Only device commands may use it. */
+ * reach host memory, that release hands its buffers to retire.c with the events of the commands
+ * using them, instead of waiting for those: the next transient temporary of the same size takes
+ * one once its commands have ended. Only device commands may use it. */
 amp_status amp__array_view_create_transient(amp_extent extent, amp_elem_type type, const char *fn,
                                             amp_array_view **out);
 /* Adds a view to the source (sections, projections, arrays' views). */
