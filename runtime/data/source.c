@@ -278,6 +278,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
           "clEnqueueReadBuffer (device to host)");
   if (ev) {
     clFlush(dv->queue);
+    amp__evlist_drop_queue(&L->reads, dv->queue); /* one read per in-order queue is enough */
     int oom = amp__evlist_push(&s->host_writers, ev) || amp__evlist_push(&L->reads, ev);
     clReleaseEvent(ev);
     if (oom)
@@ -549,6 +550,7 @@ cl_int amp__source_unmap_locked(amp__source *s, amp_accelerator_view *q) {
     if (t)
       amp__trace_command(q->acc, q->queue, ev, "unmap", 0, "amp_array_view_unmap", NULL, t);
     clFlush(q->queue);
+    amp__evlist_drop_queue(&L->reads, q->queue); /* one read per in-order queue is enough */
     if (amp__evlist_push(&L->reads, ev))
       amp__event_wait(ev); /* out of memory: then it is over before anyone writes */
     clReleaseEvent(ev);

@@ -73,6 +73,8 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
   atomic_fetch_add(&q->acc->to_host_count, 1);
   atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
   amp__view_enqueued(q);
+  /* on an in-order queue this read implies the earlier ones there: one read per queue is kept */
+  amp__evlist_drop_queue(&L->reads, q->queue);
   if (amp__evlist_push(&L->reads, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(hand_over(&ev, async_out));

@@ -4,6 +4,7 @@
  *    is no caller-owned host memory that could have been written directly (rules 9 and 12);
  *  - a view read by many kernels on one queue remembers one read event, not one per kernel (on an
  *    in-order queue the last read implies the earlier ones), so long loops do not pile up events;
+ *    and so does an array copied out again and again (amp_copy_from_array, blocking and async);
  *  - a kernel future is submitted when it is made: polling amp_future_is_ready ends without any
  *    wait or flush by the caller, on an automatic-mode view;
  *  - the last release of a view with no data source copies nothing back (there is no caller's
@@ -11,6 +12,7 @@
  *    keys already on the device moves no bytes either way (it once copied its key-sized temporary
  *    back to a host buffer at every call, most of amp_sort's time on a GPU). */
 #include "check.h"
+#include "data/array_impl.h"
 #include "data/source.h"
 
 static const char *src = "__kernel void fill(AMP_VIEW(int, v), int x) {\n"
@@ -80,6 +82,35 @@ static void reads_stay_few(amp_accelerator_view *av, amp_kernel *sum_into) {
   CHECK_OK(amp_array_view_release(vo));
 }
 
+/* The same for copies out of an array (amp_copy_from_array, blocking and async) and for the
+ * staged reads of a view's data back to its host memory: one read event per queue. */
+static void copy_reads_stay_few(amp_accelerator_view *av) {
+  int init[N], got[N];
+  for (int i = 0; i < N; i++)
+    init[i] = 3 * i;
+  amp_array *arr = NULL;
+  amp_accelerator *acc = NULL;
+  CHECK_OK(amp_accelerator_view_get_accelerator(av, &acc));
+  CHECK_OK(amp_array_create_from(av, amp_extent1(N), AMP_INT32, init, &arr));
+  if (!arr)
+    return;
+  for (int k = 0; k < 50; k++) {
+    memset(got, 0, sizeof got);
+    if (k % 2) {
+      CHECK_OK(amp_copy_from_array(arr, got, sizeof got));
+    } else {
+      amp_future *f = NULL;
+      CHECK_OK(amp_copy_from_array_async(arr, got, sizeof got, &f));
+      CHECK_OK(amp_future_wait(f));
+      amp_future_release(f);
+    }
+    CHECK_EQ_INT(got[N - 1], 3 * (N - 1));
+  }
+  /* white-box: the array's location remembers one read, not fifty */
+  CHECK(arr->whole->src->loc[acc->index].reads.n <= 1);
+  CHECK_OK(amp_array_release(arr));
+}
+
 static void futures_are_submitted(amp_accelerator_view *av, amp_kernel *fill) {
   int buf[N];
   amp_array_view *v = NULL;
@@ -139,6 +170,7 @@ int main(void) {
     return 1;
   refresh_keeps_device_data(av, fill);
   reads_stay_few(av, sum_into);
+  copy_reads_stay_few(av);
   futures_are_submitted(av, fill);
   empty_views_die_quietly(av, fill);
   amp_kernel_release(fill);
