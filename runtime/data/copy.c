@@ -148,7 +148,7 @@ amp_status amp_copy_array(amp_array *src, amp_array *dst) {
   if (s == d)
     return AMP_SUCCESS;
   if (s->home == d->home) {
-    AMP__TRY(amp__source_copy_device(s, d));
+    AMP__TRY(amp__source_copy_device(s, d, dst->view));
   } else { /* different accelerators: through the host */
     tmp = malloc(s->bytes);
     if (!tmp)

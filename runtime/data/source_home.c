@@ -86,10 +86,10 @@ fail:
   return status;
 }
 
-/* Same-accelerator array to array copy, in device memory. Locks both (in address order). */
-amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
+/* Same-accelerator array to array copy, in device memory, on q (the destination array's view).
+ * Locks both (in address order). */
+amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accelerator_view *q) {
   amp_status status = AMP_SUCCESS;
-  amp_accelerator_view *q;
   amp__rangeset all = {0};
   amp__evlist deps = {0};
   cl_event ev = NULL;
@@ -97,7 +97,6 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   pthread_mutex_lock(&first->lock);
   pthread_mutex_lock(&second->lock);
   AMP__TRY(amp__source_refuse_mapped(dst, "a copy into the array"));
-  AMP__TRY(amp__queue_of((size_t)src->home, &q));
   if (amp__rangeset_append(&all, 0, src->bytes))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(amp__source_fetch_home(src, &all, 0));
@@ -113,7 +112,9 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst) {
   atomic_fetch_add(&q->acc->device_copy_count, 1);
   atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
   amp__view_enqueued(q);
-  amp__evlist_push(&S->reads, ev);
+  amp__evlist_drop_queue(&S->reads, q->queue); /* one read per in-order queue is enough */
+  if (amp__evlist_push(&S->reads, ev))
+    amp__event_wait(ev); /* out of memory: then it is over before anyone writes */
   amp__location_record_write(D, ev);
   if (amp__source_valid_only_at_home(dst))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");

@@ -4,7 +4,8 @@
  *    is no caller-owned host memory that could have been written directly (rules 9 and 12);
  *  - a view read by many kernels on one queue remembers one read event, not one per kernel (on an
  *    in-order queue the last read implies the earlier ones), so long loops do not pile up events;
- *    and so does an array copied out again and again (amp_copy_from_array, blocking and async);
+ *    and so does an array copied out again and again (amp_copy_from_array, blocking and async,
+ *    and amp_copy_array, which runs on the destination array's view);
  *  - a kernel future is submitted when it is made: polling amp_future_is_ready ends without any
  *    wait or flush by the caller, on an automatic-mode view;
  *  - the last release of a view with no data source copies nothing back (there is no caller's
@@ -12,6 +13,7 @@
  *    keys already on the device moves no bytes either way (it once copied its key-sized temporary
  *    back to a host buffer at every call, most of amp_sort's time on a GPU). */
 #include "check.h"
+#include "core/accelerator_impl.h"
 #include "data/array_impl.h"
 #include "data/source.h"
 
@@ -108,6 +110,30 @@ static void copy_reads_stay_few(amp_accelerator_view *av) {
   }
   /* white-box: the array's location remembers one read, not fifty */
   CHECK(arr->whole->src->loc[acc->index].reads.n <= 1);
+
+  /* amp_copy_array into an array of another view of the same accelerator runs on that view's
+   * queue (AMP: a copy into an array runs on its accelerator_view), and the source remembers one
+   * read per queue */
+  amp_accelerator_view *other = NULL;
+  amp_array *dst = NULL;
+  CHECK_OK(amp_accelerator_create_view(acc, AMP_QUEUING_MODE_AUTOMATIC, &other));
+  if (other)
+    CHECK_OK(amp_array_create(other, amp_extent1(N), AMP_INT32, &dst));
+  if (dst) {
+    for (int k = 0; k < 50; k++)
+      CHECK_OK(amp_copy_array(arr, dst));
+    CHECK(arr->whole->src->loc[acc->index].reads.n <= 2); /* the copies out, and these */
+    cl_event w = dst->whole->src->loc[acc->index].last_write;
+    cl_command_queue on = NULL;
+    CHECK(w && clGetEventInfo(w, CL_EVENT_COMMAND_QUEUE, sizeof on, &on, NULL) == CL_SUCCESS);
+    CHECK(on == other->queue);
+    memset(got, 0, sizeof got);
+    CHECK_OK(amp_copy_from_array(dst, got, sizeof got));
+    CHECK_EQ_INT(got[N - 1], 3 * (N - 1));
+    CHECK_OK(amp_array_release(dst));
+  }
+  if (other)
+    amp_accelerator_view_release(other);
   CHECK_OK(amp_array_release(arr));
 }
 
