@@ -151,11 +151,16 @@ static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
 #endif
 
 #if AMPCL_WARP
-/* Sets the uint variable `peers` to the lanes whose low `bits` bits of x equal this lane's (this
- * lane included), with one ballot per bit: what ampcl_match_any(x & mask) gives, but on NVIDIA's
- * GPUs `bits` ballots cost less than one match.any for the 8 bits of a radix digit (onesweep.cl;
- * lab/NOTEBOOK.md). `bits` must be the same in the whole tile. A macro, for the same reason as
+/* Sets the uint variable `peers` to the lanes whose low `bits` bits (1 .. 31) of x equal this
+ * lane's (this lane included): what ampcl_match_any(x & mask) gives. On NVIDIA's GPUs it is one
+ * ballot per bit, which for the 8 bits of a radix digit costs less than one match.any
+ * (onesweep.cl; lab/NOTEBOOK.md, 2026-11-27, session 19). The emulation takes the one exchange
+ * of its match instead: eight emulated ballots, each two barriers, made the emulated sort too slow
+ * under oclgrind. `bits` must be the same in the whole tile. A macro, for the same reason as
  * AMPCL_WARP_SCAN below. */
+#if defined(AMPCL_WARP_EMULATE) && AMPCL_WARP_EMULATE
+#define AMPCL_MATCH_BITS(peers, x, bits) ((peers) = ampcl_match_any((x) & ((1u << (bits)) - 1u)))
+#else
 #define AMPCL_MATCH_BITS(peers, x, bits)                                                           \
   do {                                                                                             \
     (peers) = 0xffffffffu;                                                                         \
@@ -164,6 +169,7 @@ static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
       (peers) &= on_ ? set_ : ~set_;                                                               \
     }                                                                                              \
   } while (0)
+#endif
 
 /* Replaces the uint variable x with its inclusive prefix sum over the warp's lanes (a statement;
  * a macro so that the emulation's scratch is in scope). */
