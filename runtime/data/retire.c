@@ -12,15 +12,18 @@
  * So such a buffer is not released. It comes here with the events of the commands that use it,
  * and the next transient temporary of the same size on the same accelerator takes it
  * (amp__retire_take, from source.c) once those commands have ended: a GEMM called again and again
- * on one shape allocates its scratch once. At most RETIRE_MAX buffers are kept; one more releases
- * the oldest after waiting for its commands, which on NVIDIA waits for the GPU. Kept buffers count
- * as kept by the process (amp_cl_objects_live). Thread-safe. */
+ * on one shape allocates its scratch once. At most RETIRE_MAX buffers and RETIRE_MAX_BYTES bytes
+ * are kept (a GEMM's scratch is at most 128 MiB a buffer, and a pipeline of GEMMs needs two
+ * generations of it); beyond either the oldest are released after waiting for their commands,
+ * which on NVIDIA waits for the GPU. Kept buffers count as kept by the process
+ * (amp_cl_objects_live). Thread-safe. */
 #include <pthread.h>
 
 #include "core/clobjects.h"
 #include "data/retire.h"
 
-#define RETIRE_MAX 8
+#define RETIRE_MAX       8
+#define RETIRE_MAX_BYTES ((size_t)512 << 20)
 
 typedef struct retired {
   cl_mem buf;
@@ -28,8 +31,8 @@ typedef struct retired {
   amp__evlist uses;
 } retired;
 
-static retired list[RETIRE_MAX]; /* oldest first */
-static size_t count;
+static retired list[RETIRE_MAX + 1]; /* oldest first */
+static size_t count, total;          /* buffers and their bytes */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Every command of the list has ended (or failed, or can no longer be asked about). */
@@ -50,23 +53,26 @@ static retired take_at(size_t i) {
   for (size_t j = i + 1; j < count; j++)
     list[j - 1] = list[j];
   count--;
+  total -= r.bytes;
   return r;
 }
 
 void amp__retire(size_t index, cl_mem buf, size_t bytes, amp__evlist *uses) {
-  retired r = {buf, index, bytes, *uses}, old = {0};
+  retired r = {buf, index, bytes, *uses}, old[RETIRE_MAX + 1];
+  size_t nold = 0;
   *uses = (amp__evlist){0};
   amp__clobj(AMP_CL_MEM, -1);
   amp__clobj_process(AMP_CL_MEM, 1);
   pthread_mutex_lock(&lock);
-  if (count == RETIRE_MAX)
-    old = take_at(0);
   list[count++] = r;
+  total += bytes;
+  while (count > RETIRE_MAX || (count > 0 && total > RETIRE_MAX_BYTES))
+    old[nold++] = take_at(0); /* the oldest first (r itself last, if alone it is too large) */
   pthread_mutex_unlock(&lock);
-  if (old.buf) {
-    amp__evlist_wait(&old.uses);
-    amp__evlist_free(&old.uses);
-    clReleaseMemObject(old.buf);
+  for (size_t i = 0; i < nold; i++) {
+    amp__evlist_wait(&old[i].uses);
+    amp__evlist_free(&old[i].uses);
+    clReleaseMemObject(old[i].buf);
     amp__clobj_process(AMP_CL_MEM, -1);
   }
 }

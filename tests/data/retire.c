@@ -6,16 +6,18 @@
  * while its commands run, and is once they have ended (also when one failed); only a buffer of the
  * same size on the same accelerator is; a buffer with no commands is free at once; the ninth
  * buffer kept releases the oldest, so the process keeps at most 8 (amp_cl_objects_live's
- * process count), and the buffers taken count as the user's again. */
+ * process count), and so does going over 512 MiB; the buffers taken count as the user's again. */
 #include "data/retire.h"
 #include "check.h"
 #include "core/accelerator_impl.h"
 #include "core/clobjects.h"
 
+/* A precondition, evaluated once: on failure the rest would only cascade. */
 #define REQUIRE(cond)                                                                              \
   do {                                                                                             \
-    CHECK(cond);                                                                                   \
-    if (!(cond))                                                                                   \
+    const int ok_ = (cond);                                                                        \
+    CHECK(ok_);                                                                                    \
+    if (!ok_)                                                                                      \
       return check_done();                                                                         \
   } while (0)
 
@@ -87,6 +89,23 @@ int main(void) {
       amp__clobj(AMP_CL_MEM, -1);
     }
   }
+  CHECK(kept() == k0);
+
+  /* at most 512 MiB kept: a second buffer of 300 MiB releases the first (the sizes are what the
+   * caller says; the buffers here are small) */
+  const size_t big = (size_t)300 << 20;
+  amp__retire(at, make(ctx, 4096), big, &uses);
+  cl_mem second = make(ctx, 4096);
+  amp__retire(at, second, big, &uses);
+  CHECK(kept() == k0 + 1);
+  CHECK(amp__retire_take(at, big) == second);
+  CHECK(amp__retire_take(at, big) == NULL);
+  if (second) {
+    clReleaseMemObject(second);
+    amp__clobj(AMP_CL_MEM, -1);
+  }
+  /* one buffer over the bound alone is released at once */
+  amp__retire(at, make(ctx, 4096), (size_t)600 << 20, &uses);
   CHECK(kept() == k0);
   long long user = -1;
   CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &user, NULL));
