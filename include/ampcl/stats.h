@@ -53,8 +53,8 @@ typedef enum amp_cl_object_kind {
  * up to 8 buffers of at most 4 MiB kept for reuse after the last view of data with no caller's
  * memory went (empty views, the algorithms' temporaries; runtime/data/scratch.c), and the pinned
  * region per accelerator that amp_blas_gemm_multi keeps between its calls, and up to 8 scratch
- * buffers of amp_blas_gemm's (runtime/data/retire.c), kept for its next calls. (Not counted
- * apart: the one-work-item timing kernel of timed GEMMs, kept once made.) Returns
+ * buffers (512 MiB) of amp_blas_gemm's (runtime/data/retire.c), kept for its next calls. (Not
+ * counted apart: the one-work-item timing kernel of timed GEMMs, kept once made.) Returns
  * AMP_ERROR_INVALID_ARGUMENT for a kind out of range. Thread-safe. */
 AMP_API amp_status amp_cl_objects_live(amp_cl_object_kind kind, long long *released_by_user,
                                        long long *process_life);
