@@ -16,9 +16,9 @@
  * The call does not wait: the scratch views are transient (data/source.h), so their release hands
  * their buffers to data/retire.c, which keeps them for the next call's scratch once the launches
  * that use them have ended (releasing them would wait for the GPU on NVIDIA). The future `done`
- * spans from the
- * end of a one-item launch that reads A and B (so it starts when they are ready) to the end of the
- * last block's epilogue (or product), so amp_future_elapsed_ns gives the whole GEMM's device time.
+ * spans from the end of a one-item launch that reads A and B (so it starts when they are ready) to
+ * the end of the last block's epilogue (or product), so amp_future_elapsed_ns gives the whole
+ * GEMM's device time.
  *
  * Errors: an operand check fails before anything runs; a block that fails after an earlier one
  * wrote C leaves C partly updated, which docs/ERRORS.md lists as one of its two exceptions. */

@@ -92,6 +92,17 @@ cl_int amp__evlist_wait(amp__evlist *l) {
   return first;
 }
 
+int amp__evlist_ended(const amp__evlist *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    cl_int st = CL_COMPLETE;
+    if (clGetEventInfo(l->ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+            CL_SUCCESS &&
+        st > CL_COMPLETE)
+      return 0;
+  }
+  return 1;
+}
+
 /* Completes a user event once every event of a list has completed. */
 typedef struct join_ctx {
   _Atomic int left;

@@ -25,6 +25,9 @@ cl_int amp__event_wait(cl_event e);
  * several accelerators, and one clWaitForEvents call may not mix contexts), and empties it.
  * Returns the first failure of a command waited for, or CL_SUCCESS. */
 cl_int amp__evlist_wait(amp__evlist *l);
+/* Whether every command of the list has ended (completed or failed, or can no longer be asked
+ * about), without waiting. */
+int amp__evlist_ended(const amp__evlist *l);
 /* A future that is ready when every event in `l` is (at once when l is empty). */
 amp_status amp__evlist_join(const amp__evlist *l, amp_future **out);
 

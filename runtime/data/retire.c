@@ -35,18 +35,6 @@ static retired list[RETIRE_MAX + 1]; /* oldest first */
 static size_t count, total;          /* buffers and their bytes */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Every command of the list has ended (or failed, or can no longer be asked about). */
-static int ended(const amp__evlist *uses) {
-  for (size_t i = 0; i < uses->n; i++) {
-    cl_int st = CL_COMPLETE;
-    if (clGetEventInfo(uses->ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
-            CL_SUCCESS &&
-        st > CL_COMPLETE)
-      return 0;
-  }
-  return 1;
-}
-
 /* Removes entry i, keeping the order. With the lock held. */
 static retired take_at(size_t i) {
   retired r = list[i];
@@ -81,7 +69,7 @@ cl_mem amp__retire_take(size_t index, size_t bytes) {
   retired got = {0};
   pthread_mutex_lock(&lock);
   for (size_t i = 0; i < count; i++)
-    if (list[i].index == index && list[i].bytes == bytes && ended(&list[i].uses)) {
+    if (list[i].index == index && list[i].bytes == bytes && amp__evlist_ended(&list[i].uses)) {
       got = take_at(i);
       break;
     }

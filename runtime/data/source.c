@@ -65,6 +65,15 @@ void amp__location_record_write(amp__location *L, cl_event ev) {
   amp__evlist_clear(&L->reads);
 }
 
+/* Records that the command `ev`, on the in-order queue q, read location L. A later command on an
+ * in-order queue implies the earlier ones, so L keeps one read per queue: the list stays as short
+ * as the number of queues, however many kernels or copies read L. Returns -1 when out of memory
+ * (the caller then waits for `ev`, which implies the reads dropped, or fails). */
+int amp__location_record_read(amp__location *L, cl_command_queue q, cl_event ev) {
+  amp__evlist_drop_queue(&L->reads, q);
+  return amp__evlist_push(&L->reads, ev);
+}
+
 /* After a command wrote the whole of an array at its home: valid there and nowhere else. Returns
  * nonzero when out of memory. */
 int amp__source_valid_only_at_home(amp__source *s) {
@@ -278,8 +287,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
           "clEnqueueReadBuffer (device to host)");
   if (ev) {
     clFlush(dv->queue);
-    amp__evlist_drop_queue(&L->reads, dv->queue); /* one read per in-order queue is enough */
-    int oom = amp__evlist_push(&s->host_writers, ev) || amp__evlist_push(&L->reads, ev);
+    int oom = amp__evlist_push(&s->host_writers, ev) || amp__location_record_read(L, dv->queue, ev);
     clReleaseEvent(ev);
     if (oom)
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -452,10 +460,7 @@ void amp__uses_finish(amp_accelerator_view *q, amp__use *uses, size_t n, cl_even
         if (o != a)
           amp__rangeset_remove_all(&s->loc[o].valid, &uses[i].ranges);
     } else if (L->last_write != done) {
-      /* On an in-order queue a later command implies the earlier ones: keep one read per queue,
-       * so the list stays as short as the number of queues. */
-      amp__evlist_drop_queue(&L->reads, q->queue);
-      if (amp__evlist_push(&L->reads, done))
+      if (amp__location_record_read(L, q->queue, done))
         clWaitForEvents(1, &done); /* out of memory: the read is over, nothing to remember */
     }
   }
@@ -550,8 +555,7 @@ cl_int amp__source_unmap_locked(amp__source *s, amp_accelerator_view *q) {
     if (t)
       amp__trace_command(q->acc, q->queue, ev, "unmap", 0, "amp_array_view_unmap", NULL, t);
     clFlush(q->queue);
-    amp__evlist_drop_queue(&L->reads, q->queue); /* one read per in-order queue is enough */
-    if (amp__evlist_push(&L->reads, ev))
+    if (amp__location_record_read(L, q->queue, ev))
       amp__event_wait(ev); /* out of memory: then it is over before anyone writes */
     clReleaseEvent(ev);
   }

@@ -73,9 +73,7 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
   atomic_fetch_add(&q->acc->to_host_count, 1);
   atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
   amp__view_enqueued(q);
-  /* on an in-order queue this read implies the earlier ones there: one read per queue is kept */
-  amp__evlist_drop_queue(&L->reads, q->queue);
-  if (amp__evlist_push(&L->reads, ev))
+  if (amp__location_record_read(L, q->queue, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(hand_over(&ev, async_out));
 fail:
@@ -112,8 +110,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accel
   atomic_fetch_add(&q->acc->device_copy_count, 1);
   atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
   amp__view_enqueued(q);
-  amp__evlist_drop_queue(&S->reads, q->queue); /* one read per in-order queue is enough */
-  if (amp__evlist_push(&S->reads, ev))
+  if (amp__location_record_read(S, q->queue, ev))
     amp__event_wait(ev); /* out of memory: then it is over before anyone writes */
   amp__location_record_write(D, ev);
   if (amp__source_valid_only_at_home(dst))

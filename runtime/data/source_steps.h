@@ -17,6 +17,8 @@ amp_status amp__source_refuse_mapped(const amp__source *s, const char *what);
 int amp__location_deps(amp__evlist *deps, const amp__location *L, int writes);
 /* `ev` is now L's last write (it implies every earlier command on L). */
 void amp__location_record_write(amp__location *L, cl_event ev);
+/* `ev`, on the in-order queue q, read L: it replaces L's earlier read on q. -1 out of memory. */
+int amp__location_record_read(amp__location *L, cl_command_queue q, cl_event ev);
 /* After a write at the home location: only home is valid. -1 when out of memory. */
 int amp__source_valid_only_at_home(amp__source *s);
 /* Makes `want` valid at the home location: the host, or the accelerator of a device array. */
