@@ -25,7 +25,8 @@
 
 #define MAX_REPEATS 50
 static const char *const knobs[] = {"AMP_STENCIL_COLUMNS", "AMP_STENCIL_ROWS",    "AMP_STENCIL_TX",
-                                    "AMP_STENCIL_TY",      "AMP_STENCIL_ALIGNED", "AMP_STENCIL_OY"};
+                                    "AMP_STENCIL_TY",      "AMP_STENCIL_ALIGNED", "AMP_STENCIL_OY",
+                                    "AMP_STENCIL_RING",    "AMP_STENCIL_PREFETCH"};
 
 static double now_ms(void) {
   struct timespec t;

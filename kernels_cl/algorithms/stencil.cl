@@ -263,10 +263,8 @@ static inline void sc_row(__global const float *p, int g, int G, int W, float *e
 #define SC_RING 0
 #endif
 
-/* The 4 sums across, with weights g, of row y's columns 4 grp .. 4 grp + 3. */
-static inline float4 sc_across(__global const float *row, int grp, int G, int W, const float *g) {
-  float e[SC_NE];
-  sc_row(row, grp, G, W, e);
+/* The 4 sums across, with weights g, of a row's values e (sc_row). */
+static inline float4 sc_across(const float *e, const float *g) {
   float4 s = (float4)(0.0f);
 #pragma unroll
   for (int b = 0; b < ST_K; b++)
@@ -288,6 +286,14 @@ static inline float4 sc_across(__global const float *row, int grp, int G, int W,
 #else
 #define SC_PERIOD SC_T
 #endif
+/* -DSC_PF=1 (the runtime's AMP_STENCIL_PREFETCH, on by default on GPUs): the blur issues row
+ * t + 1's loads before it sums row t and stores an output, so each thread keeps a row's loads in
+ * flight under its arithmetic. Even with the strip unrolled whole, NVIDIA's compiler did not move
+ * the loads ahead of the stores itself: on an H200 the blur went from 0.69-0.70 of the device
+ * copy to 0.74-0.77 (lab/NOTEBOOK.md, session 20). */
+#ifndef SC_PF
+#define SC_PF 0
+#endif
 
 /* g0, g8, g16: the 2r + 1 weights by value (0 .. 7, 8 .. 15, 16; no view to copy in). */
 __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float, dst),
@@ -303,12 +309,27 @@ __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float
   __global float *dp = dst_data + dst_shape.s3;
   const int sstride = src_shape.s4, dstride = dst_shape.s4;
   float4 h[ST_K]; /* row t's sums across in slot t mod (2r + 1) */
+#define SC_ROWP(t) (sp + (long)clamp(i0 - R + (t), 0, H - 1) * sstride)
+#if SC_PF
+  float en[SC_NE]; /* the next row's values, loaded a row ahead */
+  sc_row(SC_ROWP(0), grp, G, W, en);
+#endif
   for (int base = 0; base < SC_T; base += SC_PERIOD) {
 #pragma unroll
     for (int p = 0; p < SC_PERIOD; p++) {
       const int t = base + p; /* base is a multiple of 2r + 1 (or 0): t's slot is p's */
       if (t < SC_T) {
-        h[p % ST_K] = sc_across(sp + (long)clamp(i0 - R + t, 0, H - 1) * sstride, grp, G, W, gr);
+        float e[SC_NE];
+#if SC_PF
+#pragma unroll
+        for (int i = 0; i < SC_NE; i++)
+          e[i] = en[i];
+        if (t + 1 < SC_T)
+          sc_row(SC_ROWP(t + 1), grp, G, W, en);
+#else
+        sc_row(SC_ROWP(t), grp, G, W, e);
+#endif
+        h[p % ST_K] = sc_across(e, gr);
         const int o = t - 2 * R; /* the output row complete with this input row */
         if (o >= 0 && i0 + o < H) {
           float4 acc = (float4)(0.0f);
@@ -320,6 +341,7 @@ __kernel void amp_stencil_columns_sep(AMP_CONST_VIEW(float, src), AMP_VIEW(float
       }
     }
   }
+#undef SC_ROWP
 }
 
 /* acc + the sums across of a row's values e with one row of weights wa. */
@@ -381,3 +403,4 @@ __kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, ds
 #undef SC_WROW
 }
 #endif
+

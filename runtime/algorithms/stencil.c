@@ -73,9 +73,11 @@ static int rows_aligned(const amp_array_view *v) {
  * errors naming them): AMP_STENCIL_ROWS (SC_OY, 1 .. 128, default 32), AMP_STENCIL_TX and
  * AMP_STENCIL_TY (the tile, threads across and down, default 64 x 1, at most 1024 threads),
  * AMP_STENCIL_ALIGNED (0: vload4 even where float4 would do; 1, the default: float4 where the
- * views allow it), AMP_STENCIL_RING (stencil.cl's SC_RING: 0, the rows' loop unrolled whole, the
- * default on GPUs; 1, unrolled by periods of 2r + 1 rows, the default on CPU devices, where the
- * whole unrolling took several times as long to build). */
+ * views allow it), AMP_STENCIL_PREFETCH (1: the blur loads its next row before it sums the
+ * current one, the default on GPUs; 0, the default on CPU devices), AMP_STENCIL_RING (stencil.cl's
+ * SC_RING: 0, the rows' loop unrolled whole, the default on GPUs; 1, unrolled by periods of 2r + 1
+ * rows, the default on CPU devices, where the whole unrolling took several times as long to build).
+ */
 static amp_status launch_columns(amp_accelerator_view *view, const char *kname, int r,
                                  amp_array_view *src, amp_array_view *dst, const amp_arg *w,
                                  size_t nw, amp_future **done, const char *fn) {
@@ -83,19 +85,21 @@ static amp_status launch_columns(amp_accelerator_view *view, const char *kname, 
   amp_kernel *k = NULL;
   int H = src->extent.dim[0], W = src->extent.dim[1];
   int oy = 32, tx = 64, ty = 1, aligned = 1, ring = view->acc->props.is_emulated;
+  int pf = !ring; /* prefetching measured on a GPU only (stencil.cl: SC_PF) */
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_ROWS", 1, 128, oy, &oy, fn));
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_TX", 1, 1024, tx, &tx, fn));
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_TY", 1, 1024, ty, &ty, fn));
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_ALIGNED", 0, 1, aligned, &aligned, fn));
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_RING", 0, 1, ring, &ring, fn));
+  AMP__TRY(amp__algo_env_int("AMP_STENCIL_PREFETCH", 0, 1, pf, &pf, fn));
   if (tx * ty > 1024)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: AMP_STENCIL_TX %d x AMP_STENCIL_TY %d is %d threads; at most 1024", fn, tx, ty,
               tx * ty);
   aligned = aligned && rows_aligned(src) && rows_aligned(dst);
-  char opts[80];
-  snprintf(opts, sizeof opts, "-DR=%d -DSC_OY=%d -DSC_ALIGNED=%d -DSC_RING=%d", r, oy, aligned,
-           ring);
+  char opts[96];
+  snprintf(opts, sizeof opts, "-DR=%d -DSC_OY=%d -DSC_ALIGNED=%d -DSC_RING=%d -DSC_PF=%d", r, oy,
+           aligned, ring, pf);
   AMP__TRY(amp__algo_kernel_opts("stencil", opts, kname, &k));
   long strips = ((long)H + oy - 1) / oy, groups = ((long)W + 3) / 4;
   long rows = (strips + ty - 1) / ty * ty, cols = (groups + tx - 1) / tx * tx;

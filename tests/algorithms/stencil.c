@@ -5,7 +5,8 @@
  * 6, 8 at the others), sections with a row stride (one whose rows start on 16 bytes, one whose
  * rows do not), and bad input. The default run takes the column kernels (float4 where aligned),
  * .columns_odd the same with odd tile and strip shapes and vload4 only (AMP_STENCIL_TX, _TY,
- * _ROWS, _ALIGNED), .tiles the tile_static kernels (AMP_STENCIL_COLUMNS=0). */
+ * _ROWS, _ALIGNED) and the GPUs' loop on any device (AMP_STENCIL_RING=0, _PREFETCH=1), .tiles the
+ * tile_static kernels (AMP_STENCIL_COLUMNS=0). */
 #include "check.h"
 
 #include <stdint.h>
