@@ -480,30 +480,31 @@ static int stages(int r) {
   return s;
 }
 
-void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes) {
-  double e = (double)g->esize, block = (double)g->mb * (double)g->nb * e, m = 0, b = 0;
+void hockney_cost(const grid *g, algorithm alg, double messages[2], double bytes[2]) {
+  double e = (double)g->esize, block = (double)g->mb * (double)g->nb * e;
   int q = g->pr;
+  messages[0] = messages[1] = bytes[0] = bytes[1] = 0;
   switch (alg) {
-  case ALG_CANNON: /* skew of A and B, then q - 1 shifts of each, one block each */
-    m = q > 1 ? 2.0 + 2.0 * (q - 1) : 0.0;
-    b = m * block;
+  case ALG_CANNON: /* shifts only: the skew of A and B, then q - 1 shifts of each, a block each */
+    messages[1] = q > 1 ? 2.0 + 2.0 * (q - 1) : 0.0;
+    bytes[1] = messages[1] * block;
     break;
-  case ALG_FOX: /* q broadcasts of A along a row, q - 1 shifts of B, one block each */
-    m = (double)q * stages(q) + (q - 1);
-    b = m * block;
+  case ALG_FOX: /* q broadcasts of A along a row (one way), q - 1 shifts of B (both ways) */
+    messages[0] = (double)q * stages(q);
+    bytes[0] = messages[0] * block;
+    messages[1] = q - 1;
+    bytes[1] = messages[1] * block;
     break;
   case ALG_SHARED: /* no messages: the operands are read where they lie */
     break;
   default: /* each step: A's mb x w panel along a row of pc, B's w x nb panel down a column of pr */
     for (int k0 = 0; k0 < g->np; k0 = summa_next(g, k0)) {
       double w = (double)(summa_next(g, k0) - k0);
-      m += stages(g->pc) + stages(g->pr);
-      b += stages(g->pc) * (double)g->mb * w * e + stages(g->pr) * w * (double)g->nb * e;
+      messages[0] += stages(g->pc) + stages(g->pr);
+      bytes[0] += stages(g->pc) * (double)g->mb * w * e + stages(g->pr) * w * (double)g->nb * e;
     }
     break;
   }
-  *messages = m;
-  *bytes = b;
 }
 
 void link_cost(const grid *g, algorithm alg, double *copies, double *bytes, double *c_bytes) {

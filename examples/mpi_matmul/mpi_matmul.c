@@ -15,8 +15,9 @@
  * communication, in copies between host and accelerator and on the host in block products, and
  * the products' own time on the accelerator (each the slowest rank's); with --pingpong, the
  * model's prediction of communication plus copies beside the measured sum: Hockney's latency
- * alpha and inverse bandwidth beta for MPI (a ping-pong of rank pairs, all pairs at once) and for
- * the link (copies of pinned memory to the accelerator, all ranks at once). --verify checks C:
+ * alpha and inverse bandwidth beta for MPI (a ping-pong of rank pairs for one-way messages, an
+ * exchange for shifts, all pairs at once) and for the link (copies of pinned memory to the
+ * accelerator, all ranks at once). --verify checks C:
  * against OpenBLAS on rank 0 for N <= 2048, and for any N with a checksum (C x against A (B x) for
  * a fixed vector x, C x summed over the ranks). A rank that cannot open its accelerator (try
  * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. The
@@ -296,20 +297,28 @@ static void fit(const double *m, const double *t, int count, double ab[2]) {
     ab[1] = t[count - 1] / m[count - 1]; /* and, on a machine too busy to time, miss the slope */
 }
 
-/* The message sizes of both measurements: 8 B .. 1 KiB, then 16 KiB .. 64 MiB (at most `most`). */
-enum { SIZES = 21 };
+/* The message sizes of both measurements: 8 B .. 1 KiB, then 16 KiB .. 1 GiB (at most the
+ * largest the algorithms send: a block). The large ones reach the sizes the algorithms move on a
+ * GPU (blocks and panels of hundreds of MiB), where a fit of small sizes only had priced staged
+ * copies 30% too slow. */
+enum { SIZES = 25 };
 static int size_of(int s) {
   return s < 8 ? 8 << s : (16 << 10) << (s - 8);
 }
 
-/* Hockney's alpha (s) and beta (s per byte) for MPI: rank pairs (0, 1), (2, 3), ... ping-pong all
- * at once, as the algorithms' ranks all send at once, messages up to 64 MiB but no larger than
- * the largest the algorithms send (a block, `block` bytes: the small runs of the tests stay
- * quick); rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a rank could
- * not allocate its buffer. */
-static int pingpong(const grid *g, size_t block, double *alpha, double *beta) {
-  enum { REPS = 10 };
-  double m[SIZES], t[SIZES];
+/* Repetitions per size: fewer for the large ones, long enough to time on their own. */
+static int reps_of(int bytes) {
+  return bytes >= (64 << 20) ? 3 : 10;
+}
+
+/* Hockney's alpha (s) and beta (s per byte) for MPI, both patterns the algorithms use, with all
+ * rank pairs (0, 1), (2, 3), ... at once, as the algorithms' ranks all send at once: one way
+ * (ping-pong: one rank of a pair sends while the other receives; broadcasts) into ab[0], ab[1],
+ * and exchange (both ranks of a pair send and receive at the same time, MPI_Sendrecv_replace;
+ * shifts) into ab[2], ab[3]. Messages up to 1 GiB but no larger than `block`; rank 0's times are
+ * fitted and sent to all. Returns 0 (on every rank) when a rank could not allocate its buffer. */
+static int pingpong(const grid *g, size_t block, double ab[4]) {
+  double m[SIZES], t[SIZES], tx[SIZES];
   int partner = g->rank ^ 1, active = partner < g->p, sizes = 2; /* at least two points */
   while (sizes < SIZES && (size_t)size_of(sizes) <= block)
     sizes++;
@@ -320,12 +329,14 @@ static int pingpong(const grid *g, size_t block, double *alpha, double *beta) {
     free(buf);
     return 0;
   }
+  if (buf)
+    memset(buf, 0, (size_t)size_of(sizes - 1)); /* pages touched before any timing */
   for (int s = 0; s < sizes; s++) {
-    int bytes = size_of(s);
+    int bytes = size_of(s), reps = reps_of(bytes);
     m[s] = bytes;
     MPI_Barrier(g->cart);
     double t0 = MPI_Wtime();
-    for (int r = 0; active && r < REPS; r++) {
+    for (int r = 0; active && r < reps; r++) {
       if (g->rank < partner) {
         MPI_Send(buf, bytes, MPI_BYTE, partner, 9, g->cart);
         MPI_Recv(buf, bytes, MPI_BYTE, partner, 9, g->cart, MPI_STATUS_IGNORE);
@@ -334,42 +345,45 @@ static int pingpong(const grid *g, size_t block, double *alpha, double *beta) {
         MPI_Send(buf, bytes, MPI_BYTE, partner, 9, g->cart);
       }
     }
-    t[s] = (MPI_Wtime() - t0) / (2.0 * REPS); /* one way */
+    t[s] = (MPI_Wtime() - t0) / (2.0 * reps); /* one way */
+    MPI_Barrier(g->cart);
+    t0 = MPI_Wtime();
+    for (int r = 0; active && r < reps; r++)
+      MPI_Sendrecv_replace(buf, bytes, MPI_BYTE, partner, 10, partner, 10, g->cart,
+                           MPI_STATUS_IGNORE);
+    tx[s] = (MPI_Wtime() - t0) / reps; /* one message each way, at once */
   }
   free(buf);
-  double ab[2];
   fit(m, t, sizes, ab);
-  MPI_Bcast(ab, 2, MPI_DOUBLE, 0, g->cart);
-  *alpha = ab[0];
-  *beta = ab[1];
+  fit(m, tx, sizes, ab + 2);
+  MPI_Bcast(ab, 4, MPI_DOUBLE, 0, g->cart);
   return 1;
 }
 
 /* The same two parameters for the link: every rank copies `src` (pinned memory, or ordinary
- * memory that ampcl stages) to its accelerator at once, blocking copies of 8 B up to 64 MiB (at
+ * memory that ampcl stages) to its accelerator at once, blocking copies of 8 B up to 1 GiB (at
  * most `block` bytes); rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a
  * rank's copies failed. A rank whose copy fails copies no more but still takes part in every
  * size's barrier: the others are waiting there (stopping early hung the job). */
 static int link_model(const grid *g, const void *src, size_t block, double *alpha, double *beta) {
-  enum { REPS = 10 };
   double m[SIZES], t[SIZES];
   int count = 0, ok = 1, all_ok = 0;
   char why[256] = "";
   for (int s = 0; s < SIZES && (size_t)size_of(s) <= block; s++) {
     amp_array *a = NULL;
-    int bytes = size_of(s);
+    int bytes = size_of(s), reps = reps_of(bytes);
     ok = ok && amp_array_create(g->copies, amp_extent1(bytes / 4), AMP_FLOAT, &a) == AMP_SUCCESS &&
          amp_copy_to_array(src, (size_t)bytes, a) == AMP_SUCCESS; /* the first, untimed */
     if (!ok && !why[0])
       snprintf(why, sizeof why, "%s", amp_last_error());
     MPI_Barrier(g->cart);
     double t0 = MPI_Wtime();
-    for (int r = 0; r < REPS && ok; r++)
+    for (int r = 0; r < reps && ok; r++)
       ok = amp_copy_to_array(src, (size_t)bytes, a) == AMP_SUCCESS;
     if (!ok && !why[0])
       snprintf(why, sizeof why, "%s", amp_last_error());
     m[count] = bytes;
-    t[count++] = (MPI_Wtime() - t0) / REPS;
+    t[count++] = (MPI_Wtime() - t0) / reps;
     amp_array_release(a);
   }
   ok = ok && count >= 2;
@@ -528,18 +542,22 @@ int main(int argc, char **argv) {
       printf("mpi_matmul: the ranks are not all on one node: shared is left out\n");
   }
   /* the model's two parameter pairs: MPI's (ping-pong) and the link's (copies) */
-  double alpha = 0, beta = 0, alpha_l = 0, beta_l = 0, alpha_o = 0, beta_o = 0;
+  double mpi[4] = {0, 0, 0, 0}, alpha_l = 0, beta_l = 0, alpha_o = 0, beta_o = 0;
   int model = 0;
   if (o.pingpong) {
-    model = p > 1 ? pingpong(&g, bytes, &alpha, &beta) : 1;
+    model = p > 1 ? pingpong(&g, bytes, mpi) : 1;
     model = model && link_model(&g, g.Aw[0], bytes, &alpha_l, &beta_l);
     if (model && g.win != MPI_WIN_NULL) /* the shared window is ordinary memory: staged */
       model = link_model(&g, g.At_of[g.rank], bytes, &alpha_o, &beta_o);
     if (g.rank == 0 && model) {
-      if (p > 1)
+      if (p > 1) {
         printf("Hockney, MPI:  alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), ping-pong of rank "
                "pairs, all at once\n",
-               alpha * 1e6, beta * 1e9, 1e-9 / beta);
+               mpi[0] * 1e6, mpi[1] * 1e9, 1e-9 / mpi[1]);
+        printf("Hockney, MPI:  alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), exchange: both "
+               "ranks of each pair send at once\n",
+               mpi[2] * 1e6, mpi[3] * 1e9, 1e-9 / mpi[3]);
+      }
       printf("Hockney, link: alpha %8.2f us, beta %.4f ns/byte (%6.2f GB/s), copies of %s "
              "memory to the accelerator, all ranks at once\n",
              alpha_l * 1e6, beta_l * 1e9, 1e-9 / beta_l, g.pinned ? "pinned" : "ordinary");
@@ -591,16 +609,16 @@ int main(int argc, char **argv) {
       double flops = 2.0 * (double)g.n * g.n * g.n;
       char predicted[32] = "-";
       if (model) {
-        double messages, volume, copies, copied, c_bytes;
-        hockney_cost(&g, (algorithm)a, &messages, &volume);
+        double messages[2], volume[2], copies, copied, c_bytes;
+        hockney_cost(&g, (algorithm)a, messages, volume);
         link_cost(&g, (algorithm)a, &copies, &copied, &c_bytes);
         /* shared's operands come from the window (ordinary memory), the others' from the working
          * blocks, whose link parameters were measured from them (pinned, or not) */
         const double al = a == ALG_SHARED ? alpha_o : alpha_l,
                      bl = a == ALG_SHARED ? beta_o : beta_l;
         snprintf(predicted, sizeof predicted, "%.3f",
-                 (messages * alpha + volume * beta + copies * al + copied * bl + alpha_l +
-                  c_bytes * beta_l) *
+                 (messages[0] * mpi[0] + volume[0] * mpi[1] + messages[1] * mpi[2] +
+                  volume[1] * mpi[3] + copies * al + copied * bl + alpha_l + c_bytes * beta_l) *
                      1e3);
       }
       printf("%-8s %10.3f %10.2f %9.3f %9.3f %10.3f %11.3f %11.3f %11s  %s\n", algorithm_names[a],

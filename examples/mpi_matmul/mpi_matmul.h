@@ -76,11 +76,14 @@ amp_status warm_up(grid *g);
  * Cannon and Fox need g->pr == g->pc (AMP_ERROR_INVALID_ARGUMENT otherwise). */
 amp_status run_algorithm(grid *g, algorithm alg, timing *t);
 
-/* Hockney's model of the communication on one rank's critical path: *messages (each costs alpha)
- * and *bytes (each costs beta) over the whole algorithm, counting a point-to-point send as one
- * message and a broadcast over r ranks as ceil(log2 r) messages of its size (a binomial tree).
- * The predicted time is alpha * messages + beta * bytes. */
-void hockney_cost(const grid *g, algorithm alg, double *messages, double *bytes);
+/* Hockney's model of the communication on one rank's critical path, in two classes: messages
+ * sent one way while the partner only receives (the stages of a broadcast: a broadcast over r
+ * ranks counts as ceil(log2 r) messages of its size, a binomial tree), messages[0] and bytes[0];
+ * and shifts, where every rank sends and receives at once (Cannon's skew and shifts, Fox's shift
+ * of B), messages[1] and bytes[1]. The predicted time is alpha * messages[0] + beta * bytes[0] +
+ * alpha_x * messages[1] + beta_x * bytes[1], each class with the parameters measured for its
+ * pattern (mpi_matmul.c: ping-pong and exchange). */
+void hockney_cost(const grid *g, algorithm alg, double messages[2], double bytes[2]);
 
 /* The copies between host and accelerator of one rank over the whole algorithm: every step
  * copies its two operands in (*copies copies of *bytes in all), and C comes back once at the end
