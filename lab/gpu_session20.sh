@@ -8,6 +8,10 @@
 #   addexp   the host's memcpy bandwidth (lab/host_bandwidth.c), CUDA's add-exp over 1, 2, 4 GPUs
 #            (lab/multi_gpu_cuda.py: pinned and pageable) and amp-bench's add-exp split over 2
 #            and 4 GPUs, pinned and malloc, 4 pieces a GPU
+#   mpi      amp-mpi-matmul -n 32768 --verify --pingpong on 1 rank (Fox), 2 ranks (shared, panels
+#            of 4096) and 4 ranks (every algorithm, panels of 4096): the model with its exchange
+#            pair and sizes up to 1 GiB against what is measured (not run in session 20: no device
+#            time was left)
 # From the repository root:
 #   . .device/setup.sh && PARTS="stencil gemm4" bash lab/gpu_session20.sh "$OUT"
 set -uo pipefail
@@ -23,7 +27,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.tx
 git log -1 --format='%H %s' >"$o/commit.txt" 2>&1; git status --short >>"$o/commit.txt" 2>&1
 t0=$(date +%s)
 { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release &&
-  cmake --build $B -j"$(nproc)" --target ${TARGETS:-amp-bench stencil-sweep test_algo_stencil host-bandwidth}; } >"$o/build.log" 2>&1 ||
+  cmake --build $B -j"$(nproc)" --target ${TARGETS:-amp-bench stencil-sweep test_algo_stencil host-bandwidth mpi_matmul}; } >"$o/build.log" 2>&1 ||
   { tail -40 "$o/build.log"; exit 1; }
 echo "build $(($(date +%s) - t0)) s"
 G4=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1,ocl/nvidia-cuda/2,ocl/nvidia-cuda/3
@@ -65,5 +69,17 @@ if on addexp; then
       AMP_BENCH_PIECES=4 timeout 60 $AE --multi ${!G} $flag --csv "$o/addexp-$G-$mem.csv" >"$o/addexp-$G-$mem.txt" 2>&1
       echo "addexp $G $mem: $(grep -A3 'Table A2' "$o/addexp-$G-$mem.txt" | tail -1)"
     done
+  done
+fi
+if on mpi; then
+  R="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"
+  M="$B/examples/mpi_matmul/amp-mpi-matmul -n ${MPI_N:-32768} --verify --pingpong"
+  for run in "1 fox" "2 shared --panel 4096" "4 all --panel 4096"; do
+    set -- $run
+    f="$o/mpi-np$1-$2.txt"
+    np=$1 alg=$2
+    shift 2
+    timeout 200 $R -np $np $M --algorithm $alg "$@" >"$f" 2>&1
+    echo "== mpi np$np $alg $* rc=$?"; grep -E "^(cannon|fox|summa|shared) |Hockney|rror" "$f" | head -12
   done
 fi

@@ -403,4 +403,3 @@ __kernel void amp_stencil_columns(AMP_CONST_VIEW(float, src), AMP_VIEW(float, ds
 #undef SC_WROW
 }
 #endif
-
