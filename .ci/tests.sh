@@ -27,10 +27,12 @@ AMP_DEBUG=1 ctest --test-dir build-ci --output-on-failure -j"$jobs" -L debug -LE
 echo "== the suite again on a second OpenCL implementation: Intel's CPU runtime (.ci/intel-cpu.sh)"
 # The loader then sees Intel's driver only, so every test's default device is Intel's; the tests
 # that need two devices skip (POCL makes two, Intel one). Sweeps at their small sizes, as in the
-# sanitizer pass: this pass is about the implementation, not the sizes. The MPI example's 6- and
-# 9-rank grids (label mpi_grids) run on POCL only: they check the grids' shapes, which do not
-# depend on the implementation, and nine ranks each starting Intel's runtime on two cores took
-# two minutes of this pass's critical path (the MPI tests run one at a time). The runs labelled
+# sanitizer pass: this pass is about the implementation, not the sizes. The MPI example's runs
+# labelled mpi_grids (3, 6 and 9 ranks, narrow panels, the failing product, Cannon refused on 2
+# ranks, the second element type) run on POCL only: they check the grids' shapes and the
+# example's error paths, which do not depend on the implementation, and the MPI tests run one at
+# a time (nine ranks each starting Intel's runtime on two cores took two minutes of this pass's
+# critical path; the others 76 s more). Intel's pass keeps 1, 2 and 4 ranks and two failures. The runs labelled
 # knobs (tests/algorithms/CMakeLists.txt: another path forced through an environment knob, the
 # warp paths emulated) check kernel logic, which .ci/knobs.sh checks on POCL; on Intel's runtime
 # they took 90 s of compiling.
