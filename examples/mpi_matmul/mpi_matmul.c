@@ -297,10 +297,10 @@ static void fit(const double *m, const double *t, int count, double ab[2]) {
     ab[1] = t[count - 1] / m[count - 1]; /* and, on a machine too busy to time, miss the slope */
 }
 
-/* The message sizes of both measurements: 8 B .. 1 KiB, then 16 KiB .. 1 GiB (at most the
- * largest the algorithms send: a block). The large ones reach the sizes the algorithms move on a
- * GPU (blocks and panels of hundreds of MiB), where a fit of small sizes only had priced staged
- * copies 30% too slow. */
+/* The sizes of every measurement (ping-pong, exchange, the link's copies): 8 B .. 1 KiB, then
+ * 16 KiB .. 1 GiB (at most a block, the largest the algorithms move). The large ones reach the
+ * blocks and panels of hundreds of MiB the algorithms move on a GPU, whose staged copies ran
+ * faster than a fit of sizes up to 64 MiB priced them (lab/NOTEBOOK.md, session 20). */
 enum { SIZES = 25 };
 static int size_of(int s) {
   return s < 8 ? 8 << s : (16 << 10) << (s - 8);
@@ -541,7 +541,8 @@ int main(int argc, char **argv) {
     if (g.rank == 0)
       printf("mpi_matmul: the ranks are not all on one node: shared is left out\n");
   }
-  /* the model's two parameter pairs: MPI's (ping-pong) and the link's (copies) */
+  /* the model's parameter pairs: MPI's (ping-pong and exchange) and the link's (copies of the
+   * working blocks, and of the shared window where there is one) */
   double mpi[4] = {0, 0, 0, 0}, alpha_l = 0, beta_l = 0, alpha_o = 0, beta_o = 0;
   int model = 0;
   if (o.pingpong) {

@@ -85,7 +85,7 @@ static amp_status launch_columns(amp_accelerator_view *view, const char *kname, 
   amp_kernel *k = NULL;
   int H = src->extent.dim[0], W = src->extent.dim[1];
   int oy = 32, tx = 64, ty = 1, aligned = 1, ring = view->acc->props.is_emulated;
-  int pf = !ring; /* prefetching measured on a GPU only (stencil.cl: SC_PF) */
+  int pf = !view->acc->props.is_emulated; /* measured on a GPU only (stencil.cl: SC_PF) */
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_ROWS", 1, 128, oy, &oy, fn));
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_TX", 1, 1024, tx, &tx, fn));
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_TY", 1, 1024, ty, &ty, fn));
