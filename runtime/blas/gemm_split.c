@@ -157,7 +157,10 @@ typedef struct part {
   int started;
   amp_status status;
   char reason[REASON];
-  uint64_t a_ns, gemm_ns, wait_ns, back_ns; /* for AMP_DEBUG and AMP_GEMM_MULTI_VERBOSE */
+  /* for AMP_DEBUG and AMP_GEMM_MULTI_VERBOSE: A's copy in, the GEMMs' device time, this thread's
+   * waits for packed panels, for GEMMs to finish, for results to come back, and its writes into C;
+   * when the first GEMM was enqueued and the last result was in C (from the call's start) */
+  uint64_t a_ns, gemm_ns, wait_ns, gwait_ns, back_ns, write_ns, first_ns, last_ns;
 } part;
 
 struct job {
@@ -172,6 +175,7 @@ struct job {
   size_t ldc;
   size_t nrings;     /* 1: every accelerator copies from part 0's ring; else one ring each */
   size_t slot_elems; /* k * w */
+  uint64_t t0;       /* when the call started (now_ns), for AMP_GEMM_MULTI_VERBOSE */
   pthread_mutex_t lock;
   pthread_cond_t cond;
   long slot_panel[MAX_RING];    /* the panel slot s holds or is being packed with */
@@ -349,10 +353,16 @@ static amp_status finish_panel(part *pt, size_t p) {
     if (amp_future_elapsed_ns(futs[c], &ns) == AMP_SUCCESS)
       pt->gemm_ns += ns;
   }
+  uint64_t t1 = now_ns();
   AMP__TRY(amp_array_view_synchronize(pt->out[p % j->nout]));
   release_panel(j, p);
+  uint64_t t2 = now_ns();
   write_back(j, pt, pt->out_mem[p % j->nout], p * j->w, panel_cols(j, p));
-  pt->back_ns += now_ns() - t0;
+  uint64_t t3 = now_ns();
+  pt->gwait_ns += t1 - t0;
+  pt->back_ns += t2 - t1;
+  pt->write_ns += t3 - t2;
+  pt->last_ns = t3 - j->t0;
 fail:
   for (size_t c = 0; c < MAX_ACHUNK; c++) {
     if (futs[c] && status != AMP_SUCCESS)
@@ -417,6 +427,8 @@ static amp_status gemm_rows(part *pt, size_t p, size_t r0, size_t r1, amp_future
   AMP__TRY(panel_view(pt->slot[p % j->ring], j->tb != AMP_NO_TRANS, panel_cols(j, p), j->w, &bv));
   AMP__TRY(out_rows(pt, p, r0, r1, &cv));
   AMP__TRY(amp_blas_gemm(pt->run, j->ta, j->tb, 1.0, av, bv, 0.0, cv, fut));
+  if (!pt->first_ns)
+    pt->first_ns = now_ns() - j->t0;
 fail:
   amp_array_view_release(av);
   amp_array_view_release(bv);
@@ -869,6 +881,7 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   }
   locks = 1;
   uint64_t t0 = now_ns();
+  j->t0 = t0;
   /* the fillers first: the panels are divided among those that started */
   size_t nf = 1;
   for (; nf < j->nfill; nf++) {
@@ -912,10 +925,13 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     for (size_t g = 0; g < j->nparts; g++) {
       const part *pt = &j->parts[g];
       fprintf(stderr,
-              "[ampcl]   %s: rows %zu..%zu: A in %.1f ms, GEMMs %.1f ms (device), waited for "
-              "panels %.1f ms, results back and written %.1f ms\n",
+              "[ampcl]   %s: rows %zu..%zu: A in %.1f ms, GEMMs %.1f ms (device), first "
+              "enqueued at %.1f ms, last result in C at %.1f ms; the thread waited for panels "
+              "%.1f ms, for GEMMs %.1f ms, for results back %.1f ms, wrote C %.1f ms\n",
               pt->acc->props.device_path, pt->r0, pt->r0 + pt->rows, (double)pt->a_ns / 1e6,
-              (double)pt->gemm_ns / 1e6, (double)pt->wait_ns / 1e6, (double)pt->back_ns / 1e6);
+              (double)pt->gemm_ns / 1e6, (double)pt->first_ns / 1e6, (double)pt->last_ns / 1e6,
+              (double)pt->wait_ns / 1e6, (double)pt->gwait_ns / 1e6, (double)pt->back_ns / 1e6,
+              (double)pt->write_ns / 1e6);
     }
   }
 fail:

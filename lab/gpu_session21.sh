@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Session 21's GPU calls (issue 34), on a host with two or four GPUs (every GPU of the host is
+# used; G2 is GPUs 0 and 1), PARTS of:
+#   mpi      amp-mpi-matmul -n 32768 --verify --pingpong: 1 rank (Fox), and on 2 and 4 ranks
+#            (where the host has them) every algorithm with panels of 4096: Hockney's model with
+#            its exchange pair and sizes up to 1 GiB against what is measured
+#   split    examples/split (the users' recipe) on 2^30 floats, 4 pieces a GPU, pinned and
+#            malloc, over all GPUs and over 2 (it times GPU 0 alone in the same process)
+#   gemm     amp-bench matmul float 32768 from malloc: fast on one GPU, gemm-multi on all GPUs,
+#            with AMP_GEMM_MULTI_VERBOSE (each GPU's timeline in each call), then one traced
+#            gemm-multi call (AMP_TRACE, summarised by amp-trace)
+#   addexp   amp-bench's add-exp split of 2^30 floats over 2 GPUs, pinned and malloc, 4 pieces a
+#            GPU, and the host's memcpy bandwidth (lab/host_bandwidth.c)
+# From the repository root:
+#   . .device/setup.sh && PARTS="mpi" bash lab/gpu_session21.sh "$OUT"
+set -uo pipefail
+out=${1:?usage: gpu_session21.sh OUTDIR}
+cd "$(dirname "$0")/.."
+PARTS=${PARTS:-mpi}
+NG=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+o=$out/s21-g$NG-$(echo "$PARTS" | tr ' ' '-')
+mkdir -p "$o"
+B=build-gpu
+export POCL_CACHE_DIR=$PWD/$B/pocl-cache
+on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
+nvidia-smi topo -m >>"$o/gpu.txt" 2>&1; nproc >>"$o/gpu.txt"
+git log -1 --format='%H %s' >"$o/commit.txt" 2>&1; git status --short >>"$o/commit.txt" 2>&1
+t0=$(date +%s)
+{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release &&
+  cmake --build $B -j"$(nproc)" --target ${TARGETS:-amp-bench amp-trace split host-bandwidth mpi_matmul}; } >"$o/build.log" 2>&1 ||
+  { tail -40 "$o/build.log"; exit 1; }
+echo "build $(($(date +%s) - t0)) s, $NG GPUs"
+GALL=$(seq -s, -f 'ocl/nvidia-cuda/%g' 0 $((NG - 1)))
+G2=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1
+if on mpi; then
+  R="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"
+  M="$B/examples/mpi_matmul/amp-mpi-matmul -n ${MPI_N:-32768} --verify --pingpong"
+  runs=("1 fox" "2 all --panel 4096")
+  [ "$NG" -ge 4 ] && runs+=("4 all --panel 4096")
+  for run in "${runs[@]}"; do
+    set -- $run
+    f="$o/mpi-np$1-$2.txt"
+    np=$1 alg=$2
+    shift 2
+    s=$(date +%s)
+    timeout 240 $R -np $np $M --algorithm $alg "$@" >"$f" 2>&1
+    echo "== mpi np$np $alg $* rc=$? $(($(date +%s) - s)) s"; grep -E "^(cannon|fox|summa|shared) |Hockney|rror" "$f" | head -12
+  done
+fi
+if on split; then
+  for G in GALL G2; do
+    [ $G = G2 ] && [ "$NG" -le 2 ] && continue
+    for mem in pinned malloc; do
+      flag=; [ $mem = pinned ] && flag=--pinned
+      f="$o/split-$G-$mem.txt"
+      timeout 120 $B/examples/amp-split --size 1073741824 --pieces 4 --repeats 3 --accelerators ${!G} $flag >"$f" 2>&1
+      echo "== split $G $mem rc=$?"; tail -4 "$f"
+    done
+  done
+fi
+if on gemm; then
+  MM="$B/bench/amp-bench --workload matmul --types float --sizes 32768"
+  AMP_GEMM_MULTI_VERBOSE=1 timeout 240 $MM --repeats 4 --impl fast,gemm-multi --multi $GALL --csv "$o/matmul-g$NG.csv" >"$o/matmul-g$NG.txt" 2>"$o/matmul-g$NG.err"
+  echo "== matmul 32768 on $NG GPUs rc=$?"; grep -A4 'Table A2' "$o/matmul-g$NG.txt" | tail -2
+  grep -A3 'Table A3' "$o/matmul-g$NG.txt" | tail -1
+  grep "accelerators" "$o/matmul-g$NG.err"; grep "rows" "$o/matmul-g$NG.err" | tail -$NG
+  AMP_TRACE=$o/gemm-trace.json AMP_GEMM_MULTI_VERBOSE=1 timeout 120 $MM --repeats 1 --impl gemm-multi --multi $GALL >"$o/gemm-trace-run.txt" 2>&1
+  echo "traced rc=$?"
+  $B/examples/amp-trace summary "$o/gemm-trace.json" >"$o/gemm-trace-summary.txt" 2>&1
+  head -30 "$o/gemm-trace-summary.txt"; gzip -f "$o/gemm-trace.json"
+fi
+if on addexp; then
+  timeout 60 $B/lab/host-bandwidth 4 1,8,16,32 >"$o/host-bandwidth.txt" 2>&1; cat "$o/host-bandwidth.txt"
+  AE="$B/bench/amp-bench --workload addexp --impl fast,multi --sizes 2^30 --repeats 3"
+  for mem in pinned malloc; do
+    flag=; [ $mem = pinned ] && flag=--pinned
+    AMP_BENCH_PIECES=4 timeout 60 $AE --multi $G2 $flag --csv "$o/addexp-G2-$mem.csv" >"$o/addexp-G2-$mem.txt" 2>&1
+    echo "addexp G2 $mem: $(grep -A3 'Table A2' "$o/addexp-G2-$mem.txt" | tail -1)"
+  done
+fi
+# at most 8 files come back: everything in one archive
+tar -C "$out" -czf "$out/s21-g$NG-$(echo "$PARTS" | tr ' ' '-').tgz" "$(basename "$o")" && rm -rf "$o"
