@@ -7,8 +7,9 @@
 #   split    examples/split (the users' recipe) on 2^30 floats, 4 pieces a GPU, pinned and
 #            malloc, over all GPUs and over 2 (it times GPU 0 alone in the same process)
 #   gemm     amp-bench matmul float 32768 from malloc: fast on one GPU, gemm-multi on all GPUs,
-#            with AMP_GEMM_MULTI_VERBOSE (each GPU's timeline in each call), then one traced
-#            gemm-multi call (AMP_TRACE, summarised by amp-trace)
+#            with AMP_GEMM_MULTI_VERBOSE (each GPU's timeline in each call), once for each of
+#            GEMM_VARIANTS (settings joined by commas, or "default"), then (TRACE=1, the default)
+#            one traced gemm-multi call (AMP_TRACE, summarised by amp-trace)
 #   addexp   amp-bench's add-exp split of 2^30 floats over 2 GPUs, pinned and malloc, 4 pieces a
 #            GPU, and the host's memcpy bandwidth (lab/host_bandwidth.c)
 # From the repository root:
@@ -61,14 +62,23 @@ if on split; then
 fi
 if on gemm; then
   MM="$B/bench/amp-bench --workload matmul --types float --sizes 32768"
-  AMP_GEMM_MULTI_VERBOSE=1 timeout 240 $MM --repeats 4 --impl fast,gemm-multi --multi $GALL --csv "$o/matmul-g$NG.csv" >"$o/matmul-g$NG.txt" 2>"$o/matmul-g$NG.err"
-  echo "== matmul 32768 on $NG GPUs rc=$?"; grep -A4 'Table A2' "$o/matmul-g$NG.txt" | tail -2
-  grep -A3 'Table A3' "$o/matmul-g$NG.txt" | tail -1
-  grep "accelerators" "$o/matmul-g$NG.err"; grep "rows" "$o/matmul-g$NG.err" | tail -$NG
-  AMP_TRACE=$o/gemm-trace.json AMP_GEMM_MULTI_VERBOSE=1 timeout 120 $MM --repeats 1 --impl gemm-multi --multi $GALL >"$o/gemm-trace-run.txt" 2>&1
-  echo "traced rc=$?"
-  $B/examples/amp-trace summary "$o/gemm-trace.json" >"$o/gemm-trace-summary.txt" 2>&1
-  head -30 "$o/gemm-trace-summary.txt"; gzip -f "$o/gemm-trace.json"
+  # GEMM_VARIANTS: settings for each gemm-multi run ("default": none); the first also runs `fast`
+  # on one GPU, the baseline
+  impl=fast,gemm-multi
+  for v in ${GEMM_VARIANTS:-default}; do
+    tag=$(echo "$v" | tr -c 'A-Za-z0-9=_\n' '-')
+    env_v=(); [ "$v" != default ] && env_v=(${v//,/ })
+    env "${env_v[@]}" AMP_GEMM_MULTI_VERBOSE=1 timeout 240 $MM --repeats 4 --impl $impl --multi $GALL --csv "$o/matmul-g$NG-$tag.csv" >"$o/matmul-g$NG-$tag.txt" 2>"$o/matmul-g$NG-$tag.err"
+    echo "== matmul 32768 on $NG GPUs, $v, rc=$?"; grep -A4 'Table A2' "$o/matmul-g$NG-$tag.txt" | tail -2
+    grep "accelerators" "$o/matmul-g$NG-$tag.err" | sed 's/.*A in/A in/'; grep "rows" "$o/matmul-g$NG-$tag.err" | tail -$NG
+    impl=gemm-multi
+  done
+  if [ "${TRACE:-1}" = 1 ]; then
+    AMP_TRACE=$o/gemm-trace.json AMP_GEMM_MULTI_VERBOSE=1 timeout 120 $MM --repeats 1 --impl gemm-multi --multi $GALL >"$o/gemm-trace-run.txt" 2>&1
+    echo "traced rc=$?"
+    $B/examples/amp-trace summary "$o/gemm-trace.json" >"$o/gemm-trace-summary.txt" 2>&1
+    head -30 "$o/gemm-trace-summary.txt"; gzip -f "$o/gemm-trace.json"
+  fi
 fi
 if on addexp; then
   timeout 60 $B/lab/host-bandwidth 4 1,8,16,32 >"$o/host-bandwidth.txt" 2>&1; cat "$o/host-bandwidth.txt"

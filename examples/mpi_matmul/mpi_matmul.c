@@ -314,23 +314,31 @@ static int reps_of(int bytes) {
 /* Hockney's alpha (s) and beta (s per byte) for MPI, both patterns the algorithms use, with all
  * rank pairs (0, 1), (2, 3), ... at once, as the algorithms' ranks all send at once: one way
  * (ping-pong: one rank of a pair sends while the other receives; broadcasts) into ab[0], ab[1],
- * and exchange (both ranks of a pair send and receive at the same time, MPI_Sendrecv_replace;
- * shifts) into ab[2], ab[3]. Messages up to 1 GiB but no larger than `block`; rank 0's times are
- * fitted and sent to all. Returns 0 (on every rank) when a rank could not allocate its buffer. */
+ * and exchange (both ranks of a pair send and receive at the same time, from one buffer into
+ * another, MPI_Sendrecv as the skews call it; the shifts' Isend and Irecv do the same) into ab[2],
+ * ab[3]. Not MPI_Sendrecv_replace, which the algorithms do not call: Open MPI's moved 1.00 GB/s
+ * at these sizes and priced Cannon's shifts at 3.2 times what they took (lab/NOTEBOOK.md, session
+ * 21). Messages up to 1 GiB but no larger
+ * than `block`; rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a rank
+ * could not allocate its buffers. */
 static int pingpong(const grid *g, size_t block, double ab[4]) {
   double m[SIZES], t[SIZES], tx[SIZES];
   int partner = g->rank ^ 1, active = partner < g->p, sizes = 2; /* at least two points */
   while (sizes < SIZES && (size_t)size_of(sizes) <= block)
     sizes++;
-  char *buf = active ? malloc((size_t)size_of(sizes - 1)) : NULL;
-  int have = !active || buf, all_have = 0;
+  const size_t most = (size_t)size_of(sizes - 1);
+  char *buf = active ? malloc(most) : NULL, *other = active ? malloc(most) : NULL;
+  int have = !active || (buf && other), all_have = 0;
   MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, g->cart);
   if (!all_have) {
     free(buf);
+    free(other);
     return 0;
   }
-  if (buf)
-    memset(buf, 0, (size_t)size_of(sizes - 1)); /* pages touched before any timing */
+  if (active) { /* pages touched before any timing */
+    memset(buf, 0, most);
+    memset(other, 0, most);
+  }
   for (int s = 0; s < sizes; s++) {
     int bytes = size_of(s), reps = reps_of(bytes);
     m[s] = bytes;
@@ -349,11 +357,12 @@ static int pingpong(const grid *g, size_t block, double ab[4]) {
     MPI_Barrier(g->cart);
     t0 = MPI_Wtime();
     for (int r = 0; active && r < reps; r++)
-      MPI_Sendrecv_replace(buf, bytes, MPI_BYTE, partner, 10, partner, 10, g->cart,
-                           MPI_STATUS_IGNORE);
+      MPI_Sendrecv(buf, bytes, MPI_BYTE, partner, 10, other, bytes, MPI_BYTE, partner, 10, g->cart,
+                   MPI_STATUS_IGNORE);
     tx[s] = (MPI_Wtime() - t0) / reps; /* one message each way, at once */
   }
   free(buf);
+  free(other);
   fit(m, t, sizes, ab);
   fit(m, tx, sizes, ab + 2);
   MPI_Bcast(ab, 4, MPI_DOUBLE, 0, g->cart);

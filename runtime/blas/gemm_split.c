@@ -46,13 +46,14 @@
 #include "core/cpu_count.h"
 #include "core/env_parse.h"
 
-#define FN         "amp_blas_gemm_multi"
-#define MAX_PARTS  64 /* accelerators one call drives */
-#define MAX_RING   16
-#define MAX_FILL   64
-#define MAX_ACHUNK 16 /* chunks of A's rows under the first panels */
-#define MAX_OUT    (MAX_RING + 1)
-#define REASON     512
+#define FN          "amp_blas_gemm_multi"
+#define MAX_PARTS   64 /* accelerators one call drives */
+#define MAX_RING    16
+#define MAX_FILL    64
+#define MAX_ACHUNK  16 /* chunks of A's rows under the first panels */
+#define MAX_OUT     (MAX_RING + 1)
+#define MAX_WRITERS 16 /* threads writing one accelerator's results into C */
+#define REASON      512
 
 /* ---- the cached pinned workspaces ---------------------------------------------------------- *
  * One pinned region per accelerator (allocated on it, so its copies are the link's own), kept
@@ -168,7 +169,8 @@ struct job {
   double alpha, beta;
   int dbl;
   size_t es, m, n, k, w, npanels, ring, nfill, nparts, achunks;
-  size_t nout; /* result buffers per accelerator: 2, or the first panels + 1 when chunked */
+  size_t nwriters; /* host threads writing each accelerator's results into C */
+  size_t nout;     /* result buffers per accelerator: 2, or the first panels + 1 when chunked */
   const unsigned char *bhost; /* B's element 0 and row stride (elements) */
   size_t ldb;
   unsigned char *chost;
@@ -292,11 +294,12 @@ static void release_panel(job *j, size_t p) {
   pthread_mutex_unlock(&j->lock);
 }
 
-/* C[r0.., c0..] = alpha * P + beta * C for the part's rows and the panel's wp columns. */
-static void write_back(const job *j, const part *pt, const unsigned char *res, size_t c0,
-                       size_t wp) {
+/* C[r0 + i0.., c0..] = alpha * P + beta * C for rows [i0, i1) of the part's and the panel's wp
+ * columns. */
+static void write_rows(const job *j, const part *pt, const unsigned char *res, size_t c0, size_t wp,
+                       size_t i0, size_t i1) {
   const size_t es = j->es;
-  for (size_t i = 0; i < pt->rows; i++) {
+  for (size_t i = i0; i < i1; i++) {
     unsigned char *dst = j->chost + ((pt->r0 + i) * j->ldc + c0) * es;
     const unsigned char *src = res + i * j->w * es;
     if (j->alpha == 1.0 && j->beta == 0.0) {
@@ -320,6 +323,42 @@ static void write_back(const job *j, const part *pt, const unsigned char *res, s
         for (size_t c = 0; c < wp; c++)
           d[c] = al * p[c] + be * d[c];
     }
+  }
+}
+
+struct writer {
+  const job *j;
+  const part *pt;
+  const unsigned char *res;
+  size_t c0, wp, i0, i1;
+  pthread_t thread;
+};
+
+static void *writer_main(void *arg) {
+  const struct writer *w = arg;
+  write_rows(w->j, w->pt, w->res, w->c0, w->wp, w->i0, w->i1);
+  return NULL;
+}
+
+/* The part's rows of C for one panel, by nwriters threads (this one and nwriters - 1 started for
+ * it): one host thread writing the rows measured 3.4 GB/s on a four-GPU host, which made the
+ * write-back as long as the GEMMs (lab/NOTEBOOK.md, session 21). A thread that cannot be started
+ * leaves its rows to this one. */
+static void write_back(const job *j, const part *pt, const unsigned char *res, size_t c0,
+                       size_t wp) {
+  struct writer w[MAX_WRITERS];
+  size_t n = j->nwriters < pt->rows ? j->nwriters : pt->rows;
+  int started[MAX_WRITERS] = {0};
+  for (size_t t = 1; t < n; t++) {
+    w[t] = (struct writer){j, pt, res, c0, wp, pt->rows * t / n, pt->rows * (t + 1) / n, 0};
+    started[t] = pthread_create(&w[t].thread, NULL, writer_main, &w[t]) == 0;
+  }
+  write_rows(j, pt, res, c0, wp, 0, n > 1 ? pt->rows / n : pt->rows);
+  for (size_t t = 1; t < n; t++) {
+    if (started[t])
+      pthread_join(w[t].thread, NULL);
+    else
+      write_rows(j, pt, res, c0, wp, w[t].i0, w[t].i1);
   }
 }
 
@@ -803,6 +842,10 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
                     &j->achunks));
   AMP__TRY(
       env_size("AMP_GEMM_MULTI_THREADS", 1, MAX_FILL, fill_dflt > 8 ? 8 : fill_dflt, &j->nfill));
+  /* writers: a share of the CPUs beside the fillers, for each accelerator */
+  size_t write_dflt = (size_t)ncpu / (2 * j->nparts);
+  write_dflt = write_dflt < 1 ? 1 : write_dflt > 8 ? 8 : write_dflt;
+  AMP__TRY(env_size("AMP_GEMM_MULTI_WRITERS", 1, MAX_WRITERS, write_dflt, &j->nwriters));
   if (j->w > n)
     j->w = n;
   j->npanels = (n + j->w - 1) / j->w;
@@ -919,8 +962,8 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
   if (amp__debug_enabled() || (verbose && *verbose && strcmp(verbose, "0") != 0)) {
     fprintf(stderr,
             "[ampcl] " FN ": %zu x %zu x %zu on %zu accelerators, panels of %zu columns (%zu), "
-            "ring %zu, %zu fill threads, A in %zu parts: %.1f ms\n",
-            m, n, k, j->nparts, j->w, j->npanels, j->ring, j->nfill, j->achunks,
+            "ring %zu, %zu fill threads, %zu writers each, A in %zu parts: %.1f ms\n",
+            m, n, k, j->nparts, j->w, j->npanels, j->ring, j->nfill, j->nwriters, j->achunks,
             (double)(t1 - t0) / 1e6);
     for (size_t g = 0; g < j->nparts; g++) {
       const part *pt = &j->parts[g];

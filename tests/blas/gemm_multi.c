@@ -8,7 +8,8 @@
  * multiples of 0.25, so every product and sum is exact in float and the only rounding is in alpha
  * and beta. Covered: float and double, every transpose, alpha and beta not 1 and 0, alpha 0 (A and
  * B not read: NaN there must not reach C), beta 0 (NaN in C must not survive), sections with row
- * strides, one accelerator, more accelerators than rows, a ring per accelerator
+ * strides, one accelerator, more accelerators than rows, several threads writing C (more than
+ * there are rows, too), a ring per accelerator
  * (AMP_GEMM_MULTI_SHARED=0), and the bad inputs, each with C's host memory unchanged. */
 #include <stdint.h>
 
@@ -325,6 +326,10 @@ static void bad_inputs(void) {
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(amp_last_error(), "AMP_GEMM_MULTI_A_PARTS") && strstr(amp_last_error(), "16"));
   setenv("AMP_GEMM_MULTI_A_PARTS", "2", 1);
+  setenv("AMP_GEMM_MULTI_WRITERS", "0", 1);
+  CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(amp_last_error(), "AMP_GEMM_MULTI_WRITERS") && strstr(amp_last_error(), "16"));
+  unsetenv("AMP_GEMM_MULTI_WRITERS");
   setenv("AMP_GEMM_MULTI_SHARED", "2", 1);
   CHECK_STATUS(amp_blas_gemm_multi(av, 2, N_, N_, 1, a, b, 0, c), AMP_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(amp_last_error(), "AMP_GEMM_MULTI_SHARED"));
@@ -399,6 +404,7 @@ int main(int argc, char **argv) {
   setenv("AMP_GEMM_MULTI_RING", "2", 1);
   setenv("AMP_GEMM_MULTI_THREADS", "3", 1);
   setenv("AMP_GEMM_MULTI_A_PARTS", "3", 1); /* on the OpenCL path: the first panel by chunks of A */
+  setenv("AMP_GEMM_MULTI_WRITERS", "3", 1); /* each part's rows of C written by 3 threads */
   for (int dbl = 0; dbl < ndbl; dbl++)
     for (int ta = 0; ta < 2; ta++)
       for (int tb = 0; tb < 2; tb++)
@@ -409,7 +415,9 @@ int main(int argc, char **argv) {
   one_case(ndbl - 1, 0, 0, 1, 19, 13, 1.0, 0.25, 2, 0); /* more accelerators than rows */
   setenv("AMP_GEMM_MULTI_RING", "3", 1);
   setenv("AMP_GEMM_MULTI_THREADS", "1", 1);
+  setenv("AMP_GEMM_MULTI_WRITERS", "16", 1); /* more writers than a part has rows */
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
+  unsetenv("AMP_GEMM_MULTI_WRITERS");
   setenv("AMP_GEMM_MULTI_A_PARTS", "1", 1); /* A whole, two result buffers */
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
   one_case(0, 1, 1, 37, 53, 29, 0.5, 2.0, 2, 0);
