@@ -111,7 +111,8 @@ AMP_API amp_status amp_blas_gemm_ex(amp_accelerator_view *view, unsigned flags,
  * AMP_GEMM_MULTI_PANEL (w, in columns), AMP_GEMM_MULTI_RING (2-16 panels), AMP_GEMM_MULTI_THREADS
  * (1-64 host threads packing B), AMP_GEMM_MULTI_A_PARTS (1-16: A's rows sent in that many
  * chunks, the first ring's panels computed chunk by chunk as they arrive; default 4 for 1024
- * rows or more per accelerator), AMP_GEMM_MULTI_SHARED (1, the default: one ring that every
+ * rows or more per accelerator), AMP_GEMM_MULTI_WRITERS (1-16 host threads writing each
+ * accelerator's results into C), AMP_GEMM_MULTI_SHARED (1, the default: one ring that every
  * accelerator copies from; 0: a ring in each accelerator's region, each packed by the host);
  * AMP_GEMM_MULTI_VERBOSE=1 prints each call's timing per accelerator to stderr. Every check
  * happens before C is touched; an error that a device reports during the run leaves the panels of

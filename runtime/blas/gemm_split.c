@@ -9,7 +9,8 @@
  *     packs each panel ONCE into a ring of pinned buffers (amp_host_alloc), so B's bytes cross host
  *     memory once whatever G is, and every accelerator's DMA engine reads the same pinned panel;
  *   - its block of C comes back a panel at a time (m_g x w), into pinned buffers of its own, and
- *     its thread writes alpha * P + beta * C into the caller's C.
+ *     its thread and AMP_GEMM_MULTI_WRITERS - 1 more write alpha * P + beta * C into the
+ *     caller's C.
  *
  * Each panel's product is a plain GEMM, alpha 1 and beta 0 (amp_blas_gemm on the accelerator:
  * ampcl's fast kernel on a GPU for op = no transpose, CLBlast for transposes, OpenBLAS on a CPU
@@ -341,7 +342,7 @@ static void *writer_main(void *arg) {
 }
 
 /* The part's rows of C for one panel, by nwriters threads (this one and nwriters - 1 started for
- * it): one host thread writing the rows measured 3.4 GB/s on a four-GPU host, which made the
+ * it): one host thread writing the rows moved 3.5-3.8 GB/s on a four-GPU host, which made the
  * write-back as long as the GEMMs (lab/NOTEBOOK.md, session 21). A thread that cannot be started
  * leaves its rows to this one. */
 static void write_back(const job *j, const part *pt, const unsigned char *res, size_t c0,
