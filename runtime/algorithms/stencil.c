@@ -10,6 +10,7 @@
  * their shapes, for measuring (lab/stencil_sweep.sh). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "algorithms/algo.h"
 
@@ -97,6 +98,8 @@ static amp_status launch_columns(amp_accelerator_view *view, const char *kname, 
               "%s: AMP_STENCIL_TX %d x AMP_STENCIL_TY %d is %d threads; at most 1024", fn, tx, ty,
               tx * ty);
   aligned = aligned && rows_aligned(src) && rows_aligned(dst);
+  if (strcmp(kname, "amp_stencil_columns_sep") != 0)
+    pf = 0; /* only the blur's kernel reads SC_PF: one build of the general one either way */
   char opts[96];
   snprintf(opts, sizeof opts, "-DR=%d -DSC_OY=%d -DSC_ALIGNED=%d -DSC_RING=%d -DSC_PF=%d", r, oy,
            aligned, ring, pf);
