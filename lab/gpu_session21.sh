@@ -9,7 +9,11 @@
 #   gemm     amp-bench matmul float 32768 from malloc: fast on one GPU, gemm-multi on all GPUs,
 #            with AMP_GEMM_MULTI_VERBOSE (each GPU's timeline in each call), once for each of
 #            GEMM_VARIANTS (settings joined by commas, or "default"), then (TRACE=1, the default)
-#            one traced gemm-multi call (AMP_TRACE, summarised by amp-trace)
+#            one traced gemm-multi call (AMP_TRACE, summarised by amp-trace). SWEEP, if set, is
+#            passed to the first run as AMP_BENCH_GEMM_MULTI_SWEEP (more settings timed in the
+#            same process, after its own runs: bench/bench_matmul.c). On a two-GPU host of 32
+#            cores filling the 32768^2 inputs and five `fast` runs took about three minutes: give
+#            this part a call of its own there
 #   addexp   amp-bench's add-exp split of 2^30 floats over 2 GPUs, pinned and malloc, 4 pieces a
 #            GPU, and the host's memcpy bandwidth (lab/host_bandwidth.c)
 # From the repository root:
@@ -68,7 +72,8 @@ if on gemm; then
   for v in ${GEMM_VARIANTS:-default}; do
     tag=$(echo "$v" | tr -c 'A-Za-z0-9=_\n' '-')
     env_v=(); [ "$v" != default ] && env_v=(${v//,/ })
-    env "${env_v[@]}" AMP_GEMM_MULTI_VERBOSE=1 timeout 240 $MM --repeats 4 --impl $impl --multi $GALL --csv "$o/matmul-g$NG-$tag.csv" >"$o/matmul-g$NG-$tag.txt" 2>"$o/matmul-g$NG-$tag.err"
+    [ "$impl" = fast,gemm-multi ] && [ -n "${SWEEP:-}" ] && env_v+=("AMP_BENCH_GEMM_MULTI_SWEEP=$SWEEP")
+    env "${env_v[@]}" AMP_GEMM_MULTI_VERBOSE=1 timeout ${GEMM_TIMEOUT:-240} $MM --repeats 4 --impl $impl --multi $GALL --csv "$o/matmul-g$NG-$tag.csv" >"$o/matmul-g$NG-$tag.txt" 2>"$o/matmul-g$NG-$tag.err"
     echo "== matmul 32768 on $NG GPUs, $v, rc=$?"; grep -A4 'Table A2' "$o/matmul-g$NG-$tag.txt" | tail -2
     grep "accelerators" "$o/matmul-g$NG-$tag.err" | sed 's/.*A in/A in/'; grep "rows" "$o/matmul-g$NG-$tag.err" | tail -$NG
     impl=gemm-multi
