@@ -351,7 +351,13 @@ static void write_back(const job *j, const part *pt, const unsigned char *res, s
   size_t n = j->nwriters < pt->rows ? j->nwriters : pt->rows;
   int started[MAX_WRITERS] = {0};
   for (size_t t = 1; t < n; t++) {
-    w[t] = (struct writer){j, pt, res, c0, wp, pt->rows * t / n, pt->rows * (t + 1) / n, 0};
+    w[t] = (struct writer){.j = j,
+                           .pt = pt,
+                           .res = res,
+                           .c0 = c0,
+                           .wp = wp,
+                           .i0 = pt->rows * t / n,
+                           .i1 = pt->rows * (t + 1) / n};
     started[t] = pthread_create(&w[t].thread, NULL, writer_main, &w[t]) == 0;
   }
   write_rows(j, pt, res, c0, wp, 0, n > 1 ? pt->rows / n : pt->rows);
