@@ -22,7 +22,8 @@
  *     queue of its own, enqueue its GEMM on a compute queue of its own (which waits for that
  *     copy), enqueue panel j + 1's copy if the host has packed it already, then bring panel
  *     j - 1's result back (on the accelerator's default queue, so it does not wait behind GEMM j),
- *     write it into C, and release j - 1's slot. So panel j + 1 crosses the link and j - 1 comes
+ *     release j - 1's slot and write the result into C, with AMP_GEMM_MULTI_WRITERS - 1 threads
+ *     started for that panel (write_back). So panel j + 1 crosses the link and j - 1 comes
  *     back while GEMM j runs. Its rows of A are copied in on the copy queue before the first
  *     GEMM; with AMP_GEMM_MULTI_A_PARTS = p > 1 they go in p chunks, and the first S panels are
  *     computed chunk by chunk, each chunk's GEMMs enqueued once it is in, so the device computes

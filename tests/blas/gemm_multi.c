@@ -8,8 +8,8 @@
  * multiples of 0.25, so every product and sum is exact in float and the only rounding is in alpha
  * and beta. Covered: float and double, every transpose, alpha and beta not 1 and 0, alpha 0 (A and
  * B not read: NaN there must not reach C), beta 0 (NaN in C must not survive), sections with row
- * strides, one accelerator, more accelerators than rows, several threads writing C (more than
- * there are rows, too), a ring per accelerator
+ * strides, one accelerator, more accelerators than rows, several threads writing C (also more
+ * than a part has rows: 3 for 1 row), a ring per accelerator
  * (AMP_GEMM_MULTI_SHARED=0), and the bad inputs, each with C's host memory unchanged. */
 #include <stdint.h>
 
@@ -415,7 +415,7 @@ int main(int argc, char **argv) {
   one_case(ndbl - 1, 0, 0, 1, 19, 13, 1.0, 0.25, 2, 0); /* more accelerators than rows */
   setenv("AMP_GEMM_MULTI_RING", "3", 1);
   setenv("AMP_GEMM_MULTI_THREADS", "1", 1);
-  setenv("AMP_GEMM_MULTI_WRITERS", "16", 1); /* more writers than a part has rows */
+  setenv("AMP_GEMM_MULTI_WRITERS", "16", 1); /* the most writers (16; 18 and 19 rows a part) */
   one_case(0, 0, 0, 37, 53, 29, 1.0, 0.0, 2, 0);
   unsetenv("AMP_GEMM_MULTI_WRITERS");
   setenv("AMP_GEMM_MULTI_A_PARTS", "1", 1); /* A whole, two result buffers */
