@@ -47,13 +47,10 @@
  * (sort.cl, no inter-tile waiting) for CPU devices and n >= 2^30 (onesweep.c).
  *
  * On POCL. With POCL's CPU device running several work-groups at once (its default thread pool),
- * this kernel gave wrong results now and then at 2^18 keys (a few runs in ten): checks placed in
- * the kernel saw a tile's own tile_static data inconsistent (a digit's first slot pointing at a
- * key of another digit) after the tile's barriers, also with the look-back reduced to rounds the
- * whole tile takes together; with POCL_MAX_PTHREAD_COUNT=1 every run was right, as were the
- * multi-pass sort and compact.cl's look-back under the same load. The cause was not found; CPU
- * devices do not take this path, and the tests run it on POCL with one thread. On the GPU,
- * amp-bench checks the sort's result after its timed runs as well as before. */
+ * this kernel gave wrong results, and crashed, until os_exclusive (a helper with barriers) was
+ * forced inline (OS_INLINE, below). CPU devices still take the multi-pass sort by default (the
+ * one-pass sort was not measured there); the tests run this one on POCL with its threads. On the
+ * GPU, amp-bench checks the sort's result after its timed runs as well as before. */
 #ifndef K /* the runtime always passes these; the defaults let the file build alone */
 #define K        uint
 #define KEY_KIND 0
@@ -153,9 +150,20 @@ static inline uint os_look_back(volatile __global uint *mine, int d, int t, uint
   return before;
 }
 
+/* A helper with barriers inside, inlined wherever the compiler is clang's (POCL, Intel's CPU
+ * runtime, oclgrind): POCL 3.1 did not inline os_exclusive by itself (four calls, two in a loop),
+ * and while its thread pool ran several work-groups at once the call's barriers did not hold a
+ * tile together: wrong ranks, the scatter writing outside dst, POCL's heap overwritten. Inlined,
+ * every run was right (lab/NOTEBOOK.md, 2026-11-27, "the onesweep sort on POCL's threads"). */
+#if defined(__clang__)
+#define OS_INLINE inline __attribute__((always_inline))
+#else
+#define OS_INLINE inline
+#endif
+
 /* Exclusive prefix sums of one value per thread over the tile (sh: OS_TILE + 16 entries), in
  * three short steps instead of log2(256) rounds. Every thread must call it. */
-static inline uint os_exclusive(__local uint *sh, int lid, uint x) {
+static OS_INLINE uint os_exclusive(__local uint *sh, int lid, uint x) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < 16) {
