@@ -151,7 +151,7 @@ static inline uint os_look_back(volatile __global uint *mine, int d, int t, uint
 }
 
 /* A helper with barriers inside, inlined wherever the compiler is clang's (POCL, Intel's CPU
- * runtime, oclgrind): POCL 3.1 did not inline os_exclusive by itself (four calls, two in a loop),
+ * runtime, oclgrind): POCL 3.1 did not inline os_exclusive by itself (three calls, one in a loop),
  * and while its thread pool ran several work-groups at once the call's barriers did not hold a
  * tile together: wrong ranks, the scatter writing outside dst, POCL's heap overwritten. Inlined,
  * every run was right (lab/NOTEBOOK.md, 2026-11-27, "the onesweep sort on POCL's threads"). */
