@@ -187,6 +187,26 @@ int main(void) {
   REQUIRE_OK(amp_array_view_as_const(vo, &ro));
   CHECK_STATUS(amp_gaussian_blur(av, sec, ro, 1.0f), AMP_ERROR_ACCESS_DENIED);
   CHECK_STATUS(amp_gaussian_blur(av, NULL, vo, 1.0f), AMP_ERROR_INVALID_HANDLE);
+  /* a knob out of its range fails naming it and its value, and the output stays as it was (the
+   * column kernels' knob: not read where AMP_STENCIL_COLUMNS=0 takes the tile_static ones) */
+  const char *cols = getenv("AMP_STENCIL_COLUMNS");
+  if (!cols || strcmp(cols, "0") != 0) {
+    static float keep[40][50];
+    memcpy(keep, out, sizeof keep);
+    const char *pf = getenv("AMP_STENCIL_PREFETCH");
+    char pf_was[16] = "";
+    if (pf)
+      snprintf(pf_was, sizeof pf_was, "%s", pf);
+    setenv("AMP_STENCIL_PREFETCH", "2", 1);
+    CHECK_STATUS(amp_gaussian_blur(av, sec, vo, 1.0f), AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG("AMP_STENCIL_PREFETCH=2");
+    if (pf_was[0])
+      setenv("AMP_STENCIL_PREFETCH", pf_was, 1);
+    else
+      unsetenv("AMP_STENCIL_PREFETCH");
+    CHECK_OK(amp_array_view_synchronize(vo));
+    CHECK(memcmp(keep, out, sizeof keep) == 0);
+  }
   amp_array_view_release(ro);
   amp_array_view_release(vint);
   amp_array_view_release(vt);
