@@ -361,7 +361,7 @@ static void write_back(const job *j, const part *pt, const unsigned char *res, s
                            .i1 = pt->rows * (t + 1) / n};
     started[t] = pthread_create(&w[t].thread, NULL, writer_main, &w[t]) == 0;
   }
-  write_rows(j, pt, res, c0, wp, 0, n > 1 ? pt->rows / n : pt->rows);
+  write_rows(j, pt, res, c0, wp, 0, pt->rows / n); /* the share of writer 0 */
   for (size_t t = 1; t < n; t++) {
     if (started[t])
       pthread_join(w[t].thread, NULL);
@@ -931,8 +931,7 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, FN ": pthread_cond_init failed");
   }
   locks = 1;
-  uint64_t t0 = now_ns();
-  j->t0 = t0;
+  j->t0 = now_ns();
   /* the fillers first: the panels are divided among those that started */
   size_t nf = 1;
   for (; nf < j->nfill; nf++) {
@@ -972,7 +971,7 @@ amp_status amp_blas_gemm_multi(amp_accelerator_view *const *views, int nviews,
             "[ampcl] " FN ": %zu x %zu x %zu on %zu accelerators, panels of %zu columns (%zu), "
             "ring %zu, %zu fill threads, %zu writers each, A in %zu parts: %.1f ms\n",
             m, n, k, j->nparts, j->w, j->npanels, j->ring, j->nfill, j->nwriters, j->achunks,
-            (double)(t1 - t0) / 1e6);
+            (double)(t1 - j->t0) / 1e6);
     for (size_t g = 0; g < j->nparts; g++) {
       const part *pt = &j->parts[g];
       fprintf(stderr,
