@@ -134,8 +134,8 @@ static int cmp(const void *a, const void *b) {
 }
 
 /* The median of `repeats` checked runs on the first `nparts` parts (after one warm-up, which
- * builds the kernel for each device), or -1. */
-static double measure(const problem *pb, part *parts, int nparts, int repeats) {
+ * builds the kernel for each device), or -1; the fastest and slowest in range[0..1]. */
+static double measure(const problem *pb, part *parts, int nparts, int repeats, double range[2]) {
   double ms[64];
   for (int i = -1; i < repeats; i++) {
     for (int j = 0; j < pb->n; j++)
@@ -152,6 +152,8 @@ static double measure(const problem *pb, part *parts, int nparts, int repeats) {
       ms[i] = t;
   }
   qsort(ms, (size_t)repeats, sizeof ms[0], cmp);
+  range[0] = ms[0];
+  range[1] = ms[repeats - 1];
   return ms[repeats / 2];
 }
 
@@ -284,16 +286,18 @@ int main(int argc, char **argv) {
          "end\n",
          pb.n, pb.pinned ? "pinned (amp_host_alloc)" : "malloc'd", pb.pieces, repeats);
   /* 4. the first accelerator alone, then all of them */
-  double one = measure(&pb, parts, 1, repeats);
-  double all = one < 0 || naccs == 1 ? one : measure(&pb, parts, naccs, repeats);
+  double r1[2] = {0}, rall[2] = {0};
+  double one = measure(&pb, parts, 1, repeats, r1);
+  double all = one < 0 || naccs == 1 ? one : measure(&pb, parts, naccs, repeats, rall);
   if (one < 0 || all < 0) {
     printf("FAILED\n");
   } else {
     double gb = 3.0 * (double)bytes * 1e-9;
-    printf("  1 accelerator:  %9.2f ms  %7.2f GB/s\n", one, gb / one * 1e3);
+    printf("  1 accelerator:  %9.2f ms  %7.2f GB/s  (runs %.2f to %.2f ms)\n", one, gb / one * 1e3,
+           r1[0], r1[1]);
     if (naccs > 1)
-      printf("  %d accelerators: %9.2f ms  %7.2f GB/s  (%.2fx one)\n", naccs, all, gb / all * 1e3,
-             one / all);
+      printf("  %d accelerators: %9.2f ms  %7.2f GB/s  (%.2fx one; runs %.2f to %.2f ms)\n", naccs,
+             all, gb / all * 1e3, one / all, rall[0], rall[1]);
     else
       printf("  (only one accelerator: nothing to split over)\n");
     printf("verified\n");
