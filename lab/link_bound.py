@@ -16,11 +16,10 @@ input share beforehand) came back.
 """
 import argparse
 import ctypes
-import threading
-import time
 
 import cupy as cp
 import numpy as np
+from gpu_threads import timed_on_gpus
 
 
 def pinned(nbytes):
@@ -30,63 +29,47 @@ def pinned(nbytes):
 
 def run(G, mode, host_in, host_out, dev, streams, chunk):
     n_in, n_out = host_in.size // G, host_out.size // G
-    barrier = threading.Barrier(G + 1)
-    errors = []
 
-    def work(g):
-        try:
-            with cp.cuda.Device(g):
-                d_in, d_out = dev[g]
-                st = streams[g]
-                half = max(1, len(st) // 2)
-                jobs = []
-                if mode in ("in", "both"):
-                    base = host_in.ctypes.data + g * n_in
-                    jobs += [("in", off, min(chunk, n_in - off)) for off in range(0, n_in, chunk)]
-                if mode in ("out", "both"):
-                    jobs += [("out", off, min(chunk, n_out - off))
-                             for off in range(0, n_out, chunk)]
-                # interleave the directions so that both links' directions are busy together
-                ins = [j for j in jobs if j[0] == "in"]
-                outs = [j for j in jobs if j[0] == "out"]
-                order = []
-                while ins or outs:
-                    if ins:
-                        order.append(ins.pop(0))
-                    if ins:
-                        order.append(ins.pop(0))
-                    if outs:
-                        order.append(outs.pop(0))
-                barrier.wait()
-                ni = no = 0
-                for kind, off, m in order:
-                    if kind == "in":
-                        s = st[ni % half]
-                        ni += 1
-                        d_in[off:off + m].data.copy_from_host_async(
-                            ctypes.c_void_p(base + off), m, stream=s)
-                    else:
-                        s = st[half + no % max(1, len(st) - half)]
-                        no += 1
-                        d_out[off:off + m].data.copy_to_host_async(
-                            ctypes.c_void_p(host_out.ctypes.data + g * n_out + off), m, stream=s)
-                for s in st:
-                    s.synchronize()
-        except Exception as e:  # noqa: BLE001: reported by the caller
-            errors.append(e)
-            barrier.abort()
+    def work(g, start):
+        with cp.cuda.Device(g):
+            d_in, d_out = dev[g]
+            st = streams[g]
+            half = max(1, len(st) // 2)
+            jobs = []
+            if mode in ("in", "both"):
+                base = host_in.ctypes.data + g * n_in
+                jobs += [("in", off, min(chunk, n_in - off)) for off in range(0, n_in, chunk)]
+            if mode in ("out", "both"):
+                jobs += [("out", off, min(chunk, n_out - off))
+                         for off in range(0, n_out, chunk)]
+            # interleave the directions so that both links' directions are busy together
+            ins = [j for j in jobs if j[0] == "in"]
+            outs = [j for j in jobs if j[0] == "out"]
+            order = []
+            while ins or outs:
+                if ins:
+                    order.append(ins.pop(0))
+                if ins:
+                    order.append(ins.pop(0))
+                if outs:
+                    order.append(outs.pop(0))
+            start()
+            ni = no = 0
+            for kind, off, m in order:
+                if kind == "in":
+                    s = st[ni % half]
+                    ni += 1
+                    d_in[off:off + m].data.copy_from_host_async(
+                        ctypes.c_void_p(base + off), m, stream=s)
+                else:
+                    s = st[half + no % max(1, len(st) - half)]
+                    no += 1
+                    d_out[off:off + m].data.copy_to_host_async(
+                        ctypes.c_void_p(host_out.ctypes.data + g * n_out + off), m, stream=s)
+            for s in st:
+                s.synchronize()
 
-    threads = [threading.Thread(target=work, args=(g,)) for g in range(G)]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.join()
-    t1 = time.perf_counter()
-    if errors:
-        raise errors[0]
-    return t1 - t0
+    return timed_on_gpus(G, work)
 
 
 def main():

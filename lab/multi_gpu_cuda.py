@@ -19,11 +19,10 @@ at every 4099th element.
 memory's speed): what the links and the host's memory allow the split at best. Checked: c == a.
 """
 import argparse
-import threading
-import time
 
 import cupy as cp
 import numpy as np
+from gpu_threads import timed_on_gpus
 
 SRC = r"""
 extern "C" __global__ void add_exp(const float *a, const float *b, float *c, long long n) {
@@ -41,45 +40,29 @@ def pinned_array(n):
 def run(G, P, a, b, c, state, copies_only=False):
     """One end-to-end pass over G GPUs; returns seconds."""
     n = a.size
-    barrier = threading.Barrier(G + 1)
-    errors = []
 
-    def work(g):
-        try:
-            lo, hi = n * g // G, n * (g + 1) // G
-            with cp.cuda.Device(g):
-                st = state[g]
-                barrier.wait()
-                for p in range(P):
-                    s = st["streams"][p % 2]
-                    p0, p1 = lo + (hi - lo) * p // P, lo + (hi - lo) * (p + 1) // P
-                    m = p1 - p0
-                    da, db, dc = (x[p % 2][:m] for x in (st["a"], st["b"], st["c"]))
-                    da.set(a[p0:p1], stream=s)
-                    db.set(b[p0:p1], stream=s)
-                    if copies_only:  # device to device: no link, no host memory
-                        dc.data.copy_from_device_async(da.data, m * 4, stream=s)
-                    else:
-                        st["k"]((int((m + 255) // 256),), (256,), (da, db, dc, np.int64(m)),
-                                stream=s)
-                    dc.get(stream=s, out=c[p0:p1])
-                for s in st["streams"]:
-                    s.synchronize()
-        except Exception as e:  # noqa: BLE001: reported by the caller
-            errors.append(e)
-            barrier.abort()
+    def work(g, start):
+        lo, hi = n * g // G, n * (g + 1) // G
+        with cp.cuda.Device(g):
+            st = state[g]
+            start()
+            for p in range(P):
+                s = st["streams"][p % 2]
+                p0, p1 = lo + (hi - lo) * p // P, lo + (hi - lo) * (p + 1) // P
+                m = p1 - p0
+                da, db, dc = (x[p % 2][:m] for x in (st["a"], st["b"], st["c"]))
+                da.set(a[p0:p1], stream=s)
+                db.set(b[p0:p1], stream=s)
+                if copies_only:  # device to device: no link, no host memory
+                    dc.data.copy_from_device_async(da.data, m * 4, stream=s)
+                else:
+                    st["k"]((int((m + 255) // 256),), (256,), (da, db, dc, np.int64(m)),
+                            stream=s)
+                dc.get(stream=s, out=c[p0:p1])
+            for s in st["streams"]:
+                s.synchronize()
 
-    threads = [threading.Thread(target=work, args=(g,)) for g in range(G)]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.join()
-    t1 = time.perf_counter()
-    if errors:
-        raise errors[0]
-    return t1 - t0
+    return timed_on_gpus(G, work)
 
 
 def main():
