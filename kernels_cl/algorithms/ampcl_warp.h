@@ -98,13 +98,13 @@ static inline int ampcl_lane(void) {
 static inline uint ampcl_lanemask_lt(void) {
   return (1u << ampcl_lane()) - 1u;
 }
-static inline __local uint *ampcl_emu_put_(__local uint *ws, uint x) {
+static AMP_TILE_HELPER __local uint *ampcl_emu_put_(__local uint *ws, uint x) {
   const int lid = (int)get_local_id(0);
   ws[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   return ws + (lid & ~31);
 }
-static inline uint ampcl_emu_ballot_(__local uint *ws, int p) {
+static AMP_TILE_HELPER uint ampcl_emu_ballot_(__local uint *ws, int p) {
   __local uint *w = ampcl_emu_put_(ws, p != 0);
   uint r = 0;
   for (int i = 0; i < 32; i++)
@@ -112,7 +112,7 @@ static inline uint ampcl_emu_ballot_(__local uint *ws, int p) {
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
-static inline uint ampcl_emu_match_(__local uint *ws, uint x) {
+static AMP_TILE_HELPER uint ampcl_emu_match_(__local uint *ws, uint x) {
   __local uint *w = ampcl_emu_put_(ws, x);
   uint r = 0;
   for (int i = 0; i < 32; i++)
@@ -120,20 +120,20 @@ static inline uint ampcl_emu_match_(__local uint *ws, uint x) {
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
-static inline uint ampcl_emu_shfl_(__local uint *ws, uint x, int from) {
+static AMP_TILE_HELPER uint ampcl_emu_shfl_(__local uint *ws, uint x, int from) {
   __local uint *w = ampcl_emu_put_(ws, x);
   const uint r = w[from & 31];
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
-static inline uint ampcl_emu_shfl_up_(__local uint *ws, uint x, int d) {
+static AMP_TILE_HELPER uint ampcl_emu_shfl_up_(__local uint *ws, uint x, int d) {
   __local uint *w = ampcl_emu_put_(ws, x);
   const int lane = ampcl_lane();
   const uint r = lane >= d ? w[lane - d] : x;
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
-static inline uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
+static AMP_TILE_HELPER uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m) {
   __local uint *w = ampcl_emu_put_(ws, x);
   const uint r = w[(ampcl_lane() ^ m) & 31];
   barrier(CLK_LOCAL_MEM_FENCE);

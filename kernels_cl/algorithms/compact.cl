@@ -106,7 +106,7 @@ static bool amp_predicate(T x) {
 
 /* Exclusive prefix sums of one value per thread over the tile (sh: CI_TILE + CI_GROUPS + 1
  * entries): CI_GROUPS threads add 16 values each, then thread 0 the CI_GROUPS sums. */
-static inline uint ci_exclusive(__local uint *sh, int lid, uint x, uint *total) {
+static AMP_TILE_HELPER uint ci_exclusive(__local uint *sh, int lid, uint x, uint *total) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < CI_GROUPS) {

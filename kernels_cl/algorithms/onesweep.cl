@@ -48,7 +48,7 @@
  *
  * On POCL. With POCL's CPU device running several work-groups at once (its default thread pool),
  * this kernel gave wrong results, and crashed, until os_exclusive (a helper with barriers) was
- * forced inline (OS_INLINE, below). CPU devices still take the multi-pass sort by default (the
+ * forced inline (AMP_TILE_HELPER, below). CPU devices still take the multi-pass sort by default (the
  * one-pass sort was not measured there); the tests run this one on POCL with its threads. On the
  * GPU, amp-bench checks the sort's result after its timed runs as well as before. */
 #ifndef K /* the runtime always passes these; the defaults let the file build alone */
@@ -150,20 +150,12 @@ static inline uint os_look_back(volatile __global uint *mine, int d, int t, uint
   return before;
 }
 
-/* A helper with barriers inside, inlined wherever the compiler is clang's (POCL, Intel's CPU
- * runtime, oclgrind): POCL 3.1 did not inline os_exclusive by itself (three calls, one in a loop),
- * and while its thread pool ran several work-groups at once the call's barriers did not hold a
- * tile together: wrong ranks, the scatter writing outside dst, POCL's heap overwritten. Inlined,
- * every run was right (lab/NOTEBOOK.md, 2026-11-27, "the onesweep sort on POCL's threads"). */
-#if defined(__clang__)
-#define OS_INLINE inline __attribute__((always_inline))
-#else
-#define OS_INLINE inline
-#endif
-
 /* Exclusive prefix sums of one value per thread over the tile (sh: OS_TILE + 16 entries), in
- * three short steps instead of log2(256) rounds. Every thread must call it. */
-static OS_INLINE uint os_exclusive(__local uint *sh, int lid, uint x) {
+ * three short steps instead of log2(256) rounds. Every thread must call it. AMP_TILE_HELPER (the
+ * prelude) inlines it: POCL 3.1 had left it a call (three calls, one in a loop), and with its
+ * threads running several tiles at once the call's barriers did not hold a tile together
+ * (lab/NOTEBOOK.md, 2026-11-27, "the onesweep sort on POCL's threads"). */
+static AMP_TILE_HELPER uint os_exclusive(__local uint *sh, int lid, uint x) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < 16) {

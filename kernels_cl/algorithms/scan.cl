@@ -69,7 +69,7 @@ static inline T4 scan4(T4 v, T e) {
 
 /* Exclusive prefix sums of one value per thread across a tile of `threads` threads, in sh[];
  * returns this thread's. *total gets the tile's sum. Every thread of the tile must call it. */
-static inline T tile_exclusive_n(__local T *sh, int lid, T x, T *total, int threads) {
+static AMP_TILE_HELPER T tile_exclusive_n(__local T *sh, int lid, T x, T *total, int threads) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int off = 1; off < threads; off <<= 1) {

@@ -95,7 +95,7 @@ __kernel void amp_sort_count(AMP_CONST_VIEW(K, src), AMP_VIEW(uint, counts), int
 }
 
 /* Exclusive prefix sums of one value per thread across the tile (sh: SORT_TILE entries). */
-static inline uint sort_tile_exclusive(__local uint *sh, int lid, uint x) {
+static AMP_TILE_HELPER uint sort_tile_exclusive(__local uint *sh, int lid, uint x) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int off = 1; off < SORT_TILE; off <<= 1) {

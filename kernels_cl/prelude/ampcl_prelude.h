@@ -134,6 +134,19 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #define amp_barrier_wait_with_global_memory_fence()      barrier(CLK_GLOBAL_MEM_FENCE)
 #define amp_barrier_wait_with_tile_static_memory_fence() barrier(CLK_LOCAL_MEM_FENCE)
 
+/* AMP_TILE_HELPER in front of a helper function that every thread of a tile calls and that waits
+ * at a barrier inside (a tile-wide scan, say): the compiler then inlines it. OpenCL allows barriers
+ * in called functions, but POCL 3.1's CPU device, running several tiles at once on its threads,
+ * did not hold a tile together at the barriers of a helper it had left a call: ranks came out
+ * wrong and a sort scattered outside its output. Clang's always_inline where the compiler is
+ * clang's (POCL, Intel's CPU runtime, oclgrind, and NVIDIA's, which also inlines by itself);
+ * plain inline elsewhere. Use it as `static AMP_TILE_HELPER uint tile_scan(...)`. */
+#if defined(__clang__)
+#define AMP_TILE_HELPER inline __attribute__((always_inline))
+#else
+#define AMP_TILE_HELPER inline
+#endif
+
 /* ---- tile shape a kernel is written for ------------------------------------------------------
  * AMP_TILE_SHAPE(t0), AMP_TILE_SHAPE(t0, t1), AMP_TILE_SHAPE(t0, t1, t2): the tile sizes in AMP
  * order (t0 slowest), written in front of a kernel that only works with that tile (tile_static
