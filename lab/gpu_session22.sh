@@ -14,6 +14,9 @@
 #            (lab/host_bandwidth.c: the bound from malloc); amp-bench's split from malloc and
 #            pinned with 4 and 8 pieces a GPU, and the recipe's with 8 pieces and 16 staging
 #            threads a GPU, in the same call
+#   shapes   in one start of the machine: lab/link_bound.py on all GPUs with 2, 4 and 8 streams a
+#            GPU and 64 and 256 MiB chunks (is 174 GB/s the most this host moves?), and
+#            amp-bench's pinned split with 8, 12 and 16 pieces a GPU
 # The SGEMM split and amp-bench's add-exp on a two-GPU machine: lab/gpu_session21.sh (gemm,
 # addexp). From the repository root:
 #   . .device/setup.sh && PARTS="sort recipe bound" bash lab/gpu_session22.sh "$OUT"
@@ -86,6 +89,21 @@ if on links; then
   AMP_STAGING_THREADS=16 timeout 150 $B/examples/amp-split --size 1073741824 --repeats 5 \
     --accelerators $GALL --pieces 8 >"$o/split-malloc-p8-t16.txt" 2>&1
   echo "== split malloc 8 pieces, 16 staging threads rc=$?"; tail -3 "$o/split-malloc-p8-t16.txt" | head -2
+fi
+if on shapes; then
+  for sc in "2 64" "4 64" "8 64" "4 256" "8 256" "16 64"; do
+    set -- $sc
+    f="$o/link-bound-s$1-c$2.txt"
+    timeout 60 python3 lab/link_bound.py --gpus $NG --modes both,in --streams $1 --chunk $2 \
+      --repeats 5 >"$f" 2>&1
+    echo "== link bound, $1 streams, $2 MiB chunks rc=$?"; tail -2 "$f"
+  done
+  for P in 8 12 16; do
+    f="$o/addexp-pinned-p$P"
+    AMP_BENCH_PIECES=$P timeout 90 $B/bench/amp-bench --workload addexp --impl fast,multi \
+      --sizes 2^30 --repeats 5 --pinned --multi $GALL --csv "$f.csv" >"$f.txt" 2>&1
+    echo "== amp-bench addexp pinned $P pieces rc=$?"; grep -A3 'Table A2' "$f.txt" | tail -1
+  done
 fi
 # at most 8 files come back: everything in one archive
 tar -C "$out" -czf "$out/$tag.tgz" "$tag" && rm -rf "$o"
