@@ -10,7 +10,6 @@
  * their shapes, for measuring (lab/stencil_sweep.sh). */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "algorithms/algo.h"
 
@@ -68,9 +67,10 @@ static int rows_aligned(const amp_array_view *v) {
   return v->offset % 4 == 0 && v->stride[0] % 4 == 0;
 }
 
-/* Launches column kernel `kname` (stencil.cl: amp_stencil_columns, _sep) built for radius r:
- * one thread per 4 columns x SC_OY rows; the weights are the launch's arguments after src and
- * dst (nw of them: a view, or _sep's three by value). The knobs, for measuring (bad values are
+/* Launches a column kernel built for radius r (stencil.cl): amp_stencil_columns, or with
+ * `separable` the blur's amp_stencil_columns_sep. One thread per 4 columns x SC_OY rows; the
+ * weights are the launch's arguments after src and dst (nw of them: a view, or _sep's three by
+ * value). The knobs, for measuring (bad values are
  * errors naming them): AMP_STENCIL_ROWS (SC_OY, 1 .. 128, default 32), AMP_STENCIL_TX and
  * AMP_STENCIL_TY (the tile, threads across and down, default 64 x 1, at most 1024 threads),
  * AMP_STENCIL_ALIGNED (0: vload4 even where float4 would do; 1, the default: float4 where the
@@ -79,7 +79,7 @@ static int rows_aligned(const amp_array_view *v) {
  * SC_RING: 0, the rows' loop unrolled whole, the default on GPUs; 1, unrolled by periods of 2r + 1
  * rows, the default on CPU devices, where the whole unrolling took several times as long to build).
  */
-static amp_status launch_columns(amp_accelerator_view *view, const char *kname, int r,
+static amp_status launch_columns(amp_accelerator_view *view, int separable, int r,
                                  amp_array_view *src, amp_array_view *dst, const amp_arg *w,
                                  size_t nw, amp_future **done, const char *fn) {
   amp_status status = AMP_SUCCESS;
@@ -98,12 +98,13 @@ static amp_status launch_columns(amp_accelerator_view *view, const char *kname, 
               "%s: AMP_STENCIL_TX %d x AMP_STENCIL_TY %d is %d threads; at most 1024", fn, tx, ty,
               tx * ty);
   aligned = aligned && rows_aligned(src) && rows_aligned(dst);
-  if (strcmp(kname, "amp_stencil_columns_sep") != 0)
+  if (!separable)
     pf = 0; /* only the blur's kernel reads SC_PF: one build of the general one either way */
   char opts[96];
   snprintf(opts, sizeof opts, "-DR=%d -DSC_OY=%d -DSC_ALIGNED=%d -DSC_RING=%d -DSC_PF=%d", r, oy,
            aligned, ring, pf);
-  AMP__TRY(amp__algo_kernel_opts("stencil", opts, kname, &k));
+  AMP__TRY(amp__algo_kernel_opts(
+      "stencil", opts, separable ? "amp_stencil_columns_sep" : "amp_stencil_columns", &k));
   long strips = ((long)H + oy - 1) / oy, groups = ((long)W + 3) / 4;
   long rows = (strips + ty - 1) / ty * ty, cols = (groups + tx - 1) / tx * tx;
   if (rows > INT32_MAX || cols > INT32_MAX)
@@ -146,7 +147,7 @@ amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_a
   AMP__TRY(use_columns(&columns, fn));
   if (columns && r <= SC_MAX_R_GENERAL) {
     amp_arg w = amp_arg_view(weights);
-    AMP__TRY(launch_columns(view, "amp_stencil_columns", r, src, dst, &w, 1, NULL, fn));
+    AMP__TRY(launch_columns(view, 0, r, src, dst, &w, 1, NULL, fn));
   } else {
     AMP__TRY(launch_tiles(view, "amp_stencil_tiles", r, src, dst, weights, fn));
   }
@@ -178,7 +179,7 @@ amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src, am
   if (columns) { /* the weights by value (two float8 and a float): nothing to copy in */
     amp_arg wa[3] = {amp_arg_bytes(g, 8 * sizeof g[0]), amp_arg_bytes(g + 8, 8 * sizeof g[0]),
                      amp_arg_float(g[16])};
-    AMP__TRY(launch_columns(view, "amp_stencil_columns_sep", r, src, dst, wa, 3, &done, fn));
+    AMP__TRY(launch_columns(view, 1, r, src, dst, wa, 3, &done, fn));
     AMP__TRY(amp_future_wait(done));
   } else {
     AMP__TRY(amp_array_view_create_const(amp_extent1(k), AMP_FLOAT, g, &w));
