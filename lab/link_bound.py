@@ -35,24 +35,15 @@ def run(G, mode, host_in, host_out, dev, streams, chunk):
             d_in, d_out = dev[g]
             st = streams[g]
             half = max(1, len(st) // 2)
-            jobs = []
-            if mode in ("in", "both"):
-                base = host_in.ctypes.data + g * n_in
-                jobs += [("in", off, min(chunk, n_in - off)) for off in range(0, n_in, chunk)]
-            if mode in ("out", "both"):
-                jobs += [("out", off, min(chunk, n_out - off))
-                         for off in range(0, n_out, chunk)]
-            # interleave the directions so that both links' directions are busy together
-            ins = [j for j in jobs if j[0] == "in"]
-            outs = [j for j in jobs if j[0] == "out"]
+            ins = [("in", off, min(chunk, n_in - off)) for off in range(0, n_in, chunk)] \
+                if mode in ("in", "both") else []
+            outs = [("out", off, min(chunk, n_out - off)) for off in range(0, n_out, chunk)] \
+                if mode in ("out", "both") else []
+            # two chunks in, then one out, as add-exp moves them, so that both directions are busy
             order = []
             while ins or outs:
-                if ins:
-                    order.append(ins.pop(0))
-                if ins:
-                    order.append(ins.pop(0))
-                if outs:
-                    order.append(outs.pop(0))
+                order += ins[:2] + outs[:1]
+                ins, outs = ins[2:], outs[1:]
             start()
             ni = no = 0
             for kind, off, m in order:
@@ -60,7 +51,7 @@ def run(G, mode, host_in, host_out, dev, streams, chunk):
                     s = st[ni % half]
                     ni += 1
                     d_in[off:off + m].data.copy_from_host_async(
-                        ctypes.c_void_p(base + off), m, stream=s)
+                        ctypes.c_void_p(host_in.ctypes.data + g * n_in + off), m, stream=s)
                 else:
                     s = st[half + no % max(1, len(st) - half)]
                     no += 1

@@ -318,9 +318,8 @@ static int reps_of(int bytes) {
  * another, MPI_Sendrecv as the skews call it; the shifts' Isend and Irecv do the same) into ab[2],
  * ab[3]. Not MPI_Sendrecv_replace, which the algorithms do not call: Open MPI's moved 1.00 GB/s
  * at these sizes and priced Cannon's shifts at 3.2 times what they took (lab/NOTEBOOK.md, session
- * 21). Messages up to 1 GiB but no larger
- * than `block`; rank 0's times are fitted and sent to all. Returns 0 (on every rank) when a rank
- * could not allocate its buffers. */
+ * 21). Messages up to 1 GiB but no larger than `block`; rank 0's times are fitted and sent to all.
+ * Returns 0 (on every rank) when a rank could not allocate its buffers. */
 static int pingpong(const grid *g, size_t block, double ab[4]) {
   double m[SIZES], t[SIZES], tx[SIZES];
   int partner = g->rank ^ 1, active = partner < g->p, sizes = 2; /* at least two points */

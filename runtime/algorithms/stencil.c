@@ -70,14 +70,14 @@ static int rows_aligned(const amp_array_view *v) {
 /* Launches a column kernel built for radius r (stencil.cl): amp_stencil_columns, or with
  * `separable` the blur's amp_stencil_columns_sep. One thread per 4 columns x SC_OY rows; the
  * weights are the launch's arguments after src and dst (nw of them: a view, or _sep's three by
- * value). The knobs, for measuring (bad values are
- * errors naming them): AMP_STENCIL_ROWS (SC_OY, 1 .. 128, default 32), AMP_STENCIL_TX and
- * AMP_STENCIL_TY (the tile, threads across and down, default 64 x 1, at most 1024 threads),
- * AMP_STENCIL_ALIGNED (0: vload4 even where float4 would do; 1, the default: float4 where the
- * views allow it), AMP_STENCIL_PREFETCH (1: the blur loads its next row before it sums the
- * current one, the default on GPUs; 0, the default on CPU devices), AMP_STENCIL_RING (stencil.cl's
- * SC_RING: 0, the rows' loop unrolled whole, the default on GPUs; 1, unrolled by periods of 2r + 1
- * rows, the default on CPU devices, where the whole unrolling took several times as long to build).
+ * value). The knobs, for measuring (bad values are errors naming them): AMP_STENCIL_ROWS (SC_OY, 1
+ * to 128, default 32), AMP_STENCIL_TX and AMP_STENCIL_TY (the tile, threads across and down,
+ * default 64 x 1, at most 1024 threads), AMP_STENCIL_ALIGNED (0: vload4 even where float4 would do;
+ * 1, the default: float4 where the views allow it), AMP_STENCIL_PREFETCH (1: the blur loads its
+ * next row before it sums the current one, the default on GPUs; 0, the default on CPU devices),
+ * AMP_STENCIL_RING (stencil.cl's SC_RING: 0, the rows' loop unrolled whole, the default on GPUs; 1,
+ * unrolled by periods of 2r + 1 rows, the default on CPU devices, where the whole unrolling took
+ * several times as long to build).
  */
 static amp_status launch_columns(amp_accelerator_view *view, int separable, int r,
                                  amp_array_view *src, amp_array_view *dst, const amp_arg *w,
