@@ -139,14 +139,15 @@ static unsigned nv_compute_capability(cl_device_id d) {
   return 10 * major + minor;
 }
 
-/* The most tile_static memory a kernel may declare on an NVIDIA GPU: the driver reports CUDA's
- * default per block (48 KB) but builds and runs kernels that declare up to the GPU's opt-in limit,
- * which CUDA documents per compute capability (docs/KERNELS.md); `reported` where unknown. */
+/* The most tile_static memory a kernel may declare on a device that answers a compute capability
+ * (cl_nv_device_attribute_query): the driver reports CUDA's default per block (48 KB) but builds
+ * and runs kernels that declare up to the GPU's opt-in limit, which CUDA documents per compute
+ * capability (docs/KERNELS.md); `reported` where the device answers none (cc 0). */
 static uint64_t nv_declared_local(unsigned cc, uint64_t reported) {
   static const struct {
     unsigned cc, kb;
   } optin[] = {{90, 227}, {89, 99}, {87, 163}, {86, 99}, {80, 163}, {75, 64}, {70, 96}};
-  for (size_t i = 0; i < sizeof optin / sizeof optin[0]; i++)
+  for (size_t i = 0; cc && i < sizeof optin / sizeof optin[0]; i++)
     if (cc >= optin[i].cc)
       return (uint64_t)optin[i].kb * 1024 > reported ? (uint64_t)optin[i].kb * 1024 : reported;
   return reported;
@@ -221,13 +222,11 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   for (int k = 0; k < 3; k++)
     pr->max_tile_extent[k] = items[2 - k] < pr->max_tile_size ? items[2 - k] : pr->max_tile_size;
   pr->local_memory = local;
-  a->kernel_limit_is_floor = platform_name && strstr(platform_name, "NVIDIA") != NULL;
   a->has_int64_atomics = has_extension(d, "cl_khr_int64_base_atomics");
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   pr->compute_capability = nv_compute_capability(d);
-  a->declared_local_limit =
-      a->kernel_limit_is_floor ? nv_declared_local(pr->compute_capability, local) : local;
+  a->declared_local_limit = nv_declared_local(pr->compute_capability, local);
   return a;
 }
 

@@ -22,16 +22,18 @@ struct amp_accelerator {
   cl_device_id device; /* NULL for the host "cpu" */
   amp_accelerator_properties props;
   char *strings; /* one allocation holding every string of props */
-  /* The driver's CL_KERNEL_WORK_GROUP_SIZE is a floor, not the kernel's limit: NVIDIA's OpenCL
-   * reports 256 for every kernel, a 12-register one included, and runs such a kernel in tiles of
-   * 1024 (measured on an H100, docs/KERNELS.md "Tiles of 1024 threads on NVIDIA"). There a tile
-   * above that number is tried, and the driver's refusal at enqueue is the kernel's limit. */
-  int kernel_limit_is_floor;
+  /* CL_KERNEL_WORK_GROUP_SIZE is not trusted as a limit on any implementation: NVIDIA's OpenCL
+   * reports 256 for every kernel and runs a 12-register one in tiles of 1024 (docs/KERNELS.md
+   * "Tiles above a kernel's reported limit"); Mesa's rusticl reports 32 and runs tiles of 256. A
+   * tile above the reported number is tried, and the driver's refusal at enqueue, remembered per
+   * kernel, is the limit (exec/launch.c). */
   /* CL_DEVICE_MAX_WORK_GROUP_SIZE as the device reports it; props.max_tile_size is that or AMP's
    * 1024 if smaller (AMP__MAX_TILE_THREADS). */
   size_t device_max_tile;
-  /* The most tile_static memory a kernel may declare here: props.local_memory, or on NVIDIA the
-   * GPU's opt-in limit for its compute capability (docs/KERNELS.md). */
+  /* The most tile_static memory a kernel may declare here: props.local_memory, or, on a device
+   * that answers CL_DEVICE_COMPUTE_CAPABILITY_*_NV, the opt-in limit CUDA documents for that
+   * compute capability (docs/KERNELS.md). Above props.local_memory, a kernel's own declared arrays
+   * are the driver's to judge; a __local argument is not. */
   uint64_t declared_local_limit;
   /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
    * pass publishes a tile's state and value in one 64-bit word). */

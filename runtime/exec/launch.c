@@ -121,28 +121,33 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
               "tile",
               kname, threads, acc->props.device_path, acc->props.max_tile_size);
   AMP__TRY(check_required_tile(l, pool, local));
-  /* The kernel's own limit (registers, local memory). Where the driver's number is only a floor
-   * (NVIDIA), a larger tile is tried and the driver's refusal, remembered, is the limit. */
+  /* The kernel's own limit (registers, local memory). CL_KERNEL_WORK_GROUP_SIZE is not trusted as
+   * one on any implementation (accelerator_impl.h): a larger tile is tried, and the driver's
+   * refusal, remembered, is the limit. Debug mode says when a launch is such a try. */
   size_t refused = atomic_load(&pool->refused_tile);
-  if (l->tiled && threads > pool->work_group_size &&
-      (!acc->kernel_limit_is_floor || (refused && threads >= refused)))
+  if (l->tiled && threads > pool->work_group_size && refused && threads >= refused)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's limit on %s "
-              "(whose own limit is %zu): %s (CL_KERNEL_WORK_GROUP_SIZE %zu; its registers "
-              "(private memory) or its %llu bytes of tile_static memory (of %llu) allow no more; "
-              "amp_kernel_limits reports them)",
-              kname, threads, acc->props.device_path, acc->props.max_tile_size,
-              refused ? "the driver refused a tile this large" : "the driver allows at most",
+              "(whose own limit is %zu): the driver refused a tile of %zu threads "
+              "(CL_KERNEL_WORK_GROUP_SIZE %zu; its registers (private memory) or its %llu bytes of "
+              "tile_static memory (of %llu) allow no more; amp_kernel_limits reports them)",
+              kname, threads, acc->props.device_path, acc->props.max_tile_size, refused,
               pool->work_group_size, (unsigned long long)pool->static_local,
               (unsigned long long)acc->props.local_memory);
+  if (l->tiled && threads > pool->work_group_size && amp__debug_enabled())
+    fprintf(stderr,
+            "[ampcl] debug: parallel_for_each(%s): a tile of %zu threads is above the %zu that %s "
+            "reports for this kernel (CL_KERNEL_WORK_GROUP_SIZE); the launch is tried, and the "
+            "driver's answer decides\n",
+            kname, threads, pool->work_group_size, acc->props.device_path);
 fail:
   return status;
 }
 
 /* The status of a kernel enqueue the driver refused. A tile above the kernel's reported limit
- * on a driver where that limit is a floor (check_domain let it through) and refused for lack of
- * resources is the kernel's real limit: it is remembered, so the next launch of that size is
- * refused before data moves, and reported as such. */
+ * (check_domain let it through) refused for lack of resources is the kernel's real limit: it is
+ * remembered, so the next launch of that size is refused before data moves, and reported as
+ * such. */
 static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc,
                                  amp__kernel_pool *pool, const size_t *local, cl_int err) {
   size_t threads = local[0] * local[1] * local[2];
@@ -154,8 +159,8 @@ static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc
       ;
     return amp__set_error(AMP_ERROR_LIMIT_EXCEEDED,
                           "parallel_for_each(%s): a tile of %zu threads exceeds this kernel's "
-                          "limit on %s: the driver refused it (%s), as the kernel needs more "
-                          "registers per thread than a tile this large can have; "
+                          "limit on %s: the driver refused it (%s): the kernel needs more "
+                          "registers or memory per thread than a tile this large can have; "
                           "CL_KERNEL_WORK_GROUP_SIZE %zu always runs",
                           pool->name, threads, acc->props.device_path,
                           amp_status_name(amp__cl_status(err)), pool->work_group_size);

@@ -525,26 +525,27 @@ amp_status amp__set_scalar_args(const amp_launch *l, cl_kernel k, const amp_acce
    * default of 48 KB per block, yet builds and runs a kernel whose own (declared) tile_static
    * arrays take more, up to the GPU's opt-in limit, and refuses to build beyond that; a __local
    * argument, though, cannot take a tile past the 48 KB (docs/KERNELS.md).
-   * There (kernel_limit_is_floor) a kernel that built with more is the driver's to judge, as long
-   * as the launch adds no __local buffer. */
+   * There (declared_local_limit above local_memory) a kernel that built with more is the driver's
+   * to judge, as long as the launch adds no __local buffer. */
   cl_ulong used = pool->static_local, args_local = 0;
   for (size_t i = 0; i < l->nargs; i++)
     if (l->args[i].kind == AMP_ARG_LOCAL)
       args_local += l->args[i].u.local_size;
   used += args_local;
-  if (acc->kernel_limit_is_floor && used > acc->declared_local_limit)
+  int declared_above = acc->declared_local_limit > acc->props.local_memory;
+  if (declared_above && used > acc->declared_local_limit)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): the kernel declares %llu bytes of tile_static memory per "
               "tile; %s allows at most %llu (the GPU's opt-in limit for its compute capability)",
               kname, (unsigned long long)used, acc->props.device_path,
               (unsigned long long)acc->declared_local_limit);
-  if (used > acc->props.local_memory && (!acc->kernel_limit_is_floor || args_local))
+  if (used > acc->props.local_memory && (!declared_above || args_local))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): the kernel needs %llu bytes of tile_static memory per tile; "
               "%s has %llu%s",
               kname, (unsigned long long)used, acc->props.device_path,
               (unsigned long long)acc->props.local_memory,
-              acc->kernel_limit_is_floor
+              declared_above
                   ? " (more only for tile_static arrays the kernel declares, with no __local "
                     "argument: this launch passes one)"
                   : "");

@@ -60,8 +60,8 @@ struct amp__kernel_pool {
   size_t work_group_size;         /* CL_KERNEL_WORK_GROUP_SIZE on this device */
   size_t required_tile[3];        /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size, OpenCL
                                      order x, y, z); all 0 when the kernel states none */
-  _Atomic size_t refused_tile;    /* where that is a floor (amp_accelerator.kernel_limit_is_floor):
-                                     the smallest tile the driver refused for lack of resources, so
+  _Atomic size_t refused_tile;    /* above work_group_size, which is tried (exec/launch.c): the
+                                     smallest tile the driver refused for lack of resources, so
                                      later launches are refused before data moves; 0 = none yet */
   cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
                                      kernel declares itself (tile_static variables) */

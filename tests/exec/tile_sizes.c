@@ -16,7 +16,7 @@
  *   - a kernel's own limit on threads per tile. Drivers report a per-kernel limit
  *     (CL_KERNEL_WORK_GROUP_SIZE); NVIDIA's OpenCL reports 256 for every kernel, yet runs a light
  *     kernel in tiles of 1024 (the cases above) and refuses at enqueue only a kernel whose
- *     registers do not fit (docs/KERNELS.md, "Tiles of 1024 threads on NVIDIA"). A
+ *     registers do not fit (docs/KERNELS.md, "Tiles above a kernel's reported limit"). A
  *     register-heavy kernel either runs and verifies in tiles of 1024 (POCL), or is refused with
  *     AMP_ERROR_LIMIT_EXCEEDED naming registers, with the host data intact; a second launch of
  *     that size is then refused before any data moves (the transfer counters do not change), and
