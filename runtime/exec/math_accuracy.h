@@ -8,7 +8,9 @@
 
 /* Appends to `out` (capacity `cap`, NUL-terminated) the build options that map the fast_math_*
  * functions whose native_* built-in misses ampcl's fast bound on `acc` to the precise built-in.
- * Returns the number of characters it would have written, as snprintf does. */
-size_t amp__fast_math_options(const amp_accelerator *acc, char *out, size_t cap);
+ * The first call for an accelerator measures its native_* functions (or reads the measurement
+ * kept on disk for that device, driver and CPU); math_accuracy.c says how. Returns the number of
+ * characters it would have written, as snprintf does. */
+size_t amp__fast_math_options(amp_accelerator *acc, char *out, size_t cap);
 
 #endif

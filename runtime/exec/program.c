@@ -363,21 +363,22 @@ static int checked_mode(void) {
 }
 
 /* What ampcl adds to every build's options for `acc`: the device's compute capability as a macro
- * (the prelude's AMP_COMPUTE_CAPABILITY), for checked builds AMP_DEBUG, and the fast_math_*
- * mappings of exec/math_accuracy.c. */
+ * (the prelude's AMP_COMPUTE_CAPABILITY), for checked builds AMP_DEBUG, and, for a program whose
+ * text uses fast_math_*, the mappings exec/math_accuracy.c measures on the device (a program that
+ * does not use them neither waits for that measurement nor depends on it). */
 #define DEVICE_DEFINES_MAX 512
-static void device_defines(const amp_accelerator *acc, int checked, char out[DEVICE_DEFINES_MAX]) {
+static void device_defines(const amp_program *p, amp_accelerator *acc, int checked,
+                           char out[DEVICE_DEFINES_MAX]) {
   int n = snprintf(out, DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u%s",
                    acc->props.compute_capability, checked ? " -DAMP_DEBUG=1" : "");
-  /* fast_math_* held to ampcl's bound where native_* is not (exec/math_accuracy.c); the table's
-   * longest entry is far below the room left */
-  if (n > 0 && n < DEVICE_DEFINES_MAX)
+  /* every function's mapping together is far below the room left */
+  if (n > 0 && n < DEVICE_DEFINES_MAX && strstr(p->source, "fast_math_"))
     amp__fast_math_options(acc, out + n, DEVICE_DEFINES_MAX - (size_t)n);
 }
 
 /* The cache entry for (program, accelerator, checked or not), created if new, and in use by the
  * caller until cache_unpin. */
-static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc, int checked,
+static amp_status cache_lookup(const amp_program *p, amp_accelerator *acc, int checked,
                                cache_entry **out) {
   amp_status status = AMP_SUCCESS;
   const char *pre = prelude_text();
@@ -385,7 +386,7 @@ static amp_status cache_lookup(const amp_program *p, const amp_accelerator *acc,
   size_t n = (pre ? strlen(pre) : 0) + (line ? strlen(line) : 0) + strlen(p->source) + 1;
   char *text = pre && line ? malloc(n) : NULL;
   char defines[DEVICE_DEFINES_MAX];
-  device_defines(acc, checked, defines);
+  device_defines(p, acc, checked, defines);
   const size_t nopts = strlen(p->options) + sizeof " -cl-kernel-arg-info" + strlen(defines);
   char *opts = malloc(nopts);
   if (!text || !opts) {
@@ -511,7 +512,7 @@ static amp_status build(cache_entry *e, const amp_program *p, amp_accelerator *a
   cl_int err = CL_SUCCESS;
   const char *src = e->text;
   char defines[DEVICE_DEFINES_MAX];
-  device_defines(acc, e->checked, defines);
+  device_defines(p, acc, e->checked, defines);
   size_t nplain = strlen(p->options) + strlen(defines) + 1;
   if (!(plain_opts = malloc(nplain)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory building a program");

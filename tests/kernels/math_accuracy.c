@@ -13,9 +13,10 @@
  * Each function runs over 4096 points spread over its domain (exponents evenly, mantissas from a
  * fixed pseudo-random sequence) plus its edge points. `test_kernel_math_accuracy report` prints
  * each function's largest error in ulp and relative or absolute terms, which is how the table in
- * docs/KERNELS.md was measured. A function of the fast family that misses its bound on a device
- * is mapped to the precise built-in there by the runtime (runtime/exec/math_accuracy.c), so this
- * test holds on every implementation ampcl knows, and fails on a new one that needs an entry. */
+ * docs/KERNELS.md was measured. The runtime measures each device's native_* functions on points
+ * of its own the first time a program uses fast_math_* there (runtime/exec/math_accuracy.c) and
+ * maps each that misses half the bound to the precise built-in, so this test, on other points,
+ * checks that choice on every implementation and CPU: no implementation is known by name. */
 #include "check.h"
 
 #include <float.h>
