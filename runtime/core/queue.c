@@ -308,6 +308,22 @@ fail:
   return status;
 }
 
+/* The accelerator whose device ran the event's command, or NULL where that cannot be told. */
+static amp_accelerator *event_accelerator(cl_event ev) {
+  cl_command_queue q = NULL;
+  cl_device_id d = NULL;
+  amp_accelerator **list = NULL;
+  size_t n = 0;
+  if (clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) != CL_SUCCESS || !q ||
+      clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof d, &d, NULL) != CL_SUCCESS ||
+      amp__accelerators(&list, &n) != AMP_SUCCESS)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (list[i]->device == d)
+      return list[i];
+  return NULL;
+}
+
 amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
   amp_status status = AMP_SUCCESS;
   AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
@@ -329,6 +345,13 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
               "amp_accelerator_create_view_profiling(..., false, ...)): no device time was "
               "recorded");
   AMP__CL(end, "clGetEventProfilingInfo(END)");
+  const char *why = "";
+  amp_accelerator *acc = event_accelerator(future->event);
+  if (acc && !amp__timestamps_usable(acc, &why))
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_future_elapsed_ns: %s's event timestamps measure nothing (%s), so no device "
+              "time is available there; time the work on the host",
+              acc->props.device_path, why);
   if (future->start)
     AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
             "clGetEventProfilingInfo(END of the starting command)");
@@ -336,7 +359,12 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
     AMP__CL(
         clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
         "clGetEventProfilingInfo(START)");
-  *out = t1 > t0 ? (uint64_t)(t1 - t0) : 0;
+  if (t0 == 0 || t1 < t0)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "amp_future_elapsed_ns: the driver gave the work START %llu and END %llu ns, which "
+              "measure nothing",
+              (unsigned long long)t0, (unsigned long long)t1);
+  *out = (uint64_t)(t1 - t0);
 fail:
   return status;
 }
