@@ -221,6 +221,8 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   /* AMP order: a rank-3 tile (t0, t1, t2) runs as OpenCL local size (t2, t1, t0). */
   for (int k = 0; k < 3; k++)
     pr->max_tile_extent[k] = items[2 - k] < pr->max_tile_size ? items[2 - k] : pr->max_tile_size;
+  if (pr->max_tile_extent[0] > AMP__MAX_TILE_DEPTH) /* AMP's rule for a rank-3 tile's dimension 0 */
+    pr->max_tile_extent[0] = AMP__MAX_TILE_DEPTH;
   pr->local_memory = local;
   a->has_int64_atomics = has_extension(d, "cl_khr_int64_base_atomics");
   pr->compute_units = cus;

@@ -5,6 +5,9 @@
 /* C++ AMP's limit on threads per tile. ampcl holds every device to it, so that a tile that
  * runs on a CPU device also runs on a GPU. */
 #define AMP__MAX_TILE_THREADS 1024
+/* C++ AMP's limit on dimension 0 of a rank-3 tile (the slowest-varying one), kept on every device
+ * too: GPUs report 64 in the OpenCL dimension it maps to, CPU devices far more. */
+#define AMP__MAX_TILE_DEPTH 64
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -102,6 +102,11 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
                 "parallel_for_each(%s): tile size %d in dimension %d exceeds C++ AMP's limit of "
                 "%d threads per tile, which ampcl keeps on every device%s",
                 kname, t, d, AMP__MAX_TILE_THREADS, device_allows_note(acc));
+    if (e.rank == 3 && d == 0 && t > AMP__MAX_TILE_DEPTH)
+      AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+                "parallel_for_each(%s): tile size %d in dimension 0 of a rank-3 tile exceeds C++ "
+                "AMP's limit of %d threads in that dimension, which ampcl keeps on every device",
+                kname, t, AMP__MAX_TILE_DEPTH);
     if ((size_t)t > lim)
       AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
                 "parallel_for_each(%s): tile size %d in dimension %d exceeds %s's limit of %zu "

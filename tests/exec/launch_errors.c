@@ -153,6 +153,14 @@ static void test_domains(amp_kernel *inc, amp_kernel *inc2) {
       AMP_ERROR_LIMIT_EXCEEDED);
   CHECK_MSG("C++ AMP's limit of 1024 threads per tile");
   CHECK_EQ_INT(test_transfers(), 0);
+  /* C++ AMP's limit of 64 on a rank-3 tile's dimension 0, on every device (CPU devices would take
+   * more), before any data moves */
+  CHECK(props.max_tile_extent[0] <= 64);
+  CHECK_STATUS(
+      amp_parallel_for_each_tiled(av, amp_tile3(amp_extent3(65, 1, 1), 65, 1, 1), inc, a1, 1),
+      AMP_ERROR_LIMIT_EXCEEDED);
+  CHECK_MSG("C++ AMP's limit of 64 threads in that dimension");
+  CHECK_EQ_INT(test_transfers(), 0);
   /* more threads in one dimension than the device allows, where a dimension's limit is below the
    * tile's (NVIDIA: 64 in OpenCL's dimension 2, AMP's dimension 0 of a rank-3 tile) */
   if (props.max_tile_extent[0] < props.max_tile_size) {
