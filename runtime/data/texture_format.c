@@ -195,15 +195,25 @@ static amp_status fill_table(amp_accelerator *acc, support_table *t, const char 
     AMP__TRY(list_formats(ctx, CL_MEM_READ_WRITE, types[r], &rw[r], &nrw[r]));
     AMP__TRY(list_formats(ctx, CL_MEM_WRITE_ONLY, types[r], &wo[r], &nwo[r]));
   }
-  /* POCL lists 16-bit float images but its kernels read them wrong (every texel of a half-float
-   * texture read back as one wrong value in tests/textures, where Intel's CPU runtime reads the
-   * same data right): ampcl does not offer them there rather than return wrong texels. */
-  int pocl = strstr(acc->props.platform_name, "Portable Computing Language") != NULL;
+  /* A listed format may still be read wrong: half-float images are offered only where a kernel
+   * reads them back right (texture_probe.c; POCL 3.1 reads them wrong), asked only where the
+   * device lists one for 2-D images. */
+  cl_channel_order half_orders[3];
+  int half_channels[3], nhalf = 0;
+  for (int c = 0; c < 3; c++) {
+    cl_image_format cf = amp__texel_cl_format((amp_texel_format){AMP_TEXEL_FLOAT, chans[c], 16});
+    if (listed(rw[1], nrw[1], cf)) {
+      half_orders[nhalf] = cf.image_channel_order;
+      half_channels[nhalf++] = chans[c];
+    }
+  }
+  int half_wrong =
+      nhalf && !amp__half_images_read_right(acc, ctx, half_orders, half_channels, nhalf);
   for (int k = AMP_TEXEL_INT; k <= AMP_TEXEL_UNORM; k++)
     for (int c = 0; c < 3; c++)
       for (int b = 0; b < 3; b++) {
         amp_texel_format f = {(amp_texel_kind)k, chans[c], bits[b]};
-        if (!valid_format(f) || (pocl && k == AMP_TEXEL_FLOAT && bits[b] == 16))
+        if (!valid_format(f) || (half_wrong && k == AMP_TEXEL_FLOAT && bits[b] == 16))
           continue;
         cl_image_format cf = amp__texel_cl_format(f);
         for (int r = 0; r < 3; r++) {
