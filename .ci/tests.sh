@@ -15,6 +15,9 @@ jobs=$(nproc)
 echo "== format check"
 git -c safe.directory="$PWD" ls-files '*.c' '*.h' | grep -v '^kernels_cl/' | xargs clang-format --dry-run --Werror
 
+echo "== no capability decided by a vendor's name in runtime/ (docs/IMPLEMENTATIONS.md)"
+bash cmake/check_no_vendor_names.sh
+
 echo "== build (warnings are errors) and test"
 cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON
 cmake --build build-ci -j"$jobs"

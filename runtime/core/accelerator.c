@@ -404,6 +404,7 @@ enum { CPU_UNRANKED = sizeof cpu_preference / sizeof cpu_preference[0] };
 
 static size_t cpu_rank(const amp_accelerator *a) {
   for (size_t i = 0; i < CPU_UNRANKED; i++)
+    /* name picks a preference: the order of speed measured, not a capability */
     if (strcmp(a->props.platform_name, cpu_preference[i].platform) == 0)
       return i;
   return CPU_UNRANKED;
