@@ -2,6 +2,7 @@
  * (matmul, addexp, nbody), checks every result against a host reference, and prints the tables of
  * the CUDA thesis's appendices A (times) and B (speedups), a CSV file and gnuplot plots. With
  * --overhead it measures what ampcl adds to a kernel launch instead. See bench/README.md. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,8 +356,12 @@ int main(int argc, char **argv) {
         if (c->state == BENCH_OK) {
           bench_stats k = bench_stats_of(c->kernel_ms, c->n);
           double e = bench_stats_of(c->e2e_ms, c->n).median;
-          fprintf(stderr, "        kernel %.3f ms [%.3f - %.3f], end to end %.3f ms, %.2f %s, ok\n",
-                  k.median, k.min, k.max, e, w->work(&ctx, c->size) / (k.median * 1e-3), w->metric);
+          if (isnan(k.median)) /* the device gave no device time: not measured */
+            fprintf(stderr, "        kernel n/a, end to end %.3f ms, ok\n", e);
+          else
+            fprintf(
+                stderr, "        kernel %.3f ms [%.3f - %.3f], end to end %.3f ms, %.2f %s, ok\n",
+                k.median, k.min, k.max, e, w->work(&ctx, c->size) / (k.median * 1e-3), w->metric);
         } else {
           fprintf(stderr, "        %s: %s\n",
                   c->state == BENCH_SKIPPED  ? "skipped"

@@ -45,7 +45,8 @@ typedef struct bench_cell {
   bench_state state;
   char note[256];
   int n;                               /* timed repeats recorded */
-  double kernel_ms[BENCH_MAX_REPEATS]; /* device time from OpenCL events (host impls: wall) */
+  double kernel_ms[BENCH_MAX_REPEATS]; /* device time from OpenCL events (host impls: wall);
+                                        * NAN where the device gives none (printed n/a) */
   double sync_ms[BENCH_MAX_REPEATS];   /* wall time launch -> ready, data already resident */
   double e2e_ms[BENCH_MAX_REPEATS];    /* wall time: views, copy in, launch, copy back */
   double max_err;                      /* the check's worst error, in units of its tolerance */
@@ -79,7 +80,7 @@ extern const bench_workload bench_matmul, bench_addexp, bench_nbody;
  * they catch a wrong result (a test expects every cell to FAIL then). */
 extern int bench_inject_error;
 double bench_now_ms(void);
-/* Sorted copy statistics of v[0..n-1]. */
+/* Sorted copy statistics of v[0..n-1]; all NAN when one of them is NAN (not measured). */
 typedef struct bench_stats {
   double median, min, max, q1, q3;
 } bench_stats;
@@ -94,8 +95,13 @@ void bench_fill_float(float *p, size_t n, uint64_t seed);
 void bench_fill_double(double *p, size_t n, uint64_t seed);
 const char *bench_type_name(bench_type t);
 /* Waits for a future and adds its device time (ms) to *kernel_ms (max over several when max != 0).
- * Futures without a device time add nothing. Releases the future. */
+ * Where the device gives none (amp_future_elapsed_ns: AMP_ERROR_UNSUPPORTED_FEATURE; its
+ * timestamps measure nothing, or AMP_PROFILE=0) *kernel_ms becomes NAN, "not measured", which the
+ * tables, the CSV and the plots show as n/a (and every ratio with it); the reason is kept for
+ * bench_unmeasured_why. Another failure is returned. Releases the future. */
 amp_status bench_future_done(amp_future *f, double *kernel_ms, int max);
+/* Why a device time was not measured (the first such reason of the run), or NULL. */
+const char *bench_unmeasured_why(void);
 void *bench_alloc(size_t bytes); /* aligned, exits on failure (the harness, not the library) */
 /* --pinned: the accelerator whose amp_host_alloc holds the data the workloads put under views,
  * or NULL for malloc'd memory (the default). bench_data_alloc / bench_data_free allocate and free
@@ -106,8 +112,9 @@ void bench_data_free(void *p);
 
 /* ---- bench_parts.c ---- */
 /* Runs fn(arg, p, &ms) for every part p < n at once, each on its own host thread (part 0 on the
- * caller's), and waits for all; fn sets ms to its part's device time (0 if none). Returns 0 when
- * every part succeeded, with *kernel_ms the longest part's time; else records the first failing
+ * caller's), and waits for all; fn sets ms to its part's device time (NAN if none). Returns 0 when
+ * every part succeeded, with *kernel_ms the longest part's time (NAN when a part has none); else
+ * records the first failing
  * part's status and reason in the cell as bench_fail does, and returns 1. */
 typedef amp_status (*bench_part_fn)(void *arg, int part, double *kernel_ms);
 int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn, void *arg,

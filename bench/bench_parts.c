@@ -5,6 +5,7 @@
  * as a C++ AMP program does with one parallel_for over its accelerator_views. Then a part's
  * copies in and out (staged, from malloc'd memory, on the calling thread) do not wait for the
  * other parts' copies, and each GPU's data moves over its own link at the same time. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,7 +56,9 @@ int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn,
   for (int p = 0; p < n; p++) {
     if (jobs[p].status != AMP_SUCCESS)
       return bench_fail_why(cell, jobs[p].status, what, jobs[p].why);
-    if (jobs[p].kernel_ms > *kernel_ms)
+    if (isnan(jobs[p].kernel_ms))
+      *kernel_ms = NAN; /* a part without a device time: none for the whole (x > NAN is false) */
+    else if (jobs[p].kernel_ms > *kernel_ms)
       *kernel_ms = jobs[p].kernel_ms;
   }
   return 0;

@@ -58,9 +58,12 @@ void bench_compute_speedups(bench_grid *g) {
     }
 }
 
-/* A number in at most CELL_W characters, with about four significant digits. */
+/* A number in at most CELL_W characters, with about four significant digits; n/a for NAN (a time
+ * that was not measured, or a ratio with one). */
 static void fmt_num(char *out, size_t cap, double v) {
-  if (v >= 1e4)
+  if (isnan(v))
+    snprintf(out, cap, "n/a");
+  else if (v >= 1e4)
     snprintf(out, cap, "%.0f", v);
   else if (v >= 100)
     snprintf(out, cap, "%.1f", v);
@@ -98,7 +101,10 @@ static void format_cell(const bench_grid *g, const bench_ctx *ctx, const bench_c
     fmt_num(out, cap, median_of(c->e2e_ms, c->n));
     break;
   case V_SPREAD:
-    snprintf(out, cap, "%.1f%%", k.median > 0 ? 100.0 * (k.max - k.min) / k.median : 0.0);
+    if (isnan(k.median))
+      snprintf(out, cap, "n/a");
+    else
+      snprintf(out, cap, "%.1f%%", k.median > 0 ? 100.0 * (k.max - k.min) / k.median : 0.0);
     break;
   case V_SPEEDUP:
     if (c->baseline)
@@ -217,6 +223,18 @@ void bench_print_tables(const bench_grid *g, const bench_ctx *ctx) {
   snprintf(title, sizeof title, "Table C. %s: %s from the median kernel time", wn, g->w->metric);
   print_table(g, ctx, title, V_RATE, -1, -1, V_KERNEL, NULL);
 
+  int unmeasured = 0;
+  for (int t = 0; t < 2; t++)
+    for (int s = 0; g->types[t] && s < g->nsize; s++)
+      for (int i = 0; i < g->nimpl; i++) {
+        const bench_cell *c = bench_grid_cell(g, t, s, i);
+        unmeasured |= c->state == BENCH_OK && isnan(median_of(c->kernel_ms, c->n));
+      }
+  if (unmeasured)
+    printf("\nn/a: no device time was measured (the kernel times, their spread, the speedups and "
+           "%s from them are not shown; end-to-end times are the host's clock and stand):\n  %s\n",
+           g->w->metric, bench_unmeasured_why() ? bench_unmeasured_why() : "(no reason given)");
+
   int notes = 0;
   for (int t = 0; t < 2; t++)
     for (int s = 0; g->types[t] && s < g->nsize; s++)
@@ -232,6 +250,14 @@ void bench_print_tables(const bench_grid *g, const bench_ctx *ctx) {
                                          : "",
                c->note);
       }
+}
+
+/* One CSV number and its comma: empty where it is NAN (not measured: n/a). */
+static void csv_num(FILE *f, double v) {
+  if (isnan(v))
+    fputc(',', f);
+  else
+    fprintf(f, "%.6g,", v);
 }
 
 int bench_write_csv(const bench_grid *g, const bench_ctx *ctx, const char *path) {
@@ -254,16 +280,23 @@ int bench_write_csv(const bench_grid *g, const bench_ctx *ctx, const char *path)
         int ok = c->state == BENCH_OK;
         fprintf(f, "%s,%s,%s,%ld,%s,%d,", g->w->name, c->impl, bench_type_name(c->type), c->size,
                 state_name[c->state], c->n);
-        if (ok)
-          fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%s,", k.median,
-                  k.min, k.max, k.q1, k.q3, sy, e.median, e.min, e.max, g->w->metric,
-                  w / (k.median * 1e-3), w / (e.median * 1e-3), c->baseline ? c->baseline : "");
-        else
+        if (ok) { /* a kernel time not measured (NAN) leaves its fields and ratios empty */
+          const double v[] = {k.median, k.min, k.max, k.q1, k.q3, sy, e.median, e.min, e.max};
+          for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
+            csv_num(f, v[j]);
+          fprintf(f, "%s,", g->w->metric);
+          csv_num(f, w / (k.median * 1e-3));
+          csv_num(f, w / (e.median * 1e-3));
+          fprintf(f, "%s,", c->baseline ? c->baseline : "");
+        } else {
           fprintf(f, ",,,,,,,,,%s,,,,", g->w->metric);
-        if (ok && c->baseline)
-          fprintf(f, "%.6g,%.6g,", c->speedup, c->speedup_e2e);
-        else
+        }
+        if (ok && c->baseline) {
+          csv_num(f, c->speedup);
+          csv_num(f, c->speedup_e2e);
+        } else {
           fprintf(f, ",,");
+        }
         fprintf(f, "%.3g,%s,", c->max_err, ctx->props.device_path);
         csv_quoted(f, c->note);
       }
@@ -273,6 +306,41 @@ int bench_write_csv(const bench_grid *g, const bench_ctx *ctx, const char *path)
 
 /* ---- plots: DIR/<workload>_<type>.dat plus DIR/<workload>.gp, run with gnuplot ----------------
  */
+
+/* One number of a .dat row, or "-" (the scripts' `set datafile missing`) where it is NAN. */
+static void dat_num(FILE *f, double v) {
+  if (isnan(v))
+    fprintf(f, " -");
+  else
+    fprintf(f, " %.6g", v);
+}
+
+/* Column `col` (1 kernel ms, 2 e2e ms, 3 speedup, 4 rate) of a cell in the .dat files: NAN where
+ * there is none (not run, failed, or a kernel time that was not measured). */
+static double dat_value(const bench_grid *g, const bench_ctx *ctx, const bench_cell *c, int col) {
+  if (c->state != BENCH_OK)
+    return NAN;
+  double k = median_of(c->kernel_ms, c->n);
+  switch (col) {
+  case 1:
+    return k;
+  case 2:
+    return median_of(c->e2e_ms, c->n);
+  case 3:
+    return c->baseline ? c->speedup : NAN;
+  default:
+    return g->w->work(ctx, c->size) / (k * 1e-3);
+  }
+}
+
+/* Whether implementation i of type t has a value in column col at some size: gnuplot stops the
+ * script at a plot whose every series is empty, so empty series are left out of the plots. */
+static int has_values(const bench_grid *g, const bench_ctx *ctx, int t, int i, int col) {
+  for (int s = 0; s < g->nsize; s++)
+    if (!isnan(dat_value(g, ctx, bench_grid_cell(g, t, s, i), col)))
+      return 1;
+  return 0;
+}
 
 static int write_dat(const bench_grid *g, const bench_ctx *ctx, const char *dir, int t) {
   char path[1024];
@@ -289,18 +357,8 @@ static int write_dat(const bench_grid *g, const bench_ctx *ctx, const char *dir,
   for (int s = 0; s < g->nsize; s++) {
     fprintf(f, "%ld", g->sizes[s]);
     for (int i = 0; i < g->nimpl; i++) {
-      const bench_cell *c = bench_grid_cell(g, t, s, i);
-      if (c->state != BENCH_OK) {
-        fprintf(f, " - - - -");
-        continue;
-      }
-      double k = median_of(c->kernel_ms, c->n);
-      fprintf(f, " %.6g %.6g", k, median_of(c->e2e_ms, c->n));
-      if (c->baseline)
-        fprintf(f, " %.6g", c->speedup);
-      else
-        fprintf(f, " -");
-      fprintf(f, " %.6g", g->w->work(ctx, c->size) / (k * 1e-3));
+      for (int col = 1; col <= 4; col++)
+        dat_num(f, dat_value(g, ctx, bench_grid_cell(g, t, s, i), col));
     }
     fprintf(f, "\n");
   }
@@ -308,16 +366,26 @@ static int write_dat(const bench_grid *g, const bench_ctx *ctx, const char *dir,
   return 0;
 }
 
-/* One plot: column `col` (1 kernel, 2 e2e, 3 speedup, 4 rate) of every implementation. */
-static void gp_plot(FILE *f, const bench_grid *g, int t, const char *png, const char *title,
-                    const char *ylabel, int col, int skip_baseline) {
+/* One plot: column `col` (1 kernel, 2 e2e, 3 speedup, 4 rate) of every implementation that has a
+ * value in it; none (every kernel time n/a): no plot, a comment saying so. */
+static void gp_plot(FILE *f, const bench_grid *g, const bench_ctx *ctx, int t, const char *png,
+                    const char *title, const char *ylabel, int col, int skip_baseline) {
   const char *tn = bench_type_name((bench_type)t);
+  int any = 0;
+  for (int i = 0; i < g->nimpl; i++)
+    any |=
+        !(skip_baseline && strcmp(g->impls[i], g->baseline) == 0) && has_values(g, ctx, t, i, col);
+  if (!any) {
+    fprintf(f, "# %s_%s_%s.png: nothing to plot (not run, or not measured: n/a)\n", g->w->name, png,
+            tn);
+    return;
+  }
   fprintf(f, "set output '%s_%s_%s.png'\n", g->w->name, png, tn);
   fprintf(f, "set title '%s (%s)'\nset ylabel '%s'\n", title, tn, ylabel);
   fprintf(f, "plot");
   int first = 1;
   for (int i = 0; i < g->nimpl; i++) {
-    if (skip_baseline && strcmp(g->impls[i], g->baseline) == 0)
+    if ((skip_baseline && strcmp(g->impls[i], g->baseline) == 0) || !has_values(g, ctx, t, i, col))
       continue;
     fprintf(f, "%s '%s_%s.dat' using 1:%d with linespoints title '%s'", first ? "" : ",",
             g->w->name, tn, 2 + 4 * i + (col - 1), g->impls[i]);
@@ -358,29 +426,40 @@ int bench_write_plots(const bench_grid *g, const bench_ctx *ctx, const char *dir
   for (int s = 0; s < g->nsize; s++)
     fprintf(f, "%s'%ld' %ld", s ? ", " : "", g->sizes[s], g->sizes[s]);
   fprintf(f, ")\n");
-  /* Every implementation and type in one plot (the thesis's figure 3.8). */
-  fprintf(f,
-          "set output '%s_time_all.png'\nset title '%s: kernel time, all'\nset ylabel 'ms "
-          "(log)'\nplot",
-          g->w->name, g->w->name);
-  for (int t = 0, first = 1; t < 2; t++)
-    for (int i = 0; g->types[t] && i < g->nimpl; i++, first = 0)
-      fprintf(f, "%s '%s_%s.dat' using 1:%d with linespoints dt %d title '%s %s'", first ? "" : ",",
-              g->w->name, bench_type_name((bench_type)t), 2 + 4 * i, t + 1, g->impls[i],
-              bench_type_name((bench_type)t));
-  fprintf(f, "\n");
+  /* Every implementation and type in one plot (the thesis's figure 3.8), those with a kernel
+   * time. */
+  int timed = 0;
+  for (int t = 0; t < 2; t++)
+    for (int i = 0; g->types[t] && i < g->nimpl; i++)
+      timed |= has_values(g, ctx, t, i, 1);
+  if (timed) {
+    fprintf(f,
+            "set output '%s_time_all.png'\nset title '%s: kernel time, all'\nset ylabel 'ms "
+            "(log)'\nplot",
+            g->w->name, g->w->name);
+    for (int t = 0, first = 1; t < 2; t++)
+      for (int i = 0; g->types[t] && i < g->nimpl; i++) {
+        if (!has_values(g, ctx, t, i, 1))
+          continue;
+        fprintf(f, "%s '%s_%s.dat' using 1:%d with linespoints dt %d title '%s %s'",
+                first ? "" : ",", g->w->name, bench_type_name((bench_type)t), 2 + 4 * i, t + 1,
+                g->impls[i], bench_type_name((bench_type)t));
+        first = 0;
+      }
+    fprintf(f, "\n");
+  }
   for (int t = 0; t < 2; t++) {
     if (!g->types[t])
       continue;
     char title[256];
     snprintf(title, sizeof title, "%s: kernel time on %s", g->w->name, ctx->props.name);
-    gp_plot(f, g, t, "time", title, "ms (log)", 1, 0);
+    gp_plot(f, g, ctx, t, "time", title, "ms (log)", 1, 0);
     snprintf(title, sizeof title, "%s: end-to-end time on %s", g->w->name, ctx->props.name);
-    gp_plot(f, g, t, "e2e", title, "ms (log)", 2, 0);
+    gp_plot(f, g, ctx, t, "e2e", title, "ms (log)", 2, 0);
     snprintf(title, sizeof title, "%s: speedup vs %s", g->w->name, g->baseline);
-    gp_plot(f, g, t, "speedup", title, "speedup (log)", 3, 1);
+    gp_plot(f, g, ctx, t, "speedup", title, "speedup (log)", 3, 1);
     snprintf(title, sizeof title, "%s: %s", g->w->name, g->w->metric);
-    gp_plot(f, g, t, "rate", title, g->w->metric, 4, 0);
+    gp_plot(f, g, ctx, t, "rate", title, g->w->metric, 4, 0);
   }
   fclose(f);
   if (system("command -v gnuplot >/dev/null 2>&1") != 0) {

@@ -1,4 +1,6 @@
 /* bench/bench_util.c: clocks, statistics, error notes and test data for amp-bench. */
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,9 @@ bench_stats bench_stats_of(const double *v, int n) {
   bench_stats st = {0, 0, 0, 0, 0};
   if (n <= 0)
     return st;
+  for (int i = 0; i < n; i++)
+    if (isnan(v[i])) /* a repeat was not measured: no statistics of it */
+      return (bench_stats){NAN, NAN, NAN, NAN, NAN};
   double s[BENCH_MAX_REPEATS];
   memcpy(s, v, (size_t)n * sizeof *s);
   qsort(s, (size_t)n, sizeof *s, cmp_double);
@@ -84,15 +89,36 @@ const char *bench_type_name(bench_type t) {
   return t == BENCH_DOUBLE ? "double" : "float";
 }
 
+static pthread_mutex_t unmeasured_lock = PTHREAD_MUTEX_INITIALIZER;
+static char unmeasured_why[512];
+
+const char *bench_unmeasured_why(void) {
+  pthread_mutex_lock(&unmeasured_lock);
+  const char *why = unmeasured_why[0] ? unmeasured_why : NULL;
+  pthread_mutex_unlock(&unmeasured_lock);
+  return why;
+}
+
 amp_status bench_future_done(amp_future *f, double *kernel_ms, int max) {
   amp_status st = amp_future_wait(f);
   uint64_t ns = 0;
-  if (st == AMP_SUCCESS && amp_future_elapsed_ns(f, &ns) == AMP_SUCCESS) {
+  if (st == AMP_SUCCESS)
+    st = amp_future_elapsed_ns(f, &ns);
+  if (st == AMP_SUCCESS) {
     double ms = (double)ns * 1e-6;
-    if (max)
+    if (max) /* a NAN (not measured) already there stays: ms > NAN is false */
       *kernel_ms = ms > *kernel_ms ? ms : *kernel_ms;
     else
       *kernel_ms += ms;
+  } else if (st == AMP_ERROR_UNSUPPORTED_FEATURE) {
+    /* no device time (the device's timestamps measure nothing, or AMP_PROFILE=0): not measured,
+     * which is NAN, not 0 and not a wall time in its place */
+    pthread_mutex_lock(&unmeasured_lock);
+    if (!unmeasured_why[0])
+      snprintf(unmeasured_why, sizeof unmeasured_why, "%s", amp_last_error());
+    pthread_mutex_unlock(&unmeasured_lock);
+    *kernel_ms = NAN;
+    st = AMP_SUCCESS;
   }
   amp_future_release(f);
   return st;

@@ -10,7 +10,10 @@
  *
  * The file is also what Perfetto (ui.perfetto.dev) and chrome://tracing open as a timeline. The
  * JSON reader here is a small one of its own: it reads any JSON, and the summary uses the fields
- * ampcl writes (ph, tid, ts, dur, cat, name, args.bytes). */
+ * ampcl writes (ph, tid, ts, dur, cat, name, args.bytes, args.device_time). A command whose device
+ * had no usable timestamps (args "device_time": "n/a": the device's timestamps measure nothing, as
+ * with Mesa's rusticl on llvmpipe) is counted, but its time is not: a group with no timed command
+ * prints n/a for its times and rates, one with some says how many were not timed. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,7 +285,7 @@ static jnode *load(const char *path) {
 typedef struct group {
   char key[200];
   int host;
-  long count;
+  long count, untimed; /* untimed: commands without a device time (args.device_time "n/a") */
   double total_us, bytes;
 } group;
 
@@ -328,6 +331,11 @@ static int summary(const jnode *events) {
       ng++;
     }
     g[k].count++;
+    const char *device_time = jstr(jget(e, "args"), "device_time");
+    if (!host && device_time && strcmp(device_time, "n/a") == 0) {
+      g[k].untimed++; /* neither its time nor its bytes go into the rates */
+      continue;
+    }
     g[k].total_us += dur;
     g[k].bytes += jnum(jget(e, "args"), "bytes", 0);
   }
@@ -345,12 +353,20 @@ static int summary(const jnode *events) {
     for (size_t k = 0; k < ng; k++) {
       if (g[k].host != pass)
         continue;
+      long timed = g[k].count - g[k].untimed;
+      if (!timed) { /* no device time at all: nothing to total */
+        printf("%-44.44s %7ld %12s %12s %12s %9s %7s  (no device time)\n", g[k].key, g[k].count,
+               "n/a", "n/a", "n/a", "n/a", "n/a");
+        continue;
+      }
       printf("%-44.44s %7ld %12.3f %12.1f", g[k].key, g[k].count, g[k].total_us / 1e3,
-             g[k].total_us / (double)g[k].count);
+             g[k].total_us / (double)timed);
       if (!pass)
         printf(" %12.2f %9.2f %6.1f%%", g[k].bytes / 1e6,
                g[k].total_us > 0 && g[k].bytes > 0 ? g[k].bytes / (g[k].total_us * 1e3) : 0.0,
                wall > 0 ? 100.0 * g[k].total_us / wall : 0.0);
+      if (g[k].untimed)
+        printf("  (%ld without a device time, not in the times)", g[k].untimed);
       printf("\n");
     }
   }
@@ -428,6 +444,14 @@ int main(int argc, char **argv) {
   const jnode *meta = jget(root, "metadata");
   if (rc == 0 && meta && jnum(meta, "dropped", 0) > 0)
     printf("\nnote: %.0f events were dropped (AMP_TRACE_MAX reached)\n", jnum(meta, "dropped", 0));
+  for (size_t i = 0;
+       rc == 0 && strcmp(argv[1], "summary") == 0 && meta && meta->type == J_OBJ && i < meta->n;
+       i++) { /* accelerators whose timestamps measure nothing: why their times read n/a */
+    const char *device_time = jstr(meta->items[i], "device_time");
+    if (device_time && strcmp(device_time, "n/a") == 0)
+      printf("\nn/a: %s has no device times: %s\n", meta->keys[i],
+             jstr(meta->items[i], "why") ? jstr(meta->items[i], "why") : "(no reason given)");
+  }
   jfree(root);
   return rc;
 }

@@ -6,6 +6,9 @@
  *   EX_CLEANUP(call)      a release after `fail:`: runs always, reports a failure, and keeps
  *                         the first failure in `status`
  *   ex_now_ms()           a monotonic wall clock in milliseconds, for end-to-end timings
+ *   ex_device_ms()        a kernel's device time in milliseconds, or NAN where the device gives
+ *                         none (its timestamps measure nothing, or AMP_PROFILE=0); says why once
+ *   ex_fmt()              a number as text, or "n/a" where it is NAN (not measured)
  *   ex_open_view()        the accelerator named by --accelerator (or the default one) and its
  *                         default accelerator view
  *   ex_load_program()     an example's kernels: the copy embedded in the binary at build time, or
@@ -18,6 +21,8 @@
 
 #include <ampcl.h>
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +59,40 @@ static inline double ex_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The device time of the work `done` stands for (a kernel launch, a GEMM), in milliseconds, into
+ * *ms: NAN where the device gives none, because its event timestamps measure nothing (ampcl
+ * measures that once per accelerator: Mesa's rusticl on llvmpipe is such a device) or because the
+ * view has no profiling (AMP_PROFILE=0). amp_future_elapsed_ns then answers
+ * AMP_ERROR_UNSUPPORTED_FEATURE with the reason, which is printed once per run; any other failure
+ * is returned. Print a NAN time with ex_fmt, which writes "n/a": a time that was not measured is
+ * never shown as 0, and no speedup is computed from it. */
+static inline amp_status ex_device_ms(amp_future *done, double *ms) {
+  static int said; /* the reason is printed once per run */
+  uint64_t ns = 0;
+  amp_status st = amp_future_elapsed_ns(done, &ns);
+  *ms = NAN;
+  if (st == AMP_ERROR_UNSUPPORTED_FEATURE) {
+    if (!said++)
+      printf("device time: n/a (kernel times and speedups from them are not shown)\n"
+             "  reason: %s\n",
+             amp_last_error());
+    return AMP_SUCCESS;
+  }
+  if (st == AMP_SUCCESS)
+    *ms = (double)ns * 1e-6;
+  return st;
+}
+
+/* `value` printed with `format` (one double conversion) into buf, or "n/a" where it is NAN: a
+ * time that was not measured, or a ratio with one. Returns buf. */
+static inline const char *ex_fmt(char *buf, size_t cap, const char *format, double value) {
+  if (isnan(value))
+    snprintf(buf, cap, "n/a");
+  else
+    snprintf(buf, cap, format, value);
+  return buf;
 }
 
 /* The accelerator at `path` (as amp-info prints it; NULL means the default accelerator) and its

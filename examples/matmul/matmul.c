@@ -288,10 +288,12 @@ static amp_status matmul_multi(amp_accelerator **accs, int deviceCount, amp_kern
 
   *kernel_ms = 0;
   for (int dev = 0; dev < deviceCount; ++dev) {
-    uint64_t ns;
-    EX_TRY(amp_future_elapsed_ns(done[dev], &ns));
-    if ((double)ns * 1e-6 > *kernel_ms)
-      *kernel_ms = (double)ns * 1e-6;
+    double ms;
+    EX_TRY(ex_device_ms(done[dev], &ms));
+    if (isnan(ms) || isnan(*kernel_ms))
+      *kernel_ms = NAN; /* a block without a device time: none for the whole */
+    else if (ms > *kernel_ms)
+      *kernel_ms = ms;
   }
 fail:
   for (int dev = 0; dev < deviceCount; ++dev) {
@@ -341,7 +343,7 @@ static const char *const impl_names[IMPL_COUNT] = {"seq",   "openblas", "naive",
 
 typedef struct row {
   int ran;
-  double kernel_ms; /* device time of the kernel (< 0: runs on the host) */
+  double kernel_ms; /* device time of the kernel (< 0: runs on the host; NAN: not measured) */
   double e2e_ms;    /* wall clock: views, copies, kernel, synchronize (or the host call) */
   char note[160];   /* why it did not run, or what it ran on */
 } row;
@@ -400,11 +402,8 @@ static amp_status run_device_impl(int impl, amp_accelerator_view *av, amp_kernel
              after.to_device_bytes == before.to_device_bytes
                  ? "amp_blas_gemm: OpenBLAS on the host memory"
                  : "amp_blas_gemm on the device: CLBlast or ampcl's GEMM kernel");
-  if (done) {
-    uint64_t ns;
-    EX_TRY(amp_future_elapsed_ns(done, &ns));
-    r->kernel_ms = (double)ns * 1e-6;
-  }
+  if (done)
+    EX_TRY(ex_device_ms(done, &r->kernel_ms));
   r->ran = 1;
 fail:
   EX_CLEANUP(amp_future_release(done));
@@ -619,10 +618,14 @@ int main(int argc, char **argv) {
       continue;
     }
     char kernel[32] = "-", speed[48] = "-";
-    double t = r->kernel_ms >= 0 ? r->kernel_ms : r->e2e_ms;
-    if (r->kernel_ms >= 0)
+    double t = r->kernel_ms >= 0 ? r->kernel_ms : r->e2e_ms; /* NAN (not measured): e2e */
+    if (isnan(r->kernel_ms))
+      snprintf(kernel, sizeof kernel, "n/a");
+    else if (r->kernel_ms >= 0)
       snprintf(kernel, sizeof kernel, "%.3f", r->kernel_ms);
-    if (seq_ms > 0 && r->kernel_ms >= 0)
+    if (seq_ms > 0 && isnan(r->kernel_ms))
+      snprintf(speed, sizeof speed, "%.2fx (n/a)", seq_ms / r->e2e_ms);
+    else if (seq_ms > 0 && r->kernel_ms >= 0)
       snprintf(speed, sizeof speed, "%.2fx (%.2fx)", seq_ms / r->e2e_ms, seq_ms / r->kernel_ms);
     else if (seq_ms > 0)
       snprintf(speed, sizeof speed, "%.2fx", seq_ms / r->e2e_ms);

@@ -180,14 +180,30 @@ static amp_status product(grid *g, step_slot *sl, int first, amp_array_view *vc,
   return st;
 }
 
+static char unmeasured_why[512];
+
+const char *products_unmeasured_why(void) {
+  return unmeasured_why[0] ? unmeasured_why : NULL;
+}
+
 /* Waits for the slot's product (if any) and releases its views (the arrays stay for the slot's
- * next step). */
+ * next step). A product without a device time (AMP_ERROR_UNSUPPORTED_FEATURE: the device's
+ * timestamps measure nothing, or AMP_PROFILE=0) is counted as unmeasured, not as 0. */
 static amp_status product_finish(step_slot *sl, timing *t) {
   double c0 = MPI_Wtime();
   amp_status st = sl->done ? amp_future_wait(sl->done) : AMP_SUCCESS;
   uint64_t ns = 0;
-  if (st == AMP_SUCCESS && sl->done && amp_future_elapsed_ns(sl->done, &ns) == AMP_SUCCESS)
-    t->products += (double)ns * 1e-9;
+  if (st == AMP_SUCCESS && sl->done) {
+    st = amp_future_elapsed_ns(sl->done, &ns);
+    if (st == AMP_SUCCESS) {
+      t->products += (double)ns * 1e-9;
+    } else if (st == AMP_ERROR_UNSUPPORTED_FEATURE) {
+      t->unmeasured = 1;
+      if (!unmeasured_why[0])
+        snprintf(unmeasured_why, sizeof unmeasured_why, "%s", amp_last_error());
+      st = AMP_SUCCESS;
+    }
+  }
   amp_future_release(sl->done);
   amp_array_view_release(sl->va);
   amp_array_view_release(sl->vb);

@@ -593,6 +593,7 @@ int main(int argc, char **argv) {
     printf("%-8s %10s %10s %9s %9s %10s %11s %11s %11s  %s\n", "", "time ms", "GFLOP/s", "comm ms",
            "copies ms", "compute ms", "products ms", "comm+copies", "model ms",
            o.verify ? "check" : "");
+  int unmeasured = 0; /* products ms printed n/a: said why after the table */
   for (int a = 0; a < ALG_COUNT; a++) {
     if (!o.algs[a])
       continue;
@@ -630,10 +631,14 @@ int main(int argc, char **argv) {
                   volume[1] * mpi[3] + copies * al + copied * bl + alpha_l + c_bytes * beta_l) *
                      1e3);
       }
-      printf("%-8s %10.3f %10.2f %9.3f %9.3f %10.3f %11.3f %11.3f %11s  %s\n", algorithm_names[a],
+      char products[32] = "n/a"; /* a product on some rank had no device time */
+      if (!worst.unmeasured)
+        snprintf(products, sizeof products, "%.3f", worst.products * 1e3);
+      else
+        unmeasured = 1;
+      printf("%-8s %10.3f %10.2f %9.3f %9.3f %10.3f %11s %11.3f %11s  %s\n", algorithm_names[a],
              worst.total * 1e3, flops / worst.total * 1e-9, worst.comm * 1e3, worst.copies * 1e3,
-             worst.compute * 1e3, worst.products * 1e3, (worst.comm + worst.copies) * 1e3,
-             predicted,
+             worst.compute * 1e3, products, (worst.comm + worst.copies) * 1e3, predicted,
              !o.verify  ? ""
              : verified ? "verified"
                         : "FAILED");
@@ -642,6 +647,9 @@ int main(int argc, char **argv) {
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, g.cart);
   }
+  if (unmeasured) /* rank 0 only: it printed the table */
+    printf("products ms: n/a: a block product had no device time on some rank (rank 0: %s)\n",
+           products_unmeasured_why() ? products_unmeasured_why() : "it had one");
 done:
   for (int k = 0; k < 7; k++) {
     if (pinned[k])

@@ -46,11 +46,15 @@ typedef struct grid {
  * the block products (enqueueing them and waiting for them); the copies between host and
  * accelerator (each copy's own duration, summed: they run on a thread of their own, under the
  * products and the messages); and the products' own run time on the accelerator (from the
- * futures' profiling; 0 where the device gives none). */
+ * futures' profiling), with unmeasured 1 where a product had none (the device's timestamps
+ * measure nothing, or AMP_PROFILE=0): products is then printed n/a. */
 typedef struct timing {
-  double total, comm, compute, copies, products;
+  double total, comm, compute, copies, products, unmeasured;
 } timing;
-enum { TIMING_FIELDS = 5 };
+enum { TIMING_FIELDS = 6 };
+
+/* Why a product had no device time (amp_future_elapsed_ns's reason), or NULL when all had one. */
+const char *products_unmeasured_why(void);
 
 /* The node's shared window (mpi_matmul.c calls it once after the grid is made): when every rank
  * runs on one node (MPI_Comm_split_type), each allocates its A^T and B blocks in an MPI-3

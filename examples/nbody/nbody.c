@@ -288,7 +288,7 @@ typedef struct frames {
 /* Runs `steps` steps on the accelerator view, starting from the bodies in *state; *state points to
  * the final bodies afterwards (one of the two buffers). previous and next are views over the two
  * buffers, swapped after each step: a step's output is the next step's input, and stays on the
- * accelerator. *kernel_ms is the sum of the kernels' device times. */
+ * accelerator. *kernel_ms is the sum of the kernels' device times (NAN: none). */
 static amp_status simulation_amp(amp_accelerator_view *av, amp_kernel *kernel, int tile,
                                  particle **state, particle *spare, int bodies, int steps,
                                  frames *fr, double *kernel_ms) {
@@ -366,11 +366,11 @@ static amp_status simulation_amp(amp_accelerator_view *av, amp_kernel *kernel, i
   EX_TRY(amp_array_view_discard_data(next));    /* the one before is not wanted: no copy back */
   *state = previous_data;
 
-  *kernel_ms = 0;
+  *kernel_ms = 0; /* NAN (printed n/a) when a step has no device time */
   for (int step = 0; step < steps; step++) {
-    uint64_t ns;
-    EX_TRY(amp_future_elapsed_ns(done[step], &ns));
-    *kernel_ms += (double)ns * 1e-6;
+    double ms;
+    EX_TRY(ex_device_ms(done[step], &ms));
+    *kernel_ms += ms;
   }
 fail:
   for (int step = 0; step < steps; step++)
@@ -550,10 +550,13 @@ int main(int argc, char **argv) {
     EX_TRY(amp_transfer_stats_get(acc, &ts));
     end[impl] = measure(state, n);
 
-    printf("%-6s %14.3f %14.3f %10.2f %16.3e %9.2fx (%.2fx)  (%d steps%s%s)\n", name,
-           kernel_ms / steps, e2e_ms / steps, steps * 1e3 / e2e_ms,
-           interactions * steps * 1e3 / e2e_ms, seq_ms_per_step * steps / e2e_ms,
-           seq_ms_per_step * steps / kernel_ms, steps, t ? ", tiles of " : "", t ? tile_text : "");
+    char text[2][32];
+    printf("%-6s %14s %14.3f %10.2f %16.3e %9.2fx (%s)  (%d steps%s%s)\n", name,
+           ex_fmt(text[0], sizeof text[0], "%.3f", kernel_ms / steps), e2e_ms / steps,
+           steps * 1e3 / e2e_ms, interactions * steps * 1e3 / e2e_ms,
+           seq_ms_per_step * steps / e2e_ms,
+           ex_fmt(text[1], sizeof text[1], "%.2fx", seq_ms_per_step * steps / kernel_ms), steps,
+           t ? ", tiles of " : "", t ? tile_text : "");
     printf("       transfers: %" PRIu64 " to the accelerator (%" PRIu64 " bytes), %" PRIu64
            " back (%" PRIu64 " bytes)%s\n",
            ts.to_device_count, ts.to_device_bytes, ts.to_host_count, ts.to_host_bytes,

@@ -14,6 +14,12 @@
  * is rewritten whole at each flush: a complete JSON document always, also if the program dies
  * later.
  *
+ * A command without device times is not given any: where the accelerator's timestamps measure
+ * nothing (amp__timestamps_usable, measured once per accelerator: Mesa's rusticl on llvmpipe), or
+ * where the driver answered zeros for it, the command is placed on its queue's track at its host
+ * enqueue time with no duration, its args say "device_time":"n/a", and it takes no part in the
+ * clock alignment; the metadata says "device_time":"n/a" and why for such an accelerator.
+ *
  * The file is chosen by the environment, so it is opened with care: AMP_TRACE is read with
  * secure_getenv through amp__env_secure (a setuid or setgid program ignores it: its caller does not
  * choose what it writes), and the file is opened without following a symbolic link at its last
@@ -30,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/env_parse.h"
+#include "core/profiling.h"
 #include "core/trace_impl.h"
 
 typedef struct record {
@@ -43,7 +50,7 @@ typedef struct record {
   uint64_t t_host;               /* host: start; command: host time before the enqueue */
   uint64_t t_host1;              /* host: end */
   cl_ulong queued, start, end;   /* device clock, once resolved */
-  int resolved, failed, untimed; /* untimed: the driver gave zeros (placed at host time) */
+  int resolved, failed, untimed; /* untimed: no device times (placed at host time, n/a) */
   unsigned long thread;          /* host: a small number per thread */
 } record;
 
@@ -234,10 +241,44 @@ static void resolve(record *r) {
   r->resolved = 1;
 }
 
+/* The accelerators of the recorded commands and whether their timestamps measure anything. */
+typedef struct verdict {
+  const amp_accelerator *acc;
+  int usable;
+  const char *why;
+} verdict;
+
+static const verdict *verdict_of(const verdict *v, size_t nv, const amp_accelerator *acc) {
+  for (size_t i = 0; i < nv; i++)
+    if (v[i].acc == acc)
+      return &v[i];
+  return NULL;
+}
+
+/* Every accelerator with a command recorded so far, each asked once whether its timestamps
+ * measure anything. The question may time a copy (the first time for an accelerator), which takes
+ * the accelerator's own locks, so it is asked without holding T.lock: a thread that enqueues holds
+ * those while it records. *nv = 0 when out of memory (every accelerator then counts as usable). */
+static verdict *verdicts(size_t *nv) {
+  *nv = 0;
+  pthread_mutex_lock(&T.lock);
+  size_t n = T.n;
+  verdict *v = calloc(n + 1, sizeof *v);
+  for (size_t i = 0; v && i < n; i++)
+    if (!T.r[i].is_host && !verdict_of(v, *nv, T.r[i].acc))
+      v[(*nv)++].acc = T.r[i].acc;
+  pthread_mutex_unlock(&T.lock);
+  for (size_t i = 0; i < *nv; i++) /* acc is only read here; the verdict is cached in it */
+    v[i].usable = amp__timestamps_usable((amp_accelerator *)v[i].acc, &v[i].why);
+  return v;
+}
+
 amp_status amp_trace_flush(void) {
   if (!amp__trace_on())
     return AMP_SUCCESS;
   amp_status status = AMP_SUCCESS;
+  size_t nv = 0;
+  verdict *ver = verdicts(&nv);
   pthread_mutex_lock(&T.lock);
   size_t n = T.n;
   track *tracks = calloc(n + 1, sizeof *tracks);
@@ -259,6 +300,9 @@ amp_status amp_trace_flush(void) {
       continue;
     if (!r->resolved)
       resolve(r);
+    const verdict *v = verdict_of(ver, nv, r->acc); /* NULL: recorded since, not asked: usable */
+    if (v && !v->usable)
+      r->untimed = 1; /* its times measure nothing: placed at host time, n/a */
     if (r->failed || r->untimed)
       continue;
     /* host - QUEUED = the true offset minus how late the driver stamped QUEUED: the largest
@@ -335,7 +379,10 @@ amp_status amp_trace_flush(void) {
         fprintf(f, ",\"reason\":");
         json_string(f, r->reason);
       }
-      fprintf(f, ",\"queued_to_start_us\":%.3f", (double)(r->start - r->queued) / 1e3);
+      if (r->untimed)
+        fprintf(f, ",\"device_time\":\"n/a\"");
+      else
+        fprintf(f, ",\"queued_to_start_us\":%.3f", (double)(r->start - r->queued) / 1e3);
     }
     fprintf(f, "}}");
   }
@@ -360,6 +407,15 @@ amp_status amp_trace_flush(void) {
     fprintf(f, ":{\"clock_offset_ns\":%lld,\"clock_drift_ns\":%lld}", (long long)al[a].offset,
             (long long)al[a].drift);
   }
+  for (size_t i = 0; i < nv; i++) {
+    if (ver[i].usable)
+      continue;
+    fprintf(f, ",");
+    json_string(f, ver[i].acc->props.device_path);
+    fprintf(f, ":{\"device_time\":\"n/a\",\"why\":");
+    json_string(f, ver[i].why);
+    fprintf(f, "}");
+  }
   fprintf(f, "}}\n");
   if (fclose(f) != 0)
     status = amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
@@ -369,5 +425,6 @@ done:
   pthread_mutex_unlock(&T.lock);
   free(tracks);
   free(al);
+  free(ver);
   return status;
 }
