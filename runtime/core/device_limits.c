@@ -39,8 +39,13 @@ static int item(const char *it, size_t n, amp__device_limits *l, unsigned *seen,
   unsigned long long v = 0;
   if (!eq || vlen == 0 || vlen >= sizeof num ||
       (memcpy(num, eq + 1, vlen), !amp__env_uint(num, items[k].lo, items[k].hi, &v))) {
-    snprintf(why, cap, VAR ": item \"%.*s\": %s takes a whole number from %llu to %llu", (int)n, it,
-             items[k].name, items[k].lo, items[k].hi);
+    if (items[k].hi == 1)
+      snprintf(why, cap,
+               VAR ": item \"%.*s\": %s takes 0 (without it) or 1 (as the device answers)", (int)n,
+               it, items[k].name);
+    else
+      snprintf(why, cap, VAR ": item \"%.*s\": %s takes a whole number from %llu to %llu", (int)n,
+               it, items[k].name, items[k].lo, items[k].hi);
     return 0;
   }
   if (*seen & (1u << k)) {
