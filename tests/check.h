@@ -267,6 +267,31 @@ static inline amp_accelerator *test_acc_of(amp_accelerator_view *av) {
   return a;
 }
 
+/* What `av`'s device and kernel `k` allow for a tile of `rank` dimensions (AMP order), asking
+ * ampcl (max_tile_size, max_tile_extent, amp_kernel_limits), as a portable program does: 0 it
+ * runs; 1 it is above the kernel's reported limit, which ampcl tries (the driver may refuse it
+ * with AMP_ERROR_LIMIT_EXCEEDED); 2 it is above the device's limit (ampcl refuses it). */
+enum { TEST_TILE_RUNS, TEST_TILE_TRIED, TEST_TILE_ABOVE_DEVICE };
+static inline int test_tile_allowed(amp_accelerator_view *av, amp_kernel *k, int rank,
+                                    const int *tile) {
+  amp_accelerator_properties p;
+  amp_kernel_limits_info li;
+  amp_accelerator *a = test_acc_of(av);
+  if (!a || amp_accelerator_get_properties(a, &p) != AMP_SUCCESS)
+    return TEST_TILE_RUNS; /* the launch's own status then says */
+  size_t threads = 1;
+  for (int d = 0; d < rank; d++) {
+    threads *= (size_t)tile[d];
+    if ((size_t)tile[d] > p.max_tile_extent[3 - rank + d])
+      return TEST_TILE_ABOVE_DEVICE;
+  }
+  if (threads > p.max_tile_size)
+    return TEST_TILE_ABOVE_DEVICE;
+  if (k && amp_kernel_limits(k, a, &li) == AMP_SUCCESS && threads > li.max_tile_threads)
+    return TEST_TILE_TRIED;
+  return TEST_TILE_RUNS;
+}
+
 /* Launches `k` over `domain` on `av` with the given arguments; the status of the launch. */
 #define TEST_RUN(av, domain, k, ...)                                                               \
   amp_parallel_for_each((av), (domain), (k), (const amp_arg[]){__VA_ARGS__},                       \

@@ -28,7 +28,18 @@
 #include <cblas.h>
 #endif
 
-enum { TILE = 16, MAX_ACCELERATORS = 64, SAMPLES = 1000 };
+enum { MAX_ACCELERATORS = 64, SAMPLES = 1000 };
+
+/* matmul_tiled's tile edge: 16 (16 x 16 = 256 threads), or on a device whose tiles are smaller the
+ * largest power of two whose square it allows (tile_edge), as a portable program picks it. */
+static int tiled_edge = 16;
+
+static int tile_edge(size_t max_tile_threads) {
+  int t = 16;
+  while (t > 1 && (size_t)t * (size_t)t > max_tile_threads)
+    t /= 2;
+  return t;
+}
 /* seq runs (as the reference) up to this many multiply-adds: 1024 x 1024 x 1024. */
 static const double SEQ_LIMIT = 1024.0 * 1024.0 * 1024.0;
 
@@ -273,11 +284,12 @@ static amp_status matmul_multi(amp_accelerator **accs, int deviceCount, amp_kern
     EX_TRY(amp_array_view_section(avA, first_row, amp_extent2(locnrows, w), &blockA[dev]));
     EX_TRY(amp_array_view_section(avC, first_row, amp_extent2(locnrows, n), &blockC[dev]));
 
-    amp_tiled_extent te = amp_tiled_extent_pad(amp_tile2(amp_extent2(locnrows, n), TILE, TILE));
+    amp_tiled_extent te =
+        amp_tiled_extent_pad(amp_tile2(amp_extent2(locnrows, n), tiled_edge, tiled_edge));
     amp_arg args[] = {amp_arg_view(blockA[dev]), amp_arg_view(avB), amp_arg_view(blockC[dev])};
     amp_launch launch = {.domain = te.extent,
                          .tiled = 1,
-                         .tile = {TILE, TILE},
+                         .tile = {tiled_edge, tiled_edge},
                          .kernel = kernel,
                          .args = args,
                          .nargs = AMP_NARGS(args)};
@@ -389,7 +401,7 @@ static amp_status run_device_impl(int impl, amp_accelerator_view *av, amp_kernel
     if (impl == IMPL_NAIVE)
       EX_TRY(matmul_amp(av, naive, 0, p, p->C, &done));
     else if (impl == IMPL_TILED)
-      EX_TRY(matmul_amp(av, tiled, TILE, p, p->C, &done));
+      EX_TRY(matmul_amp(av, tiled, tiled_edge, p, p->C, &done));
     else if (impl == IMPL_BLAS)
       EX_TRY(matmul_blas(av, p, p->C, &done));
     else
@@ -548,8 +560,12 @@ int main(int argc, char **argv) {
 
   /* ---- device implementations ---- */
   int device_ok = p.kind != TYPE_DOUBLE || props.supports_double_precision;
+  tiled_edge = tile_edge(props.max_tile_size);
+  if (tiled_edge < 16)
+    printf("tiled: %s allows tiles of %zu threads: tiles of %d x %d, not 16 x 16\n",
+           props.device_path, props.max_tile_size, tiled_edge, tiled_edge);
   char options[64];
-  snprintf(options, sizeof options, "-DT=%s -DTILE=%d", type, TILE);
+  snprintf(options, sizeof options, "-DT=%s -DTILE=%d", type, tiled_edge);
   EX_TRY(ex_load_program(kernels_dir, "matmul", matmul_cl, options, &program));
   EX_TRY(amp_kernel_create(program, "matmul_naive", &naive));
   EX_TRY(amp_kernel_create(program, "matmul_tiled", &tiled));

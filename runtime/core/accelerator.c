@@ -6,6 +6,7 @@
 #include "core/accelerator_impl.h"
 #include "core/cache_dir.h"
 #include "core/clobjects.h"
+#include "core/device_limits.h"
 
 #include <CL/cl_ext.h>                        /* CL_DEVICE_COMPUTE_CAPABILITY_*_NV */
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV /* older headers: the values of                      \
@@ -229,6 +230,7 @@ static amp_accelerator *describe_device(cl_platform_id p, cl_device_id d, const 
   pr->max_clock_mhz = clock;
   pr->compute_capability = nv_compute_capability(d);
   a->declared_local_limit = nv_declared_local(pr->compute_capability, local);
+  amp__device_limits_apply(a); /* AMP_DEVICE_LIMITS: a weaker device, for tests */
   return a;
 }
 
@@ -256,6 +258,10 @@ static void init_fail(amp_status st, const char *msg) {
 static void enumerate(void) {
   /* before any driver is loaded, and once: the drivers' kernel caches in a private directory */
   amp__cache_dir_setup();
+  if (!amp__device_limits_check(g.init_error, sizeof g.init_error)) {
+    g.init_status = AMP_ERROR_INVALID_ARGUMENT; /* the reason names AMP_DEVICE_LIMITS's item */
+    return;
+  }
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &np);
   if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && np == 0)) {

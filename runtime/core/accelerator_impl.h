@@ -50,6 +50,10 @@ struct amp_accelerator {
    * (runtime/blas/gemm_choice.c): their portable fallbacks from then on, on this accelerator only.
    */
   _Atomic unsigned gemm_broken_plans;
+  /* AMP_DEVICE_LIMITS (core/device_limits.h), which lowers the properties above too: every
+   * kernel's limit on threads per tile (0: its own), no images, unusable event timestamps. */
+  size_t fault_kernel_tile;
+  int fault_no_images, fault_no_profiling;
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */

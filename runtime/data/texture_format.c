@@ -167,6 +167,11 @@ static amp_status device_images(amp_accelerator *acc, int *writes3d, const char 
               "%s: %s does not support images (CL_DEVICE_IMAGE_SUPPORT is false), so it has no "
               "textures",
               fn, acc->props.device_path);
+  if (acc->fault_no_images)
+    AMP__FAIL(AMP_ERROR_UNSUPPORTED_FEATURE,
+              "%s: %s is seen without images (AMP_DEVICE_LIMITS has images=0), so it has no "
+              "textures",
+              fn, acc->props.device_path);
   AMP__CL(clGetDeviceInfo(acc->device, CL_DEVICE_EXTENSIONS, 0, NULL, &n),
           "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
   if (!(ext = calloc(n + 1, 1)))

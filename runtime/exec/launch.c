@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/device_limits.h"
 #include "core/trace_impl.h"
 #include "data/source.h"
 #include "exec/launch.h"
@@ -237,9 +238,12 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   /* An event only when something needs one: views to record, a future, or the trace. */
   const int tracing = amp__trace_on();
   const uint64_t t_enq = tracing ? amp__trace_now() : 0;
-  cl_int err = clEnqueueNDRangeKernel(
-      view->queue, k, (cl_uint)rank, NULL, global, launch->tiled ? local : NULL, (cl_uint)wait.n,
-      wait.n ? wait.ev : NULL, nuses || tex.n || done || tracing ? &ev : NULL);
+  /* AMP_DEVICE_LIMITS' kernel_tile: a simulated driver refuses a tile above it */
+  cl_int err = amp__device_limits_enqueue(acc, launch->tiled ? local : NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(
+        view->queue, k, (cl_uint)rank, NULL, global, launch->tiled ? local : NULL, (cl_uint)wait.n,
+        wait.n ? wait.ev : NULL, nuses || tex.n || done || tracing ? &ev : NULL);
   if (err != CL_SUCCESS)
     AMP__TRY(refused_launch(launch, acc, pool, local, err));
   *enqueued = 1;

@@ -18,6 +18,7 @@
  * concurrent processes right for a gain those caches already give. docs/KERNELS.md says more. */
 #include "exec/program.h"
 #include "core/clobjects.h"
+#include "core/device_limits.h"
 #include "core/env_parse.h"
 #include "exec/build_log.h"
 #include "exec/math_accuracy.h"
@@ -651,6 +652,7 @@ static amp_status new_pool(cache_entry *e, const char *name, amp_accelerator *ac
   AMP__CL(clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
                                    sizeof pool->work_group_size, &pool->work_group_size, NULL),
           "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+  pool->work_group_size = amp__device_limits_kernel_tile(acc, pool->work_group_size);
   if (clGetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                sizeof pool->required_tile, pool->required_tile, NULL) != CL_SUCCESS)
     memset(pool->required_tile, 0, sizeof pool->required_tile);

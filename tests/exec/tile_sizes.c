@@ -150,6 +150,21 @@ static void report(const char *what, const char *label, int NT, int T, amp_statu
          st == AMP_SUCCESS && bad == 0 ? "ok" : "FAILED", bad);
 }
 
+/* Whether a launch with a tile that `allow` (test_tile_allowed) says the device or the kernel may
+ * not take ran; when it did not, it was refused with AMP_ERROR_LIMIT_EXCEEDED, which is checked and
+ * said. */
+static int shape_ran(const char *what, const char *label, amp_status st, int allow) {
+  if (allow == TEST_TILE_RUNS || (allow == TEST_TILE_TRIED && st == AMP_SUCCESS)) {
+    CHECK_OK(st);
+    return 1;
+  }
+  CHECK_EQ_INT(st, AMP_ERROR_LIMIT_EXCEEDED);
+  printf("%-10s %-16s refused, as it must be (%s): %s\n", what, label,
+         allow == TEST_TILE_TRIED ? "above the kernel's limit, tried" : "above the device's limit",
+         amp_last_error());
+  return 0;
+}
+
 /* Every thread of every tile ran exactly once. */
 static void cover(const char *label, int rank, const int *tile, const int *ntiles) {
   int T = 1, NT = 1;
@@ -172,8 +187,16 @@ static void cover(const char *label, int rank, const int *tile, const int *ntile
                     amp_arg_int(words),
                     amp_arg_int(rank > 1 ? ntiles[1] : 1),
                     amp_arg_int(rank > 2 ? ntiles[2] : 1)};
+  int allow = test_tile_allowed(av, k, rank, tile);
   amp_status st = amp_parallel_for_each_tiled(av, shape(rank, tile, ntiles), k, args, 6);
-  CHECK_OK(st);
+  if (!shape_ran("cover", label, st, allow)) {
+    CHECK_OK(amp_array_view_synchronize(vc));
+    long moved = wrong;
+    for (int t = 0; t < NT; t++)
+      moved += cnt[t] != 0;
+    CHECK_EQ_INT(moved, 0); /* nothing ran, the host data intact */
+    goto done;
+  }
   CHECK_OK(amp_array_view_synchronize(vc));
   CHECK_OK(amp_array_view_synchronize(vm));
   CHECK_OK(amp_array_view_synchronize(vw));
@@ -187,6 +210,7 @@ static void cover(const char *label, int rank, const int *tile, const int *ntile
     }
   }
   report("cover", label, NT, T, st, bad);
+done:
   amp_array_view_release(vc);
   amp_array_view_release(vm);
   amp_array_view_release(vw);
@@ -230,13 +254,26 @@ static void one_shape(amp_kernel **vadd, amp_kernel **reduce, tile_shape s) {
   CHECK_OK(amp_array_view_create_const(e, AMP_FLOAT, b, &vb));
   CHECK_OK(amp_array_view_create(e, AMP_FLOAT, c, &vc));
   amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+  char label[32];
+  snprintf(label, sizeof label, "(%d%s%.0d%s%.0d)", s.tile[0], s.rank > 1 ? "," : "",
+           s.rank > 1 ? s.tile[1] : 0, s.rank > 2 ? "," : "", s.rank > 2 ? s.tile[2] : 0);
+  int allow = test_tile_allowed(av, vadd[s.rank - 1], s.rank, s.tile);
   amp_status st = amp_parallel_for_each_tiled(av, tiled(e, s.tile), vadd[s.rank - 1], args, 3);
-  CHECK_OK(st);
+  int ran = shape_ran("vector add", label, st, allow);
   CHECK_OK(amp_array_view_synchronize(vc));
   int bad = 0;
   for (size_t i = 0; i < n; i++)
-    bad += c[i] != a[i] + b[i];
+    bad += c[i] != (ran ? a[i] + b[i] : -1.0f); /* refused: the host data intact */
   CHECK_EQ_INT(bad, 0);
+  if (!ran) {
+    amp_array_view *views[] = {va, vb, vc};
+    for (size_t i = 0; i < 3; i++)
+      amp_array_view_release(views[i]);
+    free(a);
+    free(b);
+    free(c);
+    return;
+  }
 
   /* the reduction: 6 tiles laid out as (6) or (3, 2) or (3, 2, 1) tiles */
   int tiles_per[3] = {s.rank == 1 ? 6 : 3, 2, 1};
@@ -256,7 +293,7 @@ static void one_shape(amp_kernel **vadd, amp_kernel **reduce, tile_shape s) {
   CHECK_OK(amp_array_view_create(amp_extent1(6), AMP_FLOAT, sums, &vs));
   amp_arg rargs[] = {amp_arg_view(vx), amp_arg_view(vs)};
   amp_status rst = amp_parallel_for_each_tiled(av, tiled(re, s.tile), reduce[s.rank - 1], rargs, 2);
-  CHECK_OK(rst);
+  CHECK_OK(rst); /* vadd ran in this tile: so does the reduction */
   CHECK_OK(amp_array_view_synchronize(vs));
   int rbad = 0;
   for (int t = 0; t < 6; t++) {
@@ -443,6 +480,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     one_shape(vadd, reduce, cases[i].s);
     cover(cases[i].label, cases[i].s.rank, cases[i].s.tile, cases[i].ntiles);
+  }
+  if (p.max_tile_size < 1024) { /* a weaker device: its own largest tile, which must run */
+    int t = (int)p.max_tile_size;
+    one_shape(vadd, reduce, (tile_shape){1, {t, 1, 1}});
+    cover("(device max)", 1, &t, (const int[]){3});
   }
   for (int i = 0; i < 3; i++) {
     amp_kernel_release(vadd[i]);
