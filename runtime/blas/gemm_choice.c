@@ -35,6 +35,7 @@
 #include "blas/gemm_choice.h"
 #include "blas/gemm_kernels.h"
 #include "core/env_parse.h"
+#include "core/profiling.h"
 #include "core/trace_impl.h"
 
 amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn) {
@@ -162,9 +163,10 @@ static amp_status measure(amp_accelerator_view *view, int cls, amp_array_view *a
   amp_future *ff = NULL, *fc = NULL;
   uint64_t fast_ns = 0, clblast_ns = 0;
   int state = AMP__GEMM_AUTO;
-  /* A view without profiling (AMP_PROFILE=0) has no device times: each run is then timed on
+  /* A view without profiling (AMP_PROFILE=0), or a device whose timestamps measure nothing
+   * (core/profiling.c), has no device times: each run is then timed on
    * the host, from its enqueue to the end of a wait for it (launch overhead included). */
-  const bool host_timed = !view->profiling;
+  const bool host_timed = !view->profiling || !amp__timestamps_usable(view->acc, NULL);
   AMP__TRY(run_clblast(view, a, b, c, NULL)); /* untimed: CLBlast compiles at its first call */
   amp_status fst = AMP_SUCCESS;
   if (host_timed) { /* the fast kernel's first run builds it: untimed too */

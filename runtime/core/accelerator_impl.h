@@ -53,7 +53,7 @@ struct amp_accelerator {
   /* AMP_DEVICE_LIMITS (core/device_limits.h), which lowers the properties above too: every
    * kernel's limit on threads per tile (0: its own), no images, unusable event timestamps. */
   size_t fault_kernel_tile;
-  int fault_no_images, fault_no_profiling;
+  int fault_no_images;
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */

@@ -147,7 +147,10 @@ void amp__device_limits_apply(struct amp_accelerator *a) {
     pr->supports_limited_double_precision = false;
   }
   a->fault_no_images = l->no_images;
-  a->fault_no_profiling = l->no_profiling;
+  if (l->no_profiling) { /* as if core/profiling.c had measured timestamps that measure nothing */
+    a->timestamps_why = VAR " has profiling=0";
+    atomic_store(&a->timestamps, -1);
+  }
 }
 
 size_t amp__device_limits_kernel_tile(const struct amp_accelerator *a, size_t reported) {
@@ -158,17 +161,4 @@ cl_int amp__device_limits_enqueue(const struct amp_accelerator *a, const size_t 
   if (!local || !a->fault_kernel_tile)
     return CL_SUCCESS;
   return local[0] * local[1] * local[2] > a->fault_kernel_tile ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
-}
-
-int amp__device_limits_no_timestamps(cl_event ev, char *why, size_t cap) {
-  /* every OpenCL device is lowered alike: an event of a command queue is one of them */
-  pthread_once(&g.once, read_env);
-  cl_command_queue q = NULL;
-  if (!g.ok || !g.limits.no_profiling || !ev ||
-      clGetEventInfo(ev, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) != CL_SUCCESS || !q)
-    return 0;
-  snprintf(why, cap,
-           "the device's event timestamps are not usable (" VAR " has profiling=0): no device "
-           "time");
-  return 1;
 }

@@ -51,8 +51,4 @@ size_t amp__device_limits_kernel_tile(const struct amp_accelerator *a, size_t re
  * CL_OUT_OF_RESOURCES for a tile above kernel_tile, else CL_SUCCESS (the real enqueue follows). */
 cl_int amp__device_limits_enqueue(const struct amp_accelerator *a, const size_t *local);
 
-/* `ev` is a command of an OpenCL device whose timestamps are unusable (profiling=0): 1 and
- * why[cap]; else 0. */
-int amp__device_limits_no_timestamps(cl_event ev, char *why, size_t cap);
-
 #endif /* AMPCL_RUNTIME_DEVICE_LIMITS_H */
