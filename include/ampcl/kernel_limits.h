@@ -32,7 +32,8 @@ typedef struct amp_kernel_limits_info {
                                      that are a multiple of it run best (the warp or SIMD width) */
   uint64_t private_bytes;         /* CL_KERNEL_PRIVATE_MEM_SIZE: private memory per thread */
   uint64_t static_local_bytes;    /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: the
-                                     tile_static memory the kernel declares itself */
+                                     tile_static memory the kernel declares itself (divided by
+                                     the factor a driver is measured to overstate it by) */
   uint64_t device_local_bytes;    /* CL_DEVICE_LOCAL_MEM_SIZE: tile_static memory per tile (on
                                      NVIDIA, static_local_bytes may exceed it: docs/KERNELS.md) */
   int required_tile[3];           /* reqd_work_group_size in AMP order (dimension 0 first, the

@@ -8,7 +8,8 @@
  * 128 x 64 blocks (faster at small sizes, slower from about 1536 up), and matmul_dmma where the
  * bulk kernel is refused. On 9.x the 128 x 128 float shape takes K tiles of 32 in a ring of 4 fed
  * by cp.async (135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare there),
- * falling back to K tiles of 32 through registers, then 16; double falls back from the
+ * falling back to K tiles of 32 through registers, then 16; a float shape whose tile_static
+ * memory the device does not have falls back to the next smaller one; double falls back from the
  * tensor-core kernels to the same ring in the double shape, then to the plain double shape. CPU
  * devices: matmul_cpu, 96 rows x 16 columns per work-item in blocks of 6 x 16 in float8, 96 x 8
  * in double4 for double, k in slices of 256, launched in tiles of one work-item. Why each shape won
@@ -16,8 +17,11 @@
 #include "blas/gemm_plans.h"
 
 const amp__gemm_plan amp__gemm_plans[NPLANS] = {
-    {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, -1},
-    {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32, -1},
+    /* 33,792 bytes of tile_static memory, 25,600 and 12,800 for the next two: on a device with
+     * 32 KiB (Mesa's rusticl, some GPUs) the launch refuses the 128 x 128 shape and the next
+     * smaller one does the work */
+    {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, P_F64},
+    {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32, P_F32},
     {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16, -1},
     {"matmul_fast", "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 64,
      128, 8, 16, -1},

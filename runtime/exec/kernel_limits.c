@@ -6,6 +6,7 @@
 #include "core/accelerator_impl.h"
 #include "core/error.h"
 #include "core/handle.h"
+#include "exec/local_report.h"
 #include "exec/program.h"
 
 amp_status amp_kernel_limits(amp_kernel *kernel, amp_accelerator *acc,
@@ -41,7 +42,11 @@ amp_status amp_kernel_limits(amp_kernel *kernel, amp_accelerator *acc,
                                                                         : acc->props.max_tile_size;
   r.device_max_tile_threads = acc->props.max_tile_size;
   r.private_bytes = priv;
+  /* what the kernel declares, where the driver reports a multiple of it (exec/local_report.c) */
+  cl_context context = NULL;
   r.static_local_bytes = pool->static_local;
+  if (clGetKernelInfo(k, CL_KERNEL_CONTEXT, sizeof context, &context, NULL) == CL_SUCCESS)
+    r.static_local_bytes = amp__declared_local(context, acc->device, pool->static_local);
   r.device_local_bytes = acc->props.local_memory;
   /* OpenCL lists dimension 0 fastest; AMP lists the slowest first. Trailing 1s of a required
    * size are not dimensions (a 1-D kernel reports (n, 1, 1)). */
