@@ -35,7 +35,7 @@
 #include "blas/gemm_choice.h"
 #include "blas/gemm_kernels.h"
 #include "core/env_parse.h"
-#include "core/profiling.h"
+#include "core/timestamps.h"
 #include "core/trace_impl.h"
 
 amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn) {
