@@ -247,7 +247,9 @@ fail:
 
 int amp__algo_tile_fits(const amp_accelerator_view *view, int least, size_t local_per_thread,
                         size_t local_fixed) {
-  return (size_t)least <= view->acc->props.max_tile_size &&
+  const char *env = getenv("AMP_ALGO_TILE"); /* checked by amp__algo_tile */
+  int forced = env && *env ? atoi(env) : 0;
+  return (size_t)least <= view->acc->props.max_tile_size && (forced <= 0 || least <= forced) &&
          local_per_thread * (size_t)least + local_fixed <= view->acc->props.local_memory;
 }
 
@@ -265,8 +267,12 @@ amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least
   uint64_t local = view->acc->props.local_memory;
   int t = tuned;
   while (t > least && ((size_t)t > allowed || (forced && t > forced) ||
-                       local_per_thread * (size_t)t + local_fixed > local))
-    t /= 2;
+                       local_per_thread * (size_t)t + local_fixed > local)) {
+    int p = 1; /* the power of two below t: half of it, or below a knob's odd tile (96: 64) */
+    while (p * 2 < t)
+      p *= 2;
+    t = p;
+  }
   if ((size_t)t > allowed)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "%s: %s needs tiles of at least %d threads; %s allows %zu per tile", fn, what, t,
