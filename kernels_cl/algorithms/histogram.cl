@@ -17,7 +17,9 @@
 #ifndef T4
 #define T4 uint4
 #endif
+#ifndef HIST_TILE /* the runtime passes it (histogram.c): the threads per tile it launches */
 #define HIST_TILE 256
+#endif
 
 __kernel void amp_histogram_zero(AMP_VIEW(uint, bins)) {
   AMP_INDEX1(idx);

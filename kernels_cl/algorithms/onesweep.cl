@@ -25,6 +25,9 @@
  *      count per (digit, thread) in a 16 x 256 table and one scan of the table);
  *   4. looks back: thread d walks over the tiles before it, adding their digit-d aggregates, until
  *      it meets an inclusive value; it then publishes its own inclusive value;
+ * In tiles of fewer than 256 threads (the portable pass's fallbacks, 128 down to 32, where the
+ * device allows fewer threads per tile) each thread does steps 2 and 4 for OS_DPT = 256 / OS_TILE
+ * neighbouring digits in turn.
  *   5. writes its keys out: key e of the tile-local order goes to (its digit's position over all
  *      keys) + (e - the digit's first position in the tile), neighbouring threads neighbouring keys.
  *
@@ -63,15 +66,23 @@
 #endif
 #include "ampcl_warp.h"
 
-#if !AMPCL_WARP || !defined(OS_TILE) /* the warp pass takes 256 or 512 (onesweep.c) */
-#undef OS_TILE
+#ifndef OS_TILE /* the runtime passes it (onesweep.c): the warp pass takes 256 or 512, the
+                  * portable pass a power of two from 32 to 256 (256 tuned; less where the device
+                  * allows less) */
 #define OS_TILE 256
+#endif
+#if AMPCL_WARP && OS_TILE != 256 && OS_TILE != 512
+#error "onesweep.cl: the warp pass takes tiles of 256 or 512 threads"
+#endif
+#if !AMPCL_WARP && (OS_TILE < 16 || OS_TILE > 256 || (OS_TILE & (OS_TILE - 1)) != 0)
+#error "onesweep.cl: the portable pass takes tiles of a power of two from 16 to 256 threads"
 #endif
 #ifndef OS_PER /* the runtime passes it (onesweep.c: OS_PER) */
 #define OS_PER 8
 #endif
 #define OS_ITEMS   (OS_PER * OS_TILE)
 #define OS_RADIX   256
+#define OS_DPT     (OS_TILE < OS_RADIX ? OS_RADIX / OS_TILE : 1) /* digits per thread */
 #define OS_PAD(i)  ((i) + ((i) >> 5)) /* one spare word per 32: per-thread runs hit 32 banks */
 #define OS_AGG     0x40000000u
 #define OS_INC     0x80000000u
@@ -151,14 +162,15 @@ static inline uint os_look_back(volatile __global uint *mine, int d, int t, uint
 }
 
 /* Exclusive prefix sums of one value per thread over the tile (sh: OS_TILE + 16 entries), in
- * three short steps instead of log2(256) rounds. Every thread must call it. AMP_TILE_HELPER (the
+ * three short steps instead of log2(256) rounds: OS_TILE / 16 threads each scan 16 entries, one
+ * thread scans their OS_TILE / 16 sums. Every thread must call it. AMP_TILE_HELPER (the
  * prelude) inlines it: POCL 3.1 had left it a call (three calls, one in a loop), and with its
  * threads running several tiles at once the call's barriers did not hold a tile together
  * (lab/NOTEBOOK.md, 2026-11-27, "the onesweep sort on POCL's threads"). */
 static AMP_TILE_HELPER uint os_exclusive(__local uint *sh, int lid, uint x) {
   sh[lid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid < 16) {
+  if (lid < OS_TILE / 16) {
     uint s = 0;
     for (int i = 0; i < 16; i++) {
       const uint v = sh[lid * 16 + i];
@@ -170,7 +182,7 @@ static AMP_TILE_HELPER uint os_exclusive(__local uint *sh, int lid, uint x) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     uint s = 0;
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < OS_TILE / 16; i++) {
       const uint v = sh[OS_TILE + i];
       sh[OS_TILE + i] = s;
       s += v;
@@ -202,7 +214,8 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   volatile __global uint *st = (volatile __global uint *)&amp_at(state, 0);
   if (lid == 0)
     tile = (int)atomic_inc(st + pass);
-  hist[lid] = 0u;
+  for (int c = 0; c < OS_DPT; c++)
+    hist[lid * OS_DPT + c] = 0u;
   barrier(CLK_LOCAL_MEM_FENCE);
   const int t = tile, n = amp_extent(src, 0), base = t * OS_ITEMS;
   const int valid = min(OS_ITEMS, n - base);
@@ -223,13 +236,33 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   volatile __global uint *mine = st + OS_STATUS + ((long)pass * tiles + t) * OS_RADIX;
-  const uint count = hist[lid];
-  /* keys of digit lid before this tile, over all keys: tile 0 knows (the digits' starts, a scan of
-   * the histogram), the others look back. The scan runs on every tile, so that no barrier sits
+  /* Thread lid holds digits lid * OS_DPT .. lid * OS_DPT + OS_DPT - 1 (one, digit lid, in tiles
+   * of 256 threads). */
+  uint count[OS_DPT], before[OS_DPT], start[OS_DPT];
+  /* keys of each digit before this tile, over all keys: tile 0 knows (the digits' starts, a scan
+   * of the histogram), the others look back. The scan runs on every tile, so that no barrier sits
    * in a branch. */
-  uint before = os_exclusive(sh, lid, t == 0 ? st[OS_HIST + pass * OS_RADIX + lid] : 0u);
-  atomic_max(mine + lid, t == 0 ? OS_INC | (before + count) : OS_AGG | count);
-  const uint start = os_exclusive(sh, lid, count); /* digit lid's first slot in the tile */
+  {
+    uint x[OS_DPT], s = 0, c_all = 0;
+    for (int c = 0; c < OS_DPT; c++) {
+      count[c] = hist[lid * OS_DPT + c];
+      x[c] = t == 0 ? st[OS_HIST + pass * OS_RADIX + lid * OS_DPT + c] : 0u;
+      s += x[c];
+      c_all += count[c];
+    }
+    uint b = os_exclusive(sh, lid, s);
+    for (int c = 0; c < OS_DPT; c++) {
+      before[c] = b;
+      b += x[c];
+      atomic_max(mine + lid * OS_DPT + c,
+                 t == 0 ? OS_INC | (before[c] + count[c]) : OS_AGG | count[c]);
+    }
+    b = os_exclusive(sh, lid, c_all); /* each digit's first slot in the tile */
+    for (int c = 0; c < OS_DPT; c++) {
+      start[c] = b;
+      b += count[c];
+    }
+  }
   /* Step 3: two stable splits of the tile's keys by 4 bits each (written out in the kernel: as a
    * helper function with barriers and private arrays inside, it read zeros from keys[] on POCL;
    * the cause was not found). Thread lid
@@ -275,9 +308,12 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  /* Step 4: thread lid walks back over digit lid's words. */
-  before = os_look_back(mine, lid, t, before, count);
-  offs[lid] = (int)before - (int)start;
+  /* Step 4: thread lid walks back over its digits' words. */
+  for (int c = 0; c < OS_DPT; c++) {
+    const int dg = lid * OS_DPT + c;
+    before[c] = os_look_back(mine, dg, t, before[c], count[c]);
+    offs[dg] = (int)before[c] - (int)start[c];
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   __global K *q = &amp_at(dst, 0);
 #if HAS_VALUES

@@ -6,12 +6,13 @@
  * then `#define AMP_REDUCE_IDENTITY (...)`, then this file, with -DT=<element type> and
  * -DT4=<its 4-vector> as options. T is int, uint, float or double.
  *
- *   amp_reduce_tiles  Tile shape: 1-D tiles of exactly RED_TILE (256) threads. Each thread walks
+ *   amp_reduce_tiles  Tile shape: 1-D tiles of exactly RED_TILE threads, a power of two (the
+ *                     runtime passes -DRED_TILE: 256, or less where the device allows less). Each thread walks
  *                     the view with a grid stride, four elements at a time (one 16- or 32-byte
  *                     vector load when the view's first element is 4-element aligned, as it is
- *                     for whole views), keeps a private partial, and the tile then folds its 256
- *                     partials in tile_static memory (a tree, 8 steps) and writes one value per
- *                     tile to `partial`. Domain: amp_extent1(G * 256) tiled by 256, G tiles.
+ *                     for whole views), keeps a private partial, and the tile then folds its RED_TILE
+ *                     partials in tile_static memory (a tree, 8 steps for 256) and writes one value per
+ *                     tile to `partial`. Domain: amp_extent1(G * RED_TILE) tiled by RED_TILE.
  *                     Launched twice: G tiles over the data, then one tile over the G partials.
  *
  * Elements are combined in an order that depends on the launch, so a float sum may differ from
@@ -26,7 +27,12 @@
 #define AMP_REDUCE_IDENTITY 0
 inline T amp_reduce_op(T a, T b) { return a + b; }
 #endif
+#ifndef RED_TILE /* the runtime passes it (reduce.c) */
 #define RED_TILE 256
+#endif
+#if RED_TILE < 1 || (RED_TILE & (RED_TILE - 1)) != 0
+#error "reduce.cl: RED_TILE must be a power of two"
+#endif
 
 __kernel void amp_reduce_tiles(AMP_CONST_VIEW(T, src), AMP_VIEW(T, partial)) {
   tile_static T sh[RED_TILE];

@@ -4,13 +4,15 @@
  * end of the file: the default for int, uint and float where the device has 64-bit atomics). Built with
  * -DT=<int, uint, float or double> and -DT4=<its 4-vector>.
  *
- * Tile shape: 1-D tiles of exactly SCAN_TILE (256) threads. amp_scan_sums reads steps of
- * SCAN_ITEMS (4096) elements as 4 rounds of 256 neighbouring 4-vectors; amp_scan_apply works in
+ * Tile shape: 1-D tiles of exactly SCAN_TILE threads, a power of two from 32 to 256 (the runtime
+ * passes -DSCAN_TILE: 256, the tuned shape, or less where the device allows less; below, the
+ * numbers are for 256). amp_scan_sums reads steps of SCAN_ITEMS (4096) elements as 4 rounds of
+ * 256 neighbouring 4-vectors; amp_scan_apply works in
  * steps of APPLY_ITEMS (2048): the tile loads them into tile_static memory with the same coalesced
  * pattern, thread t then scans elements 8t .. 8t+7 of the step from there (one tile-wide scan of
  * 256 thread sums serves 2048 elements) and rewrites them in place, and the tile stores the step
  * as it loaded it. The view is cut into G chunks of `chunk` elements (a multiple of 4096), one
- * per tile; G <= 1024.
+ * per tile; G <= 4 * SCAN_TILE.
  *
  *   amp_scan_sums   tile g adds up its chunk and writes sums[g].
  *   amp_scan_carry  one tile: sums[0..G) becomes its exclusive prefix sums, in place.
@@ -24,7 +26,12 @@
 #ifndef T4
 #define T4 float4
 #endif
+#ifndef SCAN_TILE /* the runtime passes it (scan.c: scan_shape) */
 #define SCAN_TILE 256
+#endif
+#if SCAN_TILE < 32 || (SCAN_TILE & (SCAN_TILE - 1)) != 0
+#error "scan.cl: SCAN_TILE must be a power of two, at least 32"
+#endif
 #define SCAN_VECS 4 /* 4-vectors per thread and step in amp_scan_sums / amp_scan_apply */
 #define SCAN_ITEMS (4 * SCAN_VECS * SCAN_TILE)
 

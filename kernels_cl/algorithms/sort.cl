@@ -12,7 +12,9 @@
  * set), so -0.0 sorts before +0.0 and NaNs sort after +inf (negative NaNs before -inf).
  *
  * Tile shape: 1-D tiles of SORT_TILE (256) threads over SORT_KEYS (1024) keys, four neighbouring
- * keys per thread (one vector load); T = ceil(n / 1024) tiles, every launch. Per pass:
+ * keys per thread (one vector load); T = ceil(n / 1024) tiles, every launch. The runtime passes
+ * -DSORT_TILE: 256 tuned, a power of two down to 32 where the device allows less (below, the
+ * numbers are for 256). Per pass:
  *
  *   amp_sort_count    tile t counts its keys per digit (tile_static atomics) into
  *                     counts[d * T + t] (digit-major, so that an exclusive scan of counts, done
@@ -47,7 +49,12 @@ typedef ushort sort_rank; /* a count per (digit, thread) is <= 4, a place in the
 #else
 typedef uint sort_rank;
 #endif
+#ifndef SORT_TILE /* the runtime passes it (sort.c) */
 #define SORT_TILE 256
+#endif
+#if SORT_TILE < 16 || (SORT_TILE & (SORT_TILE - 1)) != 0
+#error "sort.cl: SORT_TILE must be a power of two, at least 16 (a thread per digit)"
+#endif
 #define SORT_KEYS (4 * SORT_TILE)
 #define SORT_BITS 4
 #define SORT_DIGITS 16

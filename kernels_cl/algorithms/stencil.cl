@@ -37,7 +37,9 @@
 #endif
 #define ST_MAX_R 8
 #define ST_TX    32
-#define ST_TY    8
+#ifndef ST_TY /* the runtime passes it (stencil.c): 8 tuned; 4, 2, 1 where the device allows less */
+#define ST_TY 8
+#endif
 #ifndef ST_OY /* the runtime passes it (stencil.c) */
 #define ST_OY 8
 #endif

@@ -15,8 +15,15 @@
 #ifndef T4
 #define T4 float4
 #endif
+#ifndef TR_DIM /* the runtime passes it (transpose.c): blocks of TR_DIM x TR_DIM elements */
 #define TR_DIM 32
+#endif
+#ifndef TR_ROWS /* the runtime passes it (transpose.c): tiles of TR_ROWS x TR_DIM threads */
 #define TR_ROWS 8
+#endif
+#if TR_ROWS < 1 || TR_ROWS > TR_DIM || TR_DIM % TR_ROWS != 0
+#error "transpose.cl: TR_ROWS must divide TR_DIM"
+#endif
 
 __kernel void amp_transpose_tiles(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst)) {
   tile_static T block[TR_DIM][TR_DIM + 1];

@@ -244,3 +244,64 @@ amp_status amp__algo_warp_path(const amp_accelerator_view *view, const char *kno
 fail:
   return status;
 }
+
+int amp__algo_tile_fits(const amp_accelerator_view *view, int least, size_t local_per_thread,
+                        size_t local_fixed) {
+  const char *env = getenv("AMP_ALGO_TILE"); /* checked by amp__algo_tile */
+  int forced = env && *env ? atoi(env) : 0;
+  return (size_t)least <= view->acc->props.max_tile_size && (forced <= 0 || least <= forced) &&
+         local_per_thread * (size_t)least + local_fixed <= view->acc->props.local_memory;
+}
+
+amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least,
+                          size_t local_per_thread, size_t local_fixed, const char *what,
+                          const char *fn, int *tile) {
+  amp_status status = AMP_SUCCESS;
+  int forced = 0;
+  *tile = tuned;
+  AMP__TRY(amp__algo_env_int("AMP_ALGO_TILE", AMP__ALGO_LEAST_TILE, 1024, 0, &forced, fn));
+  if (forced & (forced - 1))
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ALGO_TILE=%d: expected a power of two", fn,
+              forced);
+  size_t allowed = view->acc->props.max_tile_size;
+  uint64_t local = view->acc->props.local_memory;
+  int t = tuned;
+  while (t > least && ((size_t)t > allowed || (forced && t > forced) ||
+                       local_per_thread * (size_t)t + local_fixed > local)) {
+    int p = 1; /* the power of two below t: half of it, or below a knob's odd tile (96: 64) */
+    while (p * 2 < t)
+      p *= 2;
+    t = p;
+  }
+  if ((size_t)t > allowed)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %s needs tiles of at least %d threads; %s allows %zu per tile", fn, what, t,
+              view->acc->props.device_path, allowed);
+  if (local_per_thread * (size_t)t + local_fixed > local)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: %s needs %zu bytes of tile_static memory at its smallest tile (%d threads); "
+              "%s has %llu",
+              fn, what, local_per_thread * (size_t)t + local_fixed, t, view->acc->props.device_path,
+              (unsigned long long)local);
+  *tile = t;
+  if (t < tuned && amp__debug_enabled()) {
+    size_t at2 = local_per_thread * (size_t)t * 2 + local_fixed;
+    if (forced && t * 2 > forced)
+      fprintf(stderr,
+              "[ampcl] debug: %s: tiles of %d threads (AMP_ALGO_TILE=%d; the tuned shape "
+              "is %d)\n",
+              what, t, forced, tuned);
+    else if ((size_t)t * 2 > allowed)
+      fprintf(stderr,
+              "[ampcl] debug: %s: tiles of %d threads (the device allows %zu; the tuned "
+              "shape is %d)\n",
+              what, t, allowed, tuned);
+    else
+      fprintf(stderr,
+              "[ampcl] debug: %s: tiles of %d threads (%d threads would need %zu bytes of "
+              "tile_static memory; the device has %llu; the tuned shape is %d)\n",
+              what, t, 2 * t, at2, (unsigned long long)local, tuned);
+  }
+fail:
+  return status;
+}

@@ -54,6 +54,26 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
  * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
 amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
 
+/* The threads per tile an algorithm's kernels are built for and launched with on this view
+ * (*tile): `tuned` (the tuned shape), or else the largest power of two below it down to `least`,
+ * that
+ *   - the device allows (props.max_tile_size),
+ *   - is at most AMP_ALGO_TILE where that is set (32 .. 1024, a power of two: the algorithms'
+ *     smaller shapes forced on any device, for tests), and
+ *   - whose tile_static memory, local_per_thread * tile + local_fixed bytes, fits the device's
+ *     props.local_memory.
+ * None fitting is AMP_ERROR_LIMIT_EXCEEDED naming the limit. In debug mode a shape below the
+ * tuned one is said on stderr with why; `what` names the kernels in that line (e.g. "amp_scan's
+ * single pass"). The shapes and their fallbacks: docs/ALGORITHMS.md, "Tile shapes". */
+#define AMP__ALGO_LEAST_TILE 32
+/* Whether a tile of `least` threads of that tile_static memory fits the view's device at all, and
+ * AMP_ALGO_TILE (for choosing another path before amp__algo_tile would fail). */
+int amp__algo_tile_fits(const amp_accelerator_view *view, int least, size_t local_per_thread,
+                        size_t local_fixed);
+amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least,
+                          size_t local_per_thread, size_t local_fixed, const char *what,
+                          const char *fn, int *tile);
+
 /* Whether a kernel that includes ampcl_warp.h takes its warp path on this view (*on), and the build
  * option that makes the kernel agree (*opts): the warp functions are native on NVIDIA GPUs of
  * compute capability AMP__ALGO_WARP_CC and later (ampcl_warp.h tests the same number) and emulated
@@ -70,9 +90,10 @@ amp_status amp__algo_warp_path(const amp_accelerator_view *view, const char *kno
 amp_status amp__algo_cpu_kernels(const amp_accelerator_view *view, int *out, const char *fn);
 
 /* onesweep.c: whether amp_sort takes the one-pass-per-digit sort for n keys on this view
- * (AMP_SORT_ONESWEEP, the device type, n < 2^30), and that sort, with sort.c's build options. */
-amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, int *out,
-                                     const char *fn);
+ * (AMP_SORT_ONESWEEP, the device type, n < 2^30, its
+ * tile_static memory with values of vs bytes), and that sort, with sort.c's build options. */
+amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, size_t vs,
+                                     int *out, const char *fn);
 amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
                               amp_array_view *values, const char *opts, const char *fn);
 

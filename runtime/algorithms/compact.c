@@ -86,6 +86,13 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   const int wide = src->type.kind == AMP_ELEM_DOUBLE;
   if (wide)
     per /= 2;
+  /* The tile the device allows: the tuned one (or AMP_COMPACT_TILE's), or powers of two below it
+   * down to 32, at the same elements per thread. tile_static memory per thread: its elements
+   * (padded one word in 32 in the portable path), its scan entry, the warp emulation's word;
+   * besides: the look-back window and a few words. */
+  AMP__TRY(amp__algo_tile(view, tile, AMP__ALGO_LEAST_TILE,
+                          ((size_t)per * 33 * src->type.size + 31) / 32 + 9, 32 * 4 + 32, fn, fn,
+                          &tile));
   int items = per * tile;
   char opts[192];
   snprintf(opts, sizeof opts,
@@ -110,8 +117,9 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   if (one) {
     AMP__TRY(amp__algo_kernel_opts("onesweep", "", "amp_onesweep_init", &ki));
     amp_arg a0[] = {amp_arg_view(state)};
-    AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, tiles + 1, 256 * 16, 1024), 256, a0,
-                               AMP_NARGS(a0)));
+    int small = tile < 256 ? tile : 256;
+    AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, tiles + 1, (size_t)small * 16, 1024),
+                               small, a0, AMP_NARGS(a0)));
   } else {
     AMP__TRY(amp__algo_kernel_prefix("compact", prefix, opts, "amp_compact_count", &kc));
     amp_arg a1[] = {amp_arg_view(src), amp_arg_view(state)};

@@ -22,8 +22,14 @@
 #define OS_STATUS (4 + 4 * OS_RADIX)
 #define OS_LIMIT  (1L << 30)
 
-amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, int *out,
-                                     const char *fn) {
+/* The portable pass's tile_static bytes per thread and besides, at `per` keys per thread with
+ * values of `vs` bytes (0: none): its padded keys and values, 16 ushort ranks and a scan entry;
+ * hist, offs, the scan's 16 extra words and the tile number. */
+#define OS_LOCAL(per, vs) (((size_t)(per)*33 * (4 + (vs)) + 31) / 32 + 32 + 4)
+#define OS_FIXED          (2048 + 64 + 4)
+
+amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, size_t vs,
+                                     int *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
   const char *env = getenv("AMP_SORT_ONESWEEP");
   int want = !view->acc->props.is_emulated;
@@ -35,7 +41,10 @@ amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n,
     else
       AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SORT_ONESWEEP=%s: expected 0 or 1", fn, env);
   }
-  *out = want && n < (size_t)OS_LIMIT;
+  /* where even its tiles of 32 threads do not fit tile_static memory (6.3 KB with values), the
+   * multi-pass sort */
+  *out = want && n < (size_t)OS_LIMIT &&
+         amp__algo_tile_fits(view, AMP__ALGO_LEAST_TILE, OS_LOCAL(vs ? 12 : 16, vs), OS_FIXED);
 fail:
   return status;
 }
@@ -62,6 +71,34 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   if (tile != OS_TILE && tile != 2 * OS_TILE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_TILE=%d: expected 256 or 512", fn,
               tile);
+  /* The tile the device allows: the warp pass takes 256 or 512 threads (a digit per thread), and
+   * gives way to the portable pass where neither fits; the portable pass halves its 256 down to
+   * 32 (each thread then handles 256 / tile digits). tile_static memory: onesweep.cl's keys (and
+   * values) of the tile, the portable pass's padded and its 16-row ushort table, the warp pass's
+   * per-warp histograms; both: sh[], hist/first and offs of 256 words. */
+  size_t vs = values ? values->type.size : 0;
+  if (warp_pass) {
+    int fits = tile;
+    if (amp__algo_tile_fits(view, OS_TILE, (size_t)per * (4 + vs) + 33, 2052 + 64)) {
+      AMP__TRY(amp__algo_tile(view, tile, OS_TILE, (size_t)per * (4 + vs) + 33, 2052 + 64,
+                              "amp_sort (onesweep, warp pass)", fn, &fits));
+      tile = fits;
+    } else {
+      warp_pass = 0;
+      warp = " -DAMPCL_WARP_OFF";
+      tile = OS_TILE;
+      AMP__TRY(
+          amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24, values ? 12 : 16, &per, fn));
+      if (amp__debug_enabled())
+        fprintf(stderr,
+                "[ampcl] debug: amp_sort (onesweep): the portable pass (the warp pass's tiles of "
+                "256 threads do not fit the device)\n");
+    }
+  }
+  if (!warp_pass)
+    AMP__TRY(amp__algo_tile(view, OS_TILE, AMP__ALGO_LEAST_TILE, OS_LOCAL(per, vs), OS_FIXED,
+                            "amp_sort (onesweep)", fn, &tile));
+  int small = tile < OS_TILE ? tile : OS_TILE; /* the histogram's tiles */
   char o[240];
   snprintf(o, sizeof o, "%s -DOS_PER=%d -DOS_TILE=%d%s", opts, per, tile, warp);
   AMP__TRY(amp__algo_kernel_opts("onesweep", o, "amp_onesweep_init", &ki));
@@ -76,11 +113,11 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
     AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &tv));
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
   amp_arg a0[] = {amp_arg_view(state)};
-  AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, words, 256 * 16, 4096), 256, a0,
-                             AMP_NARGS(a0)));
+  AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, words, (size_t)small * 16, 4096),
+                             small, a0, AMP_NARGS(a0)));
   amp_arg a1[] = {amp_arg_view(keys), amp_arg_view(state)};
-  AMP__TRY(amp__algo_launch1(view, kh, amp__algo_tiles(view, n, 256 * 16, 1024), 256, a1,
-                             AMP_NARGS(a1)));
+  AMP__TRY(amp__algo_launch1(view, kh, amp__algo_tiles(view, n, (size_t)small * 16, 1024), small,
+                             a1, AMP_NARGS(a1)));
   amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
   for (int pass = 0; pass < 4; pass++) {
     if (values) {

@@ -15,6 +15,7 @@
 
 #include "algorithms/algo.h"
 
+/* the tuned tile; 128, 64, 32 where the device allows less (amp__algo_tile) */
 #define RED_TILE 256
 #define RED_CPU_PER_CU                                                                             \
   4                       /* CPU path: threads per compute unit (a few, so a late core is shared)  \
@@ -105,16 +106,21 @@ static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const 
     status = reduce_cpu(view, src, prefix, result, fn);
     goto fail; /* frees the operator text */
   }
-  AMP__TRY(amp__algo_kernel("reduce", prefix, src->type.kind, "amp_reduce_tiles", &k));
+  int tile = RED_TILE;
+  AMP__TRY(amp__algo_tile(view, RED_TILE, AMP__ALGO_LEAST_TILE, src->type.size, 0, fn, fn, &tile));
+  char opts[80];
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DRED_TILE=%d",
+           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1), tile);
+  AMP__TRY(amp__algo_kernel_prefix("reduce", prefix, opts, "amp_reduce_tiles", &k));
 
   size_t n = amp_extent_size(src->extent);
-  size_t tiles = amp__algo_tiles(view, n, (size_t)RED_TILE * 4, 4096);
+  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * 4, 4096);
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles), src->type, fn, &partial));
   AMP__TRY(amp__array_view_create_empty(amp_extent1(1), src->type, fn, &one));
   amp_arg first[] = {amp_arg_view(src), amp_arg_view(partial)};
-  AMP__TRY(amp__algo_launch1(view, k, tiles, RED_TILE, first, AMP_NARGS(first)));
+  AMP__TRY(amp__algo_launch1(view, k, tiles, tile, first, AMP_NARGS(first)));
   amp_arg second[] = {amp_arg_view(partial), amp_arg_view(one)};
-  AMP__TRY(amp__algo_launch1(view, k, 1, RED_TILE, second, AMP_NARGS(second)));
+  AMP__TRY(amp__algo_launch1(view, k, 1, tile, second, AMP_NARGS(second)));
   AMP__TRY(amp_copy_from_view(one, result, src->type.size));
 fail:
   amp_array_view_release(partial);

@@ -5,7 +5,8 @@
  * the order they start, each taking the sum before it from the tiles before it (decoupled
  * look-back). It moves what a copy moves: n elements in, n out.
  *
- * Otherwise (double, or no 64-bit atomics) three passes, reduce-then-scan: G tiles each own a
+ * Otherwise (double, no 64-bit atomics, or less than 4.5 KB of tile_static memory: the single
+ * pass's smallest tile) three passes, reduce-then-scan: G tiles each own a
  * chunk of the view (a multiple of 4096 elements): amp_scan_sums writes each chunk's sum to a
  * temporary view of G elements, amp_scan_carry turns those into each chunk's starting value (one
  * tile), and amp_scan_apply scans every chunk from its start. AMP_SCAN_PASSES=3 in the
@@ -21,12 +22,19 @@
 #include "algorithms/algo.h"
 #include "core/env_parse.h"
 
-#define SCAN_TILE      256
-#define SCAN_ITEMS     (16 * SCAN_TILE) /* elements per step of amp_scan_sums (scan.cl: SCAN_ITEMS) */
-#define SCAN_ONE_PER   32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
-#define SCAN_ONE_TILE  128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
-#define SCAN_STEP      (SCAN_ONE_PER * SCAN_ONE_TILE) /* elements per tile of the single pass */
-#define SCAN_MAX_TILES 1024 /* amp_scan_carry scans the G sums with one tile, 4 per thread */
+/* Tile shapes: the tuned ones, and their fallbacks down to 32 threads where the device allows
+ * fewer threads per tile or has less tile_static memory (amp__algo_tile; docs/ALGORITHMS.md). */
+#define SCAN_TILE            256           /* three passes: threads per tile (scan.cl: SCAN_TILE) */
+#define SCAN_ITEMS(tile)     (16 * (tile)) /* elements per step of amp_scan_sums (scan.cl) */
+#define SCAN_MAX_TILES(tile) (4 * (tile))  /* amp_scan_carry scans the G sums, 4 per thread */
+/* tile_static bytes per thread of amp_scan_apply, the three passes' largest: sh[] and buf[] of
+ * 2 padded 4-vectors (scan.cl: APPLY_VECS, APPLY_AT) */
+#define SCAN_LOCAL(size) ((size) * (1 + 10))
+#define SCAN_ONE_PER     32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
+#define SCAN_ONE_TILE    128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
+/* the single pass's tile_static bytes: sh[] and buf[] per thread; seen[], tile, next, before */
+#define SCAN_ONE_LOCAL(size) ((size) * (1 + SCAN_ONE_PER))
+#define SCAN_ONE_FIXED       (32 * 8 + 16)
 
 #define SCAN_CPU_PER_CU 4     /* CPU path: chunks (threads) per compute unit */
 #define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk */
@@ -47,20 +55,25 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *k1 = NULL;
   amp_array_view *state = NULL;
-  char opts[96];
-  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d",
+  char opts[128];
+  int tile = SCAN_ONE_TILE;
+  AMP__TRY(amp__algo_tile(view, SCAN_ONE_TILE, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
+                          SCAN_ONE_FIXED, "amp_scan (one pass)", fn, &tile));
+  snprintf(opts, sizeof opts,
+           "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d -DSCAN_TILE=%d",
            amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
-           SCAN_ONE_PER, SCAN_ONE_TILE);
+           SCAN_ONE_PER, tile, tile);
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
-  size_t n = (size_t)src->extent.dim[0]; /* < 2^31, so 2 * (tiles + 1) fits an int */
-  size_t tiles = n / SCAN_STEP + (n % SCAN_STEP != 0), words = 2 * (tiles + 1);
+  size_t n = (size_t)src->extent.dim[0];             /* < 2^31, so 2 * (tiles + 1) fits an int */
+  size_t step = (size_t)SCAN_ONE_PER * (size_t)tile; /* elements per tile */
+  size_t tiles = n / step + (n % step != 0), words = 2 * (tiles + 1);
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
   amp_arg a0[] = {amp_arg_view(state)};
-  AMP__TRY(amp__algo_launch1(view, ki, words / SCAN_TILE + 1, SCAN_TILE, a0, AMP_NARGS(a0)));
+  AMP__TRY(amp__algo_launch1(view, ki, words / (size_t)tile + 1, tile, a0, AMP_NARGS(a0)));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(state),
                   amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
-  AMP__TRY(amp__algo_launch1(view, k1, tiles, SCAN_ONE_TILE, a1, AMP_NARGS(a1)));
+  AMP__TRY(amp__algo_launch1(view, k1, tiles, tile, a1, AMP_NARGS(a1)));
 fail:
   amp_array_view_release(state);
   amp_kernel_release(ki);
@@ -127,28 +140,38 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
     return cpu_scan(view, src, dst, kind, fn);
   if (t == AMP_ELEM_DOUBLE || !view->acc->has_int64_atomics)
     passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */
+  if (!amp__algo_tile_fits(view, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
+                           SCAN_ONE_FIXED))
+    passes = 3; /* too little tile_static memory for its smallest tile (4.5 KB) */
   if (passes == 1)
     return onepass(view, src, dst, kind, fn);
-  AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_sums", &ks));
-  AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_carry", &kc));
-  AMP__TRY(amp__algo_kernel("scan", NULL, t, "amp_scan_apply", &ka));
+  int tile = SCAN_TILE;
+  AMP__TRY(amp__algo_tile(view, SCAN_TILE, AMP__ALGO_LEAST_TILE, SCAN_LOCAL(src->type.size), 0,
+                          "amp_scan (three passes)", fn, &tile));
+  char opts[64];
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_TILE=%d", amp__algo_type_name(t, 0),
+           amp__algo_type_name(t, 1), tile);
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_sums", &ks));
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_carry", &kc));
+  AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_apply", &ka));
 
   size_t n = (size_t)src->extent.dim[0];
-  size_t tiles = amp__algo_tiles(view, n, SCAN_ITEMS, SCAN_MAX_TILES);
-  size_t steps = n / SCAN_ITEMS + (n % SCAN_ITEMS != 0); /* tile steps in all */
+  size_t items = SCAN_ITEMS((size_t)tile);
+  size_t tiles = amp__algo_tiles(view, n, items, SCAN_MAX_TILES((size_t)tile));
+  size_t steps = n / items + (n % items != 0); /* tile steps in all */
   size_t per = steps / tiles + (steps % tiles != 0);
-  size_t chunk = per * SCAN_ITEMS;
+  size_t chunk = per * items;
   if (chunk > INT32_MAX) /* only with one tile per 2^31 elements: not on a real device */
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: chunks of %zu elements do not fit an int", fn, chunk);
   tiles = n / chunk + (n % chunk != 0);
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles), src->type, fn, &sums));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
-  AMP__TRY(amp__algo_launch1(view, ks, tiles, SCAN_TILE, a1, AMP_NARGS(a1)));
+  AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, a1, AMP_NARGS(a1)));
   amp_arg a2[] = {amp_arg_view(sums)};
-  AMP__TRY(amp__algo_launch1(view, kc, 1, SCAN_TILE, a2, AMP_NARGS(a2)));
+  AMP__TRY(amp__algo_launch1(view, kc, 1, tile, a2, AMP_NARGS(a2)));
   amp_arg a3[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(sums), amp_arg_int((int)chunk),
                   amp_arg_int(kind == AMP_SCAN_INCLUSIVE)};
-  AMP__TRY(amp__algo_launch1(view, ka, tiles, SCAN_TILE, a3, AMP_NARGS(a3)));
+  AMP__TRY(amp__algo_launch1(view, ka, tiles, tile, a3, AMP_NARGS(a3)));
 fail:
   amp_array_view_release(sums); /* waits for the scan */
   amp_kernel_release(ks);

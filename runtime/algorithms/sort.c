@@ -7,11 +7,12 @@
  * and temporaries of the same size; their number is even, so after the last pass the result is
  * back in the caller's views. */
 #include <stdio.h>
+#include <string.h>
 
 #include "algorithms/algo.h"
 
+/* the tuned tile; 128, 64, 32 where the device allows less or has less tile_static memory */
 #define SORT_TILE   256
-#define SORT_KEYS   (4 * SORT_TILE)
 #define SORT_BITS   4
 #define SORT_DIGITS 16
 
@@ -75,14 +76,24 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
   /* the onesweep sort (onesweep.cl) is written for 32-bit keys and values: 64-bit ones always take
    * the passes below */
   int onesweep = 0;
-  AMP__TRY(amp__sort_onesweep_wanted(view, (size_t)keys->extent.dim[0], &onesweep, fn));
+  AMP__TRY(amp__sort_onesweep_wanted(view, (size_t)keys->extent.dim[0],
+                                     values ? values->type.size : 0, &onesweep, fn));
   if (onesweep && key_bits == 32 && !wide_values)
     return amp__sort_onesweep(view, keys, values, opts, fn);
+  /* amp_sort_scatter's tile_static memory per thread: its 16 ranks (ushort with 64-bit keys and
+   * values), its scan entry, and 4 keys and values; 2 x 16 words besides */
+  int tile = SORT_TILE;
+  AMP__TRY(amp__algo_tile(view, SORT_TILE, AMP__ALGO_LEAST_TILE,
+                          16 * (key_bits == 64 && wide_values ? 2 : 4) + 4 +
+                              4 * (keys->type.size + (values ? values->type.size : 0)),
+                          128, fn, fn, &tile));
+  size_t len = strlen(opts);
+  snprintf(opts + len, sizeof opts - len, " -DSORT_TILE=%d", tile);
   AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_count", &kc));
   AMP__TRY(amp__algo_kernel_opts("sort", opts, "amp_sort_scatter", &ks));
 
-  size_t n = (size_t)keys->extent.dim[0];
-  size_t tiles = n / SORT_KEYS + (n % SORT_KEYS != 0);
+  size_t n = (size_t)keys->extent.dim[0], keys_per_tile = 4 * (size_t)tile;
+  size_t tiles = n / keys_per_tile + (n % keys_per_tile != 0);
   if (tiles * SORT_DIGITS > (size_t)INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu keys are too many", fn, n);
   AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
@@ -93,16 +104,16 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
   amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
   for (int shift = 0; shift < key_bits; shift += SORT_BITS) {
     amp_arg c[] = {amp_arg_view(from), amp_arg_view(counts), amp_arg_int(shift)};
-    AMP__TRY(amp__algo_launch1(view, kc, tiles, SORT_TILE, c, AMP_NARGS(c)));
+    AMP__TRY(amp__algo_launch1(view, kc, tiles, tile, c, AMP_NARGS(c)));
     AMP__TRY(amp_scan(view, counts, counts, AMP_SCAN_EXCLUSIVE));
     if (values) {
       amp_arg s[] = {amp_arg_view(from), amp_arg_view(to),     amp_arg_view(vfrom),
                      amp_arg_view(vto),  amp_arg_view(counts), amp_arg_int(shift)};
-      AMP__TRY(amp__algo_launch1(view, ks, tiles, SORT_TILE, s, AMP_NARGS(s)));
+      AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, s, AMP_NARGS(s)));
     } else {
       amp_arg s[] = {amp_arg_view(from), amp_arg_view(to), amp_arg_view(counts),
                      amp_arg_int(shift)};
-      AMP__TRY(amp__algo_launch1(view, ks, tiles, SORT_TILE, s, AMP_NARGS(s)));
+      AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, s, AMP_NARGS(s)));
     }
     amp_array_view *x = from;
     from = to;

@@ -14,7 +14,7 @@
 #include "algorithms/algo.h"
 
 #define ST_TX            32 /* stencil.cl: threads per tile, across */
-#define ST_TY            8  /* down */
+#define ST_TY            8  /* down: tuned; 4, 2, 1 where the device allows less (launch_tiles) */
 #define SC_MAX_R_GENERAL 3  /* stencil.cl: amp_stencil_columns's largest radius */
 
 /* The checks on src and dst both calls make. */
@@ -46,15 +46,33 @@ static amp_status launch_tiles(amp_accelerator_view *view, const char *kname, in
   /* outputs per thread down a column: 8; AMP_STENCIL_OY sets it (1 .. 16), for measuring */
   int oy = 8;
   AMP__TRY(amp__algo_env_int("AMP_STENCIL_OY", 1, 16, 8, &oy, fn));
-  char opts[32];
-  snprintf(opts, sizeof opts, "-DR=%d -DST_OY=%d", r, oy);
+  /* Fewer rows of 32 threads where the device allows fewer threads per tile or has less
+   * tile_static memory: the window of (ty * oy + 2r) rows of 32 + 2r pixels (the separable
+   * kernel's, with its padding and its second buffer of 33 columns, the larger) and the general
+   * kernel's weights. */
+  size_t row = (size_t)(ST_TX + 2 * r + 1 + ST_TX + 1) * sizeof(float);
+  size_t fixed = (size_t)(2 * r) * row + (size_t)(2 * r + 1) * (2 * r + 1) * sizeof(float);
+  /* where even one row of 32 threads does not fit, fewer outputs per thread (8.8 KB at radius 8
+   * with 8 of them; 6.6 KB with 1) */
+  while (oy > 1 && !amp__algo_tile_fits(view, ST_TX, ((size_t)oy * row + ST_TX - 1) / ST_TX, fixed))
+    oy /= 2;
+  int tile = ST_TY * ST_TX;
+  AMP__TRY(amp__algo_tile(view, ST_TY * ST_TX, ST_TX, ((size_t)oy * row + ST_TX - 1) / ST_TX, fixed,
+                          fn, fn, &tile));
+  if (view->acc->props.max_tile_extent[2] < ST_TX)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: tiles %d threads wide in dimension 1; %s allows %zu there", fn, ST_TX,
+              view->acc->props.device_path, view->acc->props.max_tile_extent[2]);
+  int ty = tile / ST_TX;
+  char opts[48];
+  snprintf(opts, sizeof opts, "-DR=%d -DST_OY=%d -DST_TY=%d", r, oy, ty);
   AMP__TRY(amp__algo_kernel_opts("stencil", opts, kname, &k));
-  long rows = ((long)H + ST_TY * oy - 1) / (ST_TY * oy) * ST_TY;
+  long rows = ((long)H + ty * oy - 1) / (ty * oy) * ty;
   long cols = ((long)W + ST_TX - 1) / ST_TX * ST_TX;
   if (rows > INT32_MAX || cols > INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: a %d x %d image is too large to launch", fn, H, W);
   amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst), amp_arg_view(weights)};
-  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ST_TY, ST_TX, 1}, k, args, 3};
+  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {ty, ST_TX, 1}, k, args, 3};
   AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
 fail:
   amp_kernel_release(k);
@@ -97,6 +115,17 @@ static amp_status launch_columns(amp_accelerator_view *view, int separable, int 
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: AMP_STENCIL_TX %d x AMP_STENCIL_TY %d is %d threads; at most 1024", fn, tx, ty,
               tx * ty);
+  /* Where the device allows fewer threads per tile (or fewer across), fewer rows of threads, then
+   * fewer columns: no tile_static memory here. */
+  {
+    int tile = tx * ty, least = tx * ty < AMP__ALGO_LEAST_TILE ? tx * ty : AMP__ALGO_LEAST_TILE;
+    AMP__TRY(amp__algo_tile(view, tx * ty, least, 0, 0, fn, fn, &tile));
+    while (tx * ty > tile || (size_t)tx > view->acc->props.max_tile_extent[2])
+      if (ty > 1 && (size_t)tx <= view->acc->props.max_tile_extent[2])
+        ty = (ty + 1) / 2;
+      else
+        tx = (tx + 1) / 2;
+  }
   aligned = aligned && rows_aligned(src) && rows_aligned(dst);
   if (!separable)
     pf = 0; /* only the blur's kernel reads SC_PF: one build of the general one either way */

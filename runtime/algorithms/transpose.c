@@ -6,6 +6,7 @@
 
 #include "algorithms/algo.h"
 
+/* tuned: tiles of 8 x 32 threads; 4, 2 or 1 rows where the device allows less */
 #define TR_DIM  32
 #define TR_ROWS 8
 
@@ -39,13 +40,38 @@ amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view *src,
     AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
     goto fail; /* done: release the kernel */
   }
-  AMP__TRY(amp__algo_kernel("transpose", NULL, src->type.kind, "amp_transpose_tiles", &k));
-  long rows = ((long)R + TR_DIM - 1) / TR_DIM * TR_ROWS,
-       cols = ((long)C + TR_DIM - 1) / TR_DIM * TR_DIM;
+  /* The tuned shape: blocks of 32 x 32 elements moved by tiles of 8 x 32 threads. Where the
+   * device allows fewer threads per tile, fewer rows of threads (4, 2, 1); where its tile_static
+   * memory holds no 32 x 33 block (8.25 KB of doubles), blocks of 16 or 8 elements a side. */
+  int dim = TR_DIM;
+  size_t size = src->type.size;
+  while (dim > 8 && ((size_t)dim * (size_t)(dim + 1) * size > view->acc->props.local_memory ||
+                     (size_t)dim > view->acc->props.max_tile_extent[2]))
+    dim /= 2;
+  if (dim < TR_DIM && amp__debug_enabled())
+    fprintf(stderr,
+            "[ampcl] debug: %s: blocks of %d x %d elements (tile_static memory %llu bytes, tiles "
+            "%zu threads wide; the tuned block is %d x %d)\n",
+            fn, dim, dim, (unsigned long long)view->acc->props.local_memory,
+            view->acc->props.max_tile_extent[2], TR_DIM, TR_DIM);
+  if ((size_t)dim > view->acc->props.max_tile_extent[2])
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "%s: tiles %d threads wide in dimension 1; %s allows %zu there", fn, dim,
+              view->acc->props.device_path, view->acc->props.max_tile_extent[2]);
+  int tuned = TR_ROWS * TR_DIM < dim * dim ? TR_ROWS * TR_DIM : dim * dim, tile = tuned;
+  AMP__TRY(
+      amp__algo_tile(view, tuned, dim, 0, (size_t)dim * (size_t)(dim + 1) * size, fn, fn, &tile));
+  int trows = tile / dim;
+  char opts[80];
+  snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DTR_DIM=%d -DTR_ROWS=%d",
+           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1), dim,
+           trows);
+  AMP__TRY(amp__algo_kernel_opts("transpose", opts, "amp_transpose_tiles", &k));
+  long rows = ((long)R + dim - 1) / dim * trows, cols = ((long)C + dim - 1) / dim * dim;
   if (cols > INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %d columns are too many to launch", fn, C);
   amp_arg args[] = {amp_arg_view(src), amp_arg_view(dst)};
-  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {TR_ROWS, TR_DIM, 1}, k, args, 2};
+  amp_launch l = {amp_extent2((int)rows, (int)cols), 1, {trows, dim, 1}, k, args, 2};
   AMP__TRY(amp_parallel_for_each_ex(view, &l, NULL));
 fail:
   amp_kernel_release(k);
