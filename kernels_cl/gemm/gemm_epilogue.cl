@@ -16,7 +16,9 @@
 #define T float
 #endif
 #define GT 32 /* block edge */
-#define GR 8  /* thread rows of a tile: each moves GT / GR rows of the block */
+#ifndef GR /* thread rows of a tile: each moves GT / GR rows of the block (8, or fewer where the */
+#define GR 8 /* device allows fewer threads per tile: runtime/blas/gemm_general.c chooses) */
+#endif
 
 __attribute__((reqd_work_group_size(GT, GR, 1))) __kernel void
 gemm_transpose(AMP_CONST_VIEW(T, a), AMP_VIEW(T, at)) {

@@ -38,24 +38,43 @@ void amp__gemm_general_test_scratch(size_t bytes) {
   atomic_store(&scratch_bytes, bytes ? bytes : GG_SCRATCH);
 }
 #define GT 32 /* gemm_epilogue.cl: the transpose's block edge */
-#define GR 8  /* and its thread rows */
+#define GR 8  /* and its thread rows, where the device allows GT x GR threads per tile */
 
 enum { K_TRANSPOSE, K_AXPBY, K_STAMP, NK };
 static const char *const names[NK] = {"gemm_transpose", "gemm_axpby", "gemm_stamp"};
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
-static amp_kernel *kernels[2][NK]; /* float, double; kept for the process like gemm_kernels.c's */
+/* float, double; the transpose per thread rows (GR >> slot); kept for the process like
+ * gemm_kernels.c's */
+static amp_kernel *kernels[2][NK][4];
 
-static amp_status get_kernel(int dbl, int which, amp_kernel **out) {
+/* The transpose's thread rows on acc: GR, or the largest power of two below it whose tile the
+ * device allows; 0 where not even one row of GT threads fits. */
+static int transpose_rows(const amp_accelerator *acc) {
+  int gr = GR;
+  while (gr > 0 && (size_t)(GT * gr) > acc->props.max_tile_size)
+    gr /= 2;
+  if (gr != GR && gr > 0 && amp__debug_enabled())
+    fprintf(stderr,
+            "[ampcl] debug: amp_blas_gemm: the transpose of A in tiles of %d x %d threads (%s "
+            "allows %zu per tile; the tuned shape is %d x %d)\n",
+            gr, GT, acc->props.device_path, acc->props.max_tile_size, GR, GT);
+  return gr;
+}
+
+static amp_status get_kernel(int dbl, int which, int gr, amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
+  int slot = which == K_TRANSPOSE ? (gr == 8 ? 0 : gr == 4 ? 1 : gr == 2 ? 2 : 3) : 0;
   pthread_mutex_lock(&kernels_lock);
-  if (!kernels[dbl][which]) {
+  if (!kernels[dbl][which][slot]) {
     amp_program *prog = NULL;
-    status = amp_program_create_builtin("gemm_epilogue", dbl ? "-DT=double" : "-DT=float", &prog);
+    char opts[48];
+    snprintf(opts, sizeof opts, "-DT=%s -DGR=%d", dbl ? "double" : "float", gr);
+    status = amp_program_create_builtin("gemm_epilogue", opts, &prog);
     if (status == AMP_SUCCESS)
-      status = amp_kernel_create(prog, names[which], &kernels[dbl][which]);
+      status = amp_kernel_create(prog, names[which], &kernels[dbl][which][slot]);
     amp_program_release(prog); /* the kernel keeps it */
   }
-  *out = kernels[dbl][which];
+  *out = kernels[dbl][which][slot];
   pthread_mutex_unlock(&kernels_lock);
   return status;
 }
@@ -105,12 +124,17 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
   /* alpha 1 and beta 0 (so A is transposed): each block's product goes straight into C's rows,
    * with no P and no epilogue */
   const int direct = alpha == 1.0 && beta == 0.0;
+  const int gr = trans_a ? transpose_rows(view->acc) : GR;
+  if (gr == 0)
+    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
+              "amp_blas_gemm: transposing A takes tiles of at least %d threads; %s allows %zu", GT,
+              view->acc->props.device_path, view->acc->props.max_tile_size);
   if (!direct)
-    AMP__TRY(get_kernel(dbl, K_AXPBY, &ke));
+    AMP__TRY(get_kernel(dbl, K_AXPBY, GR, &ke));
   if (trans_a)
-    AMP__TRY(get_kernel(dbl, K_TRANSPOSE, &kt));
+    AMP__TRY(get_kernel(dbl, K_TRANSPOSE, gr, &kt));
   if (done)
-    AMP__TRY(get_kernel(dbl, K_STAMP, &ks));
+    AMP__TRY(get_kernel(dbl, K_STAMP, GR, &ks));
   /* rows per block: P and A's transposed rows within GG_SCRATCH each (n, k >= 1; views hold
    * fewer than 2^31 elements, so every product below fits a size_t and the extents an int) */
   const size_t cap = atomic_load(&scratch_bytes);
@@ -139,10 +163,10 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
       AMP__TRY(section(a, 0, r, (int)k, h, &as));
       AMP__TRY(section(at, 0, 0, h, (int)k, &ats));
       amp_arg ta[] = {amp_arg_view(as), amp_arg_view(ats)};
-      /* tiles of GR x GT threads, one per 32 x 32 block of as (k x h) */
-      amp_launch l = {amp_extent2(((int)k + GT - 1) / GT * GR, (h + GT - 1) / GT * GT),
+      /* tiles of gr x GT threads, one per 32 x 32 block of as (k x h) */
+      amp_launch l = {amp_extent2(((int)k + GT - 1) / GT * gr, (h + GT - 1) / GT * GT),
                       1,
-                      {GR, GT},
+                      {gr, GT},
                       kt,
                       ta,
                       AMP_NARGS(ta)};

@@ -2,6 +2,7 @@
  * type and device (gemm_plans.c has the table), each plan's program built once for the process,
  * its launch through the data model like any kernel's, and the fallback where a device refuses a
  * plan (remembered per accelerator). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ampcl/kernel.h"
@@ -198,6 +199,12 @@ amp_status amp__gemm_kernels_run(amp_accelerator_view *view, int tf32, int porta
   int refused;
   amp_status status = launch_plan(view, p, a, b, c, done, &refused);
   if (status != AMP_SUCCESS && refused && (tf32 || amp__gemm_plans[p].fallback >= 0)) {
+    if (amp__debug_enabled())
+      fprintf(stderr,
+              "[ampcl] debug: amp_blas_gemm: %s %s (tiles of %d x %d threads) refused on %s (%s); "
+              "its fallback does the work from now on\n",
+              amp__gemm_plans[p].file, amp__gemm_plans[p].opts, amp__gemm_plans[p].rts_m,
+              amp__gemm_plans[p].rts_n, view->acc->props.device_path, amp_last_error());
     atomic_fetch_or(&view->acc->gemm_broken_plans, 1u << p);
     return amp__gemm_kernels_run(view, tf32, portable, a, b, c, done, no_plan);
   }

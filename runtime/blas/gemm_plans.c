@@ -22,9 +22,9 @@ const amp__gemm_plan amp__gemm_plans[NPLANS] = {
      * smaller one does the work */
     {"matmul_fast", "-DT=float", 0, 128, 128, 16, 16, P_F64},
     {"matmul_fast", "-DT=float -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=4", 0, 64, 128, 8, 32, P_F32},
-    {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16, -1},
+    {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=64 -DWPT_M=4 -DWPT_N=4", 0, 32, 64, 8, 16, P_F_T32},
     {"matmul_fast", "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 64,
-     128, 8, 16, -1},
+     128, 8, 16, P_D_T32},
     {"matmul_cpu", "-DT=float", 1, 96, 16, 0, 0, -1},
     {"matmul_cpu", "-DT=double -DVW=4", 1, 96, 8, 0, 0, -1},
     /* its defaults: 4 warps (tile 4 x 32 threads) */
@@ -49,4 +49,9 @@ const amp__gemm_plan amp__gemm_plans[NPLANS] = {
     {"matmul_fast",
      "-DT=double -DTS_M=64 -DTS_N=128 -DWPT_M=8 -DWPT_N=8 -DTS_K=16 -DBW=2 -DASYNC_STAGES=3", 0, 64,
      128, 8, 16, P_D},
+    /* tiles of 32 threads (8 x 4), for a device that allows fewer than 128 per tile (found by
+     * the launch's refusal, like the shapes above): correct everywhere, slow everywhere */
+    {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=8", 0, 32, 32, 8, 4, -1},
+    {"matmul_fast", "-DT=double -DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 32, 32,
+     8, 4, -1},
 };

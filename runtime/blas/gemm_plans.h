@@ -30,6 +30,8 @@ enum {
   P_DMMA_BULK_N64,
   P_F128_RING,
   P_D_RING,
+  P_F_T32,
+  P_D_T32,
   NPLANS
 };
 _Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");
