@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# One GPU-machine call for the third wave's checks (issues 33, 36, 37), from the repository root:
+# The whole suite on the GPU, debug mode, NVIDIA's math accuracy and the long fuzzing run, in one
+# call of the GPU machine (issues 33, 36, 37; 2026-11-27, after the texture, security and
+# algorithm branches merged: run folder lab/runs/h200x4/2026-11-27-suite-fuzz/). From the
+# repository root:
 #
-#   . .device/setup.sh && FUZZ_PREBUILT=.fuzzbin bash lab/gpu_wave3.sh "$OUT" [FUZZ_WORKERS]
+#   . .device/setup.sh && FUZZ_PREBUILT=.fuzzbin bash lab/gpu_suite_fuzz.sh "$OUT" [FUZZ_WORKERS]
 #
 # - the long fuzzing run (lab/fuzz_long.sh: one CPU-hour per target over FUZZ_WORKERS cores,
 #   default all but 16), in the background, with fuzz binaries built beforehand (FUZZ_PREBUILT);
@@ -9,7 +12,7 @@
 #   GPU; sweeps at full size), the tests labelled debug again with AMP_DEBUG=1, and
 #   `test_kernel_math_accuracy report` (NVIDIA's native_* accuracy for docs/KERNELS.md).
 set -uo pipefail
-out=${1:?usage: gpu_wave3.sh OUTDIR [FUZZ_WORKERS]}
+out=${1:?usage: gpu_suite_fuzz.sh OUTDIR [FUZZ_WORKERS]}
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
 cores=$(nproc)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Session 21's GPU calls (issue 34), on a host with two or four GPUs (every GPU of the host is
-# used; G2 is GPUs 0 and 1), PARTS of:
+# The splits' writes into C, the users' recipe, and the MPI example's model with its exchange pair
+# (issue 34; 2026-11-27, run folders lab/runs/h200x4/2026-11-27-split-writers-mpi-model/ and
+# lab/runs/h200x2/2026-11-27-split-writers-mpi-model/), on a host with two or four GPUs (every GPU
+# of the host is used; G2 is GPUs 0 and 1), PARTS of:
 #   mpi      amp-mpi-matmul -n 32768 --verify --pingpong: 1 rank (Fox), and on 2 and 4 ranks
 #            (where the host has them) every algorithm with panels of 4096: Hockney's model with
 #            its exchange pair and sizes up to 1 GiB against what is measured
@@ -17,27 +19,11 @@
 #   addexp   amp-bench's add-exp split of 2^30 floats over 2 GPUs, pinned and malloc, 4 pieces a
 #            GPU, and the host's memcpy bandwidth (lab/host_bandwidth.c)
 # From the repository root:
-#   . .device/setup.sh && PARTS="mpi" bash lab/gpu_session21.sh "$OUT"
-set -uo pipefail
-out=${1:?usage: gpu_session21.sh OUTDIR}
-cd "$(dirname "$0")/.."
-PARTS=${PARTS:-mpi}
-NG=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-o=$out/s21-g$NG-$(echo "$PARTS" | tr ' ' '-')
-mkdir -p "$o"
-B=build-gpu
-export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
-nvidia-smi topo -m >>"$o/gpu.txt" 2>&1; nproc >>"$o/gpu.txt"
-git log -1 --format='%H %s' >"$o/commit.txt" 2>&1; git status --short >>"$o/commit.txt" 2>&1
-t0=$(date +%s)
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release &&
-  cmake --build $B -j"$(nproc)" --target ${TARGETS:-amp-bench amp-trace split host-bandwidth mpi_matmul}; } >"$o/build.log" 2>&1 ||
-  { tail -40 "$o/build.log"; exit 1; }
-echo "build $(($(date +%s) - t0)) s, $NG GPUs"
-GALL=$(seq -s, -f 'ocl/nvidia-cuda/%g' 0 $((NG - 1)))
-G2=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1
+#   . .device/setup.sh && PARTS="mpi" bash lab/gpu_split_writers.sh "$OUT"
+# Every output goes into $OUT/split-writers-g<GPUs>-<parts>.tgz; summaries go to stdout.
+NAME=split-writers PARTS=${PARTS:-mpi}
+. "$(dirname "$0")/gpu_common.sh"
+gpu_build ${TARGETS:-amp-bench amp-trace split host-bandwidth mpi_matmul}
 if on mpi; then
   R="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"
   M="$B/examples/mpi_matmul/amp-mpi-matmul -n ${MPI_N:-32768} --verify --pingpong"
@@ -70,12 +56,12 @@ if on gemm; then
   # on one GPU, the baseline
   impl=fast,gemm-multi
   for v in ${GEMM_VARIANTS:-default}; do
-    tag=$(echo "$v" | tr -c 'A-Za-z0-9=_\n' '-')
+    vt=$(echo "$v" | tr -c 'A-Za-z0-9=_\n' '-')
     env_v=(); [ "$v" != default ] && env_v=(${v//,/ })
     [ "$impl" = fast,gemm-multi ] && [ -n "${SWEEP:-}" ] && env_v+=("AMP_BENCH_GEMM_MULTI_SWEEP=$SWEEP")
-    env "${env_v[@]}" AMP_GEMM_MULTI_VERBOSE=1 timeout ${GEMM_TIMEOUT:-240} $MM --repeats 4 --impl $impl --multi $GALL --csv "$o/matmul-g$NG-$tag.csv" >"$o/matmul-g$NG-$tag.txt" 2>"$o/matmul-g$NG-$tag.err"
-    echo "== matmul 32768 on $NG GPUs, $v, rc=$?"; grep -A4 'Table A2' "$o/matmul-g$NG-$tag.txt" | tail -2
-    grep "accelerators" "$o/matmul-g$NG-$tag.err" | sed 's/.*A in/A in/'; grep "rows" "$o/matmul-g$NG-$tag.err" | tail -$NG
+    env "${env_v[@]}" AMP_GEMM_MULTI_VERBOSE=1 timeout ${GEMM_TIMEOUT:-240} $MM --repeats 4 --impl $impl --multi $GALL --csv "$o/matmul-g$NG-$vt.csv" >"$o/matmul-g$NG-$vt.txt" 2>"$o/matmul-g$NG-$vt.err"
+    echo "== matmul 32768 on $NG GPUs, $v, rc=$?"; grep -A4 'Table A2' "$o/matmul-g$NG-$vt.txt" | tail -2
+    grep "accelerators" "$o/matmul-g$NG-$vt.err" | sed 's/.*A in/A in/'; grep "rows" "$o/matmul-g$NG-$vt.err" | tail -$NG
     impl=gemm-multi
   done
   if [ "${TRACE:-1}" = 1 ]; then
@@ -94,5 +80,4 @@ if on addexp; then
     echo "addexp G2 $mem: $(grep -A3 'Table A2' "$o/addexp-G2-$mem.txt" | tail -1)"
   done
 fi
-# at most 8 files come back: everything in one archive
-tar -C "$out" -czf "$out/s21-g$NG-$(echo "$PARTS" | tr ' ' '-').tgz" "$(basename "$o")" && rm -rf "$o"
+gpu_archive

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 19's GPU runs (2026-11-27), one GPU unless said; PARTS picks sections:
+# The onesweep sort's ranking and look-back, the compaction's writes and tile shapes, and the
+# release probe on one GPU; the SGEMM split and the MPI example on four (2026-11-27, run folder
+# lab/runs/h200x4/2026-11-27-sort-ballots-compaction/); PARTS picks sections:
 #   sort     lab/sort-probe: the onesweep warp pass ranking with 8 ballots and reading the
 #            look-back with relaxed loads (the new defaults) against match.any and atomic_or
 #            reads (flags m, a), tiles and keys per thread; one traced run for the split between
@@ -16,22 +18,12 @@
 #   mpi      amp-mpi-matmul n = 32768 float, MPI_RUNS of NP:ALGORITHM:PANEL[:t] (0: the default
 #            panel; t: each rank writes an AMP_TRACE file, summarised), one rank per GPU
 # From the repository root:
-#   . .device/setup.sh && PARTS="sort algo" bash lab/gpu_session19.sh "$OUT"
-# Every output goes into $OUT/s19-<parts>.tgz; summaries go to stdout.
-set -uo pipefail
-out=${1:?usage: gpu_session19.sh OUTDIR}
-cd "$(dirname "$0")/.."
-PARTS=${PARTS:-sort algo}
-tag=$(echo "$PARTS" | tr ' ' '-')
-o=$out/s19-$tag
-mkdir -p "$o"
-B=build-gpu
-export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)" ${TARGETS:+--target $TARGETS}; } >"$o/build.log" 2>&1 ||
-  { tail -40 "$o/build.log"; exit 1; }
-export AMP_DEFAULT_ACCELERATOR=ocl/nvidia-cuda/0
+#   . .device/setup.sh && PARTS="sort algo" bash lab/gpu_sort_compact.sh "$OUT"
+# Every output goes into $OUT/sort-compact-g<GPUs>-<parts>.tgz; summaries go to stdout.
+NAME=sort-compact PARTS=${PARTS:-sort algo}
+. "$(dirname "$0")/gpu_common.sh"
+gpu_build ${TARGETS:-}
+export AMP_DEFAULT_ACCELERATOR=$G1
 if on probe; then
   timeout 60 $B/lab/release-probe 256 >"$o/release-probe.txt" 2>&1
   echo "== release-probe rc=$?"; cat "$o/release-probe.txt"
@@ -76,8 +68,6 @@ if on algo; then
   fi
   cat "$o/compact-stage.txt"
 fi
-G4=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1,ocl/nvidia-cuda/2,ocl/nvidia-cuda/3
-G2=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1
 if on mm4; then
   unset AMP_DEFAULT_ACCELERATOR
   MM="$B/bench/amp-bench --workload matmul --types float --sizes 32768 --repeats 2"
@@ -125,4 +115,4 @@ if on suite; then
   timeout 500 ctest --test-dir $B -E "mpi_grids|oclgrind" --output-on-failure -j8 --timeout 200 >"$o/ctest-suite.txt" 2>&1
   echo "ctest suite rc=$?"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$o/ctest-suite.txt"
 fi
-cd "$out" && tar czf s19-$tag.tgz s19-$tag && rm -rf s19-$tag
+gpu_archive

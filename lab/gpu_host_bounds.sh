@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 22's GPU calls (issue 34), on a host with four GPUs (every GPU is used), PARTS of:
+# The splits against the host's bounds: how fast the links and the host's memory move add-exp's
+# bytes with no kernel, beside the splits and the recipe (issue 34; 2026-11-27, run folder
+# lab/runs/h200x4/2026-11-27-host-bounds/), on a host with four GPUs (every GPU is used). PARTS of:
 #   sort     ctest -R algo_sort on the default accelerator (the GPU): the onesweep sort's tile
 #            scan is now forced inline under clang (kernels_cl/algorithms/onesweep.cl, OS_INLINE)
 #   recipe   the users' recipe (examples/split) from malloc on all GPUs, 2^30 floats: --pieces 4,
@@ -17,31 +19,16 @@
 #   shapes   in one start of the machine: lab/link_bound.py on all GPUs with 2, 4 and 8 streams a
 #            GPU and 64 and 256 MiB chunks (is 174 GB/s the most this host moves?), and
 #            amp-bench's pinned split with 8, 12 and 16 pieces a GPU
-# The SGEMM split and amp-bench's add-exp on a two-GPU machine: lab/gpu_session21.sh (gemm,
+# The SGEMM split and amp-bench's add-exp on a two-GPU machine: lab/gpu_split_writers.sh (gemm,
 # addexp). From the repository root:
-#   . .device/setup.sh && PARTS="sort recipe bound" bash lab/gpu_session22.sh "$OUT"
-set -uo pipefail
-out=${1:?usage: gpu_session22.sh OUTDIR}
-cd "$(dirname "$0")/.."
-PARTS=${PARTS:-sort}
-NG=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-tag=s22-g$NG-$(echo "$PARTS" | tr ' ' '-')
-o=$out/$tag
-mkdir -p "$o"
-B=build-gpu
-export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
-nproc >>"$o/gpu.txt"
-git log -1 --format='%H %s' >"$o/commit.txt" 2>&1; git status --short >>"$o/commit.txt" 2>&1
-t0=$(date +%s)
+#   . .device/setup.sh && PARTS="sort recipe bound" bash lab/gpu_host_bounds.sh "$OUT"
+# Every output goes into $OUT/host-bounds-g<GPUs>-<parts>.tgz; summaries go to stdout.
+NAME=host-bounds PARTS=${PARTS:-sort}
+. "$(dirname "$0")/gpu_common.sh"
 targets="amp-bench amp-trace split"
 on sort && targets="$targets test_algo_sort test_algo_sort64"
 on links && targets="$targets host-bandwidth"
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)" --target $targets; } \
-  >"$o/build.log" 2>&1 || { tail -40 "$o/build.log"; exit 1; }
-echo "build $(($(date +%s) - t0)) s, $NG GPUs"
-GALL=$(seq -s, -f 'ocl/nvidia-cuda/%g' 0 $((NG - 1)))
+gpu_build $targets
 if on sort; then
   (cd $B && timeout 240 ctest -R 'algo_sort' --output-on-failure) >"$o/ctest-sort.txt" 2>&1
   echo "== ctest algo_sort rc=$?"; grep -E "Test +#|tests passed|Failed" "$o/ctest-sort.txt"
@@ -105,5 +92,4 @@ if on shapes; then
     echo "== amp-bench addexp pinned $P pieces rc=$?"; grep -A3 'Table A2' "$f.txt" | tail -1
   done
 fi
-# at most 8 files come back: everything in one archive
-tar -C "$out" -czf "$out/$tag.tgz" "$tag" && rm -rf "$o"
+gpu_archive

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 20's GPU calls (issues 34 and 35), on a host with four GPUs, PARTS of:
+# The blur's row-ahead loads on GPU 0, and the SGEMM and add-exp splits against CUDA and the
+# host over four GPUs (issues 34 and 35; 2026-11-27, run folder
+# lab/runs/h200x4/2026-11-27-blur-prefetch-splits/), on a host with four GPUs. PARTS of:
 #   stencil  the stencil's tests with and without AMP_STENCIL_PREFETCH, then lab/stencil_sweep.c
 #            over the blur's shapes on GPU 0
 #   gemm4    amp-bench matmul float 32768 from malloc: fast on one GPU, gemm-multi on four, with
@@ -10,30 +12,16 @@
 #            and 4 GPUs, pinned and malloc, 4 pieces a GPU
 #   mpi      amp-mpi-matmul -n 32768 --verify --pingpong on 1 rank (Fox), 2 ranks (shared, panels
 #            of 4096) and 4 ranks (every algorithm, panels of 4096): the model with its exchange
-#            pair and sizes up to 1 GiB against what is measured (not run in session 20: no device
-#            time was left)
+#            pair and sizes up to 1 GiB against what is measured (not run on 2026-11-27: no device
+#            time was left; lab/gpu_split_writers.sh ran it)
 # From the repository root:
-#   . .device/setup.sh && PARTS="stencil gemm4" bash lab/gpu_session20.sh "$OUT"
-set -uo pipefail
-out=${1:?usage: gpu_session20.sh OUTDIR}
-cd "$(dirname "$0")/.."
-PARTS=${PARTS:-stencil gemm4 addexp}
-o=$out/s20-$(echo "$PARTS" | tr ' ' '-')
-mkdir -p "$o"
-B=build-gpu
-export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
-git log -1 --format='%H %s' >"$o/commit.txt" 2>&1; git status --short >>"$o/commit.txt" 2>&1
-t0=$(date +%s)
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release &&
-  cmake --build $B -j"$(nproc)" --target ${TARGETS:-amp-bench stencil-sweep test_algo_stencil host-bandwidth mpi_matmul}; } >"$o/build.log" 2>&1 ||
-  { tail -40 "$o/build.log"; exit 1; }
-echo "build $(($(date +%s) - t0)) s"
-G4=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1,ocl/nvidia-cuda/2,ocl/nvidia-cuda/3
-G2=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1
+#   . .device/setup.sh && PARTS="stencil gemm4" bash lab/gpu_blur_splits.sh "$OUT"
+# Every output goes into $OUT/blur-splits-g<GPUs>-<parts>.tgz; summaries go to stdout.
+NAME=blur-splits PARTS=${PARTS:-stencil gemm4 addexp}
+. "$(dirname "$0")/gpu_common.sh"
+gpu_build ${TARGETS:-amp-bench stencil-sweep test_algo_stencil host-bandwidth mpi_matmul}
 if on stencil; then
-  export AMP_DEFAULT_ACCELERATOR=ocl/nvidia-cuda/0
+  export AMP_DEFAULT_ACCELERATOR=$G1
   # the first two calls also swept AMP_STENCIL_GW=2 (8 columns a thread: 1.52 ms against 0.76)
   # and a kernel taking its neighbours' columns by warp shuffles (1.13 ms); both are gone
   for pf in 0 1; do
@@ -83,3 +71,4 @@ if on mpi; then
     echo "== mpi np$np $alg $* rc=$?"; grep -E "^(cannon|fox|summa|shared) |Hockney|rror" "$f" | head -12
   done
 fi
+gpu_archive

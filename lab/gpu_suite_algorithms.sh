@@ -1,16 +1,13 @@
 #!/usr/bin/env bash
-# The session's last GPU check: build, the whole suite on the GPU, and the algorithms beside CuPy
-# (the onesweep sort and the compactions after their look-back reads became atomic).
-#   . .device/setup.sh && bash lab/gpu_final.sh "$OUT"
-set -uo pipefail
-out=${1:?usage: gpu_final.sh OUTDIR}
-cd "$(dirname "$0")/.."
-mkdir -p "$out"
-B=build-gpu
-export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$out/gpu.txt" 2>&1
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)"; } >"$out/build.log" 2>&1 ||
-  { tail -40 "$out/build.log"; exit 1; }
+# The whole suite on the GPU and the algorithms beside CuPy in one call: build, ctest, then
+# amp-bench --algorithms and cuda_reference.py --only algorithms (first run 2026-11-27, after the
+# onesweep sort's and the compactions' look-back reads became atomic: run folder
+# lab/runs/h100/2026-11-27-atomic-lookback/).
+#   . .device/setup.sh && bash lab/gpu_suite_algorithms.sh "$OUT"
+# The files go straight into $OUT.
+NAME=suite-algorithms ARCHIVE=0
+. "$(dirname "$0")/gpu_common.sh"
+gpu_build
 t0=$(date +%s)
 timeout 240 ctest --test-dir $B --output-on-failure -j8 --timeout 200 >"$out/ctest.txt" 2>&1
 echo "ctest rc=$? $(($(date +%s) - t0)) s"; grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/ctest.txt"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Issue 34's last GPU call (the device time left allowed about four minutes): amp_blas_gemm_multi
-# on 4 GPUs against one GPU's fast kernel (amp-bench, same process), add-exp on 4 GPUs from pinned
-# memory, and amp-mpi-matmul n = 32768 on 1 rank (fox) and 4 ranks (shared, panels of 4096).
-# Everything goes to one log, written as it runs (the device returns at most 8 files):
-#   . .device/setup.sh && bash lab/gpu_scale_final.sh "$OUT"
+# Four GPUs in about four minutes (issue 34; 2026-11-27, final.txt in
+# lab/runs/h200x4/2026-11-27-scale/): amp_blas_gemm_multi on 4 GPUs against one GPU's fast kernel
+# (amp-bench, same process), add-exp on 4 GPUs from pinned memory, and amp-mpi-matmul n = 32768 on
+# 1 rank (fox) and 4 ranks (shared, panels of 4096). Everything goes to one log, written as it runs
+# (the device returns at most 8 files):
+#   . .device/setup.sh && bash lab/gpu_scale_quick.sh "$OUT"
 set -uo pipefail
-out=${1:?usage: gpu_scale_final.sh OUTDIR}
+out=${1:?usage: gpu_scale_quick.sh OUTDIR}
 cd "$(dirname "$0")/.."
 log=$out/final.txt
 B=build-gpu

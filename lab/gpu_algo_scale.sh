@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# This session's GPU runs (2026-11-27, session 18), on a host with two GPUs; PARTS picks sections:
+# The algorithms' knobs on one GPU and the splits over two (2026-11-27, a host with two GPUs;
+# run folder lab/runs/h200x2/2026-11-27-algo-scale/); PARTS picks sections:
 #   algo    the algorithm tests on GPU 0, amp-bench --algorithms (the warp-ranked onesweep sort by
-#           default, then the portable pass with AMP_ONESWEEP_WARP=0, then keys per thread 8 and
-#           12) beside CuPy in the same call (issue 35)
+#           default; ALGO_VARIANTS=1 adds the portable pass, AMP_ONESWEEP_WARP=0, and keys per
+#           thread 8 and 12) beside CuPy in the same call (issue 35)
 #   sortsweep  lab/sort-probe over the onesweep warp pass's tile (256, 512) and keys per thread
 #   sweep   the compaction knobs; sweep2: lab/stencil_sweep.sh (issue 35)
 #   suite   the whole test suite on the GPU
@@ -12,24 +13,11 @@
 #   mpi2    amp-mpi-matmul n = 32768 float, MPI_RUNS of NP:ALGORITHM:PANEL (0: the default panel),
 #           one rank per GPU (issue 34)
 # From the repository root:
-#   . .device/setup.sh && PARTS="algo split2" bash lab/gpu_session18.sh "$OUT"
-# Every output goes into $OUT/s18-<parts>.tgz; summaries go to stdout.
-set -uo pipefail
-out=${1:?usage: gpu_session18.sh OUTDIR}
-cd "$(dirname "$0")/.."
-PARTS=${PARTS:-algo split2}
-tag=$(echo "$PARTS" | tr ' ' '-')
-o=$out/s18-$tag
-mkdir -p "$o"
-B=build-gpu
-export POCL_CACHE_DIR=$PWD/$B/pocl-cache
-on() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$o/gpu.txt" 2>&1
-git log --oneline -1 >"$o/commit.txt" 2>/dev/null
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$(nproc)"; } >"$o/build.log" 2>&1 ||
-  { tail -40 "$o/build.log"; exit 1; }
-G1=ocl/nvidia-cuda/0
-G2=ocl/nvidia-cuda/0,ocl/nvidia-cuda/1
+#   . .device/setup.sh && PARTS="algo split2" bash lab/gpu_algo_scale.sh "$OUT"
+# Every output goes into $OUT/algo-scale-g<GPUs>-<parts>.tgz; summaries go to stdout.
+NAME=algo-scale PARTS=${PARTS:-algo split2}
+. "$(dirname "$0")/gpu_common.sh"
+gpu_build
 ROWS="^(copy|sort|sort_pairs|stencil|stencil_2d|copy_if|unique) "
 if on algo; then
   export AMP_DEFAULT_ACCELERATOR=$G1
@@ -109,4 +97,4 @@ if on sweep2; then
   [ -f lab/stencil_sweep.sh ] && AMP_DEFAULT_ACCELERATOR=$G1 BUILD=$B timeout ${SWEEP_S:-280} bash lab/stencil_sweep.sh "$o/stencil"
   tail -25 "$o/stencil/sweep.txt" 2>/dev/null
 fi
-cd "$out" && tar czf "s18-$tag.tgz" "s18-$tag" && rm -rf "s18-$tag"
+gpu_archive
