@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: the variables are the callers'
 # The setup that the lab's GPU scripts share (lab/gpu_*.sh). A script sets its name and its
 # default parts, sources this file, builds what it needs, runs its parts and packs its folder:
 #
@@ -21,7 +22,7 @@
 # gpu_archive packs $o into $out/$tag.tgz (the device machine returns only a few files).
 set -uo pipefail
 out=${1:?usage: bash $0 OUTDIR}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${BUILD:-build-gpu}
 export POCL_CACHE_DIR=$PWD/$B/pocl-cache
 PARTS=${PARTS:-}
