@@ -3,7 +3,7 @@
 # the texture tests, amp-info and amp-image, then run them on the default accelerator (the GPU):
 # the format table, tests/textures (every format, rank, filter and address mode against the host),
 # tests/textures' misuse test, the image example at a few sizes, and the texture tests once more in
-# debug mode. Outputs go to OUTDIR (for lab/runs/<date>-<device>-textures/).
+# debug mode. Outputs go to OUTDIR (for lab/runs/<device>/<date>-textures/).
 #   . .device/setup.sh && cd .wt-tex && bash lab/gpu_textures.sh "$OUT"
 set -uo pipefail
 out=${1:?usage: gpu_textures.sh OUTDIR}

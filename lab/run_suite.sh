@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the measurements behind docs/PERFORMANCE.md and lab/NOTEBOOK.md, and writes every output
-# into OUTDIR (a run folder: lab/runs/<device>/<date>/, see lab/README.md).
+# into OUTDIR (a run folder: lab/runs/<device>/<date>-<topic>/, see lab/README.md).
 #
 #   bash lab/run_suite.sh OUTDIR [PART ...]
 #

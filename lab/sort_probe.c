@@ -7,8 +7,9 @@
  *
  *   sort-probe [log2 n] [repeats] SHAPE...   SHAPE: keys|pairs:TILE:PER[:warp 0/1]
  *   e.g. sort-probe 26 7 keys:256:16 keys:512:16 pairs:256:12 keys:256:16:0
- * (Session 19's runs also took a fifth field, flags m and a: match.any instead of ballots, and
- * atomic_or reads in the look-back; those knobs went once measured: lab/NOTEBOOK.md.) */
+ * (The first runs on four H200s, 2026-11-27, also took a fifth field, flags m and a: match.any
+ * instead of ballots, and atomic_or reads in the look-back; those knobs went once measured:
+ * lab/NOTEBOOK.md.) */
 #include <ampcl.h>
 #include <stdint.h>
 #include <stdio.h>
