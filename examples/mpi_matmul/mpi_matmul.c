@@ -300,7 +300,8 @@ static void fit(const double *m, const double *t, int count, double ab[2]) {
 /* The sizes of every measurement (ping-pong, exchange, the link's copies): 8 B .. 1 KiB, then
  * 16 KiB .. 1 GiB (at most a block, the largest the algorithms move). The large ones reach the
  * blocks and panels of hundreds of MiB the algorithms move on a GPU, whose staged copies ran
- * faster than a fit of sizes up to 64 MiB priced them (lab/NOTEBOOK.md, session 20). */
+ * faster than a fit of sizes up to 64 MiB priced them (lab/NOTEBOOK.md, 2026-11-27, "the blur loads
+ * a row ahead"). */
 enum { SIZES = 25 };
 static int size_of(int s) {
   return s < 8 ? 8 << s : (16 << 10) << (s - 8);
@@ -317,9 +318,10 @@ static int reps_of(int bytes) {
  * and exchange (both ranks of a pair send and receive at the same time, from one buffer into
  * another, MPI_Sendrecv as the skews call it; the shifts' Isend and Irecv do the same) into ab[2],
  * ab[3]. Not MPI_Sendrecv_replace, which the algorithms do not call: Open MPI's moved 1.00 GB/s
- * at these sizes and priced Cannon's shifts at 3.2 times what they took (lab/NOTEBOOK.md, session
- * 21). Messages up to 1 GiB but no larger than `block`; rank 0's times are fitted and sent to all.
- * Returns 0 (on every rank) when a rank could not allocate its buffers. */
+ * at these sizes and priced Cannon's shifts at 3.2 times what they took (lab/NOTEBOOK.md,
+ * 2026-11-27, "the split's writes into C"). Messages up to 1 GiB but no larger than `block`; rank
+ * 0's times are fitted and sent to all. Returns 0 (on every rank) when a rank could not allocate
+ * its buffers. */
 static int pingpong(const grid *g, size_t block, double ab[4]) {
   double m[SIZES], t[SIZES], tx[SIZES];
   int partner = g->rank ^ 1, active = partner < g->p, sizes = 2; /* at least two points */

@@ -154,7 +154,7 @@ static AMP_TILE_HELPER uint ampcl_emu_shfl_xor_(__local uint *ws, uint x, int m)
 /* Sets the uint variable `peers` to the lanes whose low `bits` bits (1 .. 31) of x equal this
  * lane's (this lane included): what ampcl_match_any(x & mask) gives. On NVIDIA's GPUs it is one
  * ballot per bit, which for the 8 bits of a radix digit costs less than one match.any
- * (onesweep.cl; lab/NOTEBOOK.md, 2026-11-27, session 19). The emulation takes the one exchange
+ * (onesweep.cl; lab/NOTEBOOK.md, 2026-11-27, "ballots for the sort"). The emulation takes the one exchange
  * of its match instead: eight emulated ballots, each two barriers, made the emulated sort too slow
  * under oclgrind. `bits` must be the same in the whole tile. A macro, for the same reason as
  * AMPCL_WARP_SCAN below. */

@@ -53,7 +53,7 @@
  *     the buffer's first `count` elements to dst as one run, all threads together. Writing each
  *     j's run of a warp straight from registers (runs of about 16 elements for copy_if, 11 for
  *     unique's benchmark) was slower on an H200: copy_if 0.64-0.66 of the copy against 0.70-0.75,
- *     unique 0.62 against 0.68-0.69 (lab/NOTEBOOK.md, 2026-11-27, session 19).
+ *     unique 0.62 against 0.68-0.69 (lab/NOTEBOOK.md, 2026-11-27, "ballots for the sort").
  * Three barriers a tile: after the tile number, after the warps' counts, after the look-back.
  *
  * The portable path (every other device): the tile is loaded into tile_static memory

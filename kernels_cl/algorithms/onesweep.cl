@@ -341,7 +341,7 @@ amp_onesweep_pass(AMP_CONST_VIEW(K, src), AMP_VIEW(K, dst),
  *   - For j = 0 .. OS_PER - 1 the warp ranks its 32 keys of row j at once: eight ballots, one per
  *     bit of the digit (AMPCL_MATCH_BITS), give each lane the lanes holding the same digit (on an
  *     H200 they made the pass 1.5x as fast as one match.any a key: lab/NOTEBOOK.md, 2026-11-27,
- *     session 19); the highest of them adds their number to the
+ *     "ballots for the sort"); the highest of them adds their number to the
  *     warp's own counter of that digit (whist[w][digit], tile_static) and hands the old value to
  *     the others; a key's rank in its warp is that value plus its same-digit lanes below it. So
  *     keys of one digit are numbered in their input order, which keeps the sort stable.

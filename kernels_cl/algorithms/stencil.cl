@@ -292,7 +292,7 @@ static inline float4 sc_across(const float *e, const float *g) {
  * t + 1's loads before it sums row t and stores an output, so each thread keeps a row's loads in
  * flight under its arithmetic. Even with the strip unrolled whole, NVIDIA's compiler did not move
  * the loads ahead of the stores itself: on an H200 the blur went from 0.69-0.70 of the device
- * copy to 0.74-0.77 (lab/NOTEBOOK.md, session 20). */
+ * copy to 0.74-0.77 (lab/NOTEBOOK.md, 2026-11-27, "the blur loads a row ahead"). */
 #ifndef SC_PF
 #define SC_PF 0
 #endif

@@ -65,10 +65,10 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
   /* Elements per thread and threads per tile: the warp path (NVIDIA) 24 x 128 for copy_if and
    * 24 x 256 for unique, each the fastest of its call's shapes on an H200 in three alternating
    * rounds (copy_if 0.73-0.76 of the copy against 0.70-0.72 for 32 x 128, unique 0.71-0.73 against
-   * 0.65-0.69; lab/NOTEBOOK.md, 2026-11-27, session 19); the portable path 16 x 256 (8 elements
-   * for double: the same bytes). The look-back reads 32 predecessors at once. For measuring,
-   * AMP_COMPACT_PER (4 .. 32, the double's is half of it), AMP_COMPACT_TILE (64 .. 1024, a
-   * multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them; a tile holds at most CI_MAX_ITEMS
+   * 0.65-0.69; lab/NOTEBOOK.md, 2026-11-27, "ballots for the sort"); the portable path 16 x 256 (8
+   * elements for double: the same bytes). The look-back reads 32 predecessors at once. For
+   * measuring, AMP_COMPACT_PER (4 .. 32, the double's is half of it), AMP_COMPACT_TILE (64 .. 1024,
+   * a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them; a tile holds at most CI_MAX_ITEMS
    * elements (32 KB of tile_static memory). */
   int per = 16, tile = CI_TILE, window = 32;
   AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, warp_path ? 24 : 16, &per, fn));

@@ -57,10 +57,10 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   /* The warp pass (onesweep.cl) where the device has one; AMP_ONESWEEP_WARP=0 keeps the portable
    * pass there too, for measuring one against the other. Keys per thread: the warp pass 20 for keys
    * alone and 16 with values, in tiles of 256 threads (the fastest of 13 shapes on an H200: tiles
-   * of 256 and 512, 8 to 24 keys; lab/NOTEBOOK.md, 2026-11-27, session 18); the portable pass 16
-   * and 12 (the fastest of 8, 12 and 16 on an H100). For measuring, AMP_ONESWEEP_PER (4 .. 24, 16
-   * with values: their tile_static memory) and, for the warp pass, AMP_ONESWEEP_TILE (256 or 512)
-   * set them. */
+   * of 256 and 512, 8 to 24 keys; lab/NOTEBOOK.md, 2026-11-27, "warp-ranked sort"); the portable
+   * pass 16 and 12 (the fastest of 8, 12 and 16 on an H100). For measuring, AMP_ONESWEEP_PER (4 ..
+   * 24, 16 with values: their tile_static memory) and, for the warp pass, AMP_ONESWEEP_TILE (256 or
+   * 512) set them. */
   int warp_pass = 0, tile = OS_TILE, per = 0;
   const char *warp = "";
   AMP__TRY(amp__algo_warp_path(view, "AMP_ONESWEEP_WARP", &warp_pass, &warp, fn));
