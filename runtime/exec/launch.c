@@ -3,7 +3,9 @@
  * A launch is checked whole before anything moves: domain, tile limits, argument kinds against
  * the kernel's parameters (from -cl-kernel-arg-info), access and fp64. Only then are views made
  * valid on the accelerator (source.c) and the kernel enqueued. A failed launch leaves host data
- * and every copy as they were. */
+ * and every copy as they were. The arguments are walked only through the launch's table
+ * (launch_table.h), each through its kind's hooks (arg_kinds.h); docs/ARCHITECTURE.md draws the
+ * path. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,9 @@
 #include "exec/launch.h"
 #include "exec/launch_args.h"
 #include "exec/launch_debug.h"
+#include "exec/launch_table.h"
 #include "exec/launch_texture.h"
+#include "exec/launch_tile_static.h"
 #include "exec/program.h"
 
 /* "16 x 16": n sizes of an OpenCL-order triple, written in AMP order. */
@@ -185,9 +189,9 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   cl_kernel k = NULL;
   amp__use stack_uses[16], *uses = stack_uses;
   amp__evlist wait = {0};
+  amp__launch_table table = {0};
   amp__launch_debug debug = {0};
   amp__tex_uses tex = {0};
-  int stack_writes[16], *writes = stack_writes;
   cl_event ev = NULL;
   size_t nuses = 0;
   int acquired = 0;
@@ -205,11 +209,14 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   AMP__TRY(check_domain(launch, acc, pool, global, local));
   if (launch->nargs > 16 && !(uses = malloc(launch->nargs * sizeof *uses)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(amp__check_args(launch, acc, pool, uses, &nuses));
+  AMP__TRY(amp__launch_table_init(&table, launch, acc, pool));
+  AMP__TRY(amp__check_args(&table));
+  nuses = amp__launch_uses(&table, uses);
   AMP__TRY(amp__kernel_take(pool, &k));
-  AMP__TRY(amp__set_scalar_args(launch, k, acc, pool));
+  AMP__TRY(amp__launch_set_args(&table, k));
+  AMP__TRY(amp__check_tile_static(&table, k));
   if (pool->checked)
-    AMP__TRY(amp__debug_begin(&debug, acc, launch, pool, k));
+    AMP__TRY(amp__debug_begin(&debug, &table, k));
 
   /* Everything is checked: now data may move. */
   char why[160] = "";
@@ -221,18 +228,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   if (status != AMP_SUCCESS)
     goto fail;
   acquired = 1;
-  if (launch->nargs > 16 && !(writes = malloc(launch->nargs * sizeof *writes)))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  amp__texture_arg_writes(launch, pool, writes);
-  AMP__TRY(amp__texture_uses_acquire(launch, writes, &tex, &wait)); /* textures stay locked */
-  cl_uint p = 0;
-  for (size_t i = 0; i < launch->nargs; i++) {
-    if (launch->args[i].kind == AMP_ARG_VIEW) {
-      cl_mem buf = amp__view_buffer(launch->args[i].u.view, acc);
-      AMP__CL(clSetKernelArg(k, p, sizeof buf, &buf), "clSetKernelArg (view buffer)");
-    }
-    p += amp__arg_params(pool, launch->args[i].kind);
-  }
+  AMP__TRY(amp__texture_uses_acquire(&table, &tex, &wait)); /* textures stay locked */
+  AMP__TRY(amp__launch_set_data(&table, k));                /* the views' buffers, now there */
   int rank = launch->domain.rank;
   amp__flush_producers(wait.ev, wait.n, view->queue);
   /* An event only when something needs one: views to record, a future, or the trace. */
@@ -261,7 +258,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   acquired = 0;
   amp__view_enqueued(view);
   if (pool->checked) /* debug mode: wait, and report a bad access */
-    AMP__TRY(amp__debug_end(&debug, view->acc, view->queue, launch, pool));
+    AMP__TRY(amp__debug_end(&debug, view->queue, &table));
   if (done) {
     AMP__TRY(amp__future_create(ev, 1, done));
     ev = NULL;
@@ -270,8 +267,6 @@ fail:
   if (acquired)
     amp__uses_finish(view, uses, nuses, NULL);
   amp__texture_uses_finish(&tex, NULL); /* unlocks what is still locked; nothing if none */
-  if (writes != stack_writes)
-    free(writes);
   if (k)
     amp__kernel_give_back(pool, k);
   amp__debug_release(&debug);
@@ -280,6 +275,7 @@ fail:
   amp__evlist_free(&wait);
   if (uses != stack_uses)
     free(uses);
+  amp__launch_table_free(&table);
   AMP__TRACE_END("amp_parallel_for_each");
   return status;
 }

@@ -14,6 +14,7 @@
 
 #include "core/trace_impl.h"
 #include "data/source.h"
+#include "exec/arg_mismatch.h"
 
 /* The record's layout, in ints; kernels_cl/prelude/ampcl_debug.h writes it. */
 enum {
@@ -31,35 +32,17 @@ enum {
   REC_DUMMY_BYTES = 128 /* the dummy element starts here (AMP__DEBUG_DUMMY ints) */
 };
 
-const char *amp__view_param_name(const char *param, char *buf, size_t cap) {
-  size_t n = strlen(param);
-  if (n > 5 && strcmp(param + n - 5, "_data") == 0 && n - 5 < cap) {
-    memcpy(buf, param, n - 5);
-    buf[n - 5] = '\0';
-    return buf;
-  }
-  return param;
-}
-
-cl_uint amp__debug_view_params(const amp__kernel_pool *pool) {
-  return pool->checked ? 3 : 2;
-}
-
-cl_uint amp__arg_params(const amp__kernel_pool *pool, amp_arg_kind kind) {
-  return kind == AMP_ARG_VIEW                                 ? amp__debug_view_params(pool)
-         : kind == AMP_ARG_TEXTURE || kind == AMP_ARG_SAMPLER ? 2
-                                                              : 1;
-}
-
-amp_status amp__debug_check_view(const amp__kernel_pool *pool, cl_uint p, size_t arg) {
+amp_status amp__debug_check_record(const amp__kernel_pool *pool, const amp__user_param *u,
+                                   size_t arg) {
   amp_status status = AMP_SUCCESS;
   const amp__param *P = pool->params;
-  if (!pool->checked || !P)
+  if (!pool->checked || !P || !u->decl || !u->decl->debug_record)
     return AMP_SUCCESS;
   char nbuf[64];
-  const char *pname = amp__view_param_name(P[p].name, nbuf, sizeof nbuf);
-  if (p + 2 >= pool->nparams || P[p + 2].address != CL_KERNEL_ARG_ADDRESS_GLOBAL ||
-      strcmp(P[p + 2].type, "int*") != 0)
+  const char *pname = amp__strip_suffix(P[u->first].name, u->decl->name_suffix, nbuf, sizeof nbuf);
+  cl_uint r = u->first + u->decl->params; /* the record's parameter */
+  if (r >= pool->nparams || P[r].address != CL_KERNEL_ARG_ADDRESS_GLOBAL ||
+      strcmp(P[r].type, "int*") != 0)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): argument %zu is a view, but parameter '%s' lacks the third "
               "parameter that debug mode (AMP_DEBUG) gives a view; declare it with AMP_VIEW(T, "
@@ -69,36 +52,40 @@ fail:
   return status;
 }
 
-amp_status amp__debug_begin(amp__launch_debug *d, amp_accelerator *acc, const amp_launch *launch,
-                            const amp__kernel_pool *pool, cl_kernel k) {
+/* The view argument i passes to a parameter with a debug record, or NULL. */
+static const amp_array_view *checked_view(const amp__launch_table *t, size_t i) {
+  const amp__arg_kind *kind = t->arg[i].kind;
+  return kind->debug_record && kind->view ? kind->view(&t->launch->args[i]) : NULL;
+}
+
+amp_status amp__debug_begin(amp__launch_debug *d, const amp__launch_table *t, cl_kernel k) {
   amp_status status = AMP_SUCCESS;
+  const amp__kernel_pool *pool = t->pool;
   cl_context ctx;
   void *zeros = NULL;
   /* the dummy element must hold the largest element of any view, rounded up to 128 bytes so that
    * every vector type is aligned */
   size_t elem = 0;
-  for (size_t i = 0; i < launch->nargs; i++)
-    if (launch->args[i].kind == AMP_ARG_VIEW && launch->args[i].u.view->type.size > elem)
-      elem = launch->args[i].u.view->type.size;
+  for (size_t i = 0; i < t->launch->nargs; i++)
+    if (checked_view(t, i) && checked_view(t, i)->type.size > elem)
+      elem = checked_view(t, i)->type.size;
   if (elem > ((size_t)1 << 20))
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "parallel_for_each(%s): debug mode cannot check views of %zu-byte elements (its "
               "dummy element holds at most 1 MiB)",
               pool->name, elem);
   size_t bytes = REC_DUMMY_BYTES + (elem + 127) / 128 * 128;
-  AMP__TRY(amp__context(acc, &ctx));
+  AMP__TRY(amp__context(t->acc, &ctx));
   if (!(zeros = calloc(1, bytes)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "parallel_for_each(%s): out of memory", pool->name);
   cl_int err = CL_SUCCESS;
   d->record = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros, &err);
   AMP__CL(err, "clCreateBuffer (debug mode's record)");
-  cl_uint p = 0;
-  for (size_t i = 0; i < launch->nargs; i++) {
-    if (launch->args[i].kind == AMP_ARG_VIEW)
-      AMP__CL(clSetKernelArg(k, p + 2, sizeof d->record, &d->record),
-              "clSetKernelArg (debug mode's record)");
-    p += amp__arg_params(pool, launch->args[i].kind);
-  }
+  for (size_t i = 0; i < t->launch->nargs; i++)
+    if (t->arg[i].kind->debug_record)
+      AMP__CL(
+          clSetKernelArg(k, t->arg[i].first + t->arg[i].kind->params, sizeof d->record, &d->record),
+          "clSetKernelArg (debug mode's record)");
 fail:
   free(zeros);
   return status;
@@ -113,9 +100,11 @@ static void format_index(char *buf, size_t cap, const cl_int *v, int n) {
     snprintf(buf + o, cap - o, "]");
 }
 
-amp_status amp__debug_end(amp__launch_debug *d, const amp_accelerator *acc, cl_command_queue q,
-                          const amp_launch *launch, const amp__kernel_pool *pool) {
+amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp__launch_table *t) {
   amp_status status = AMP_SUCCESS;
+  const amp_launch *launch = t->launch;
+  const amp__kernel_pool *pool = t->pool;
+  const amp_accelerator *acc = t->acc;
   cl_int rec[REC_INTS];
   amp__traced tr = amp__trace_start();
   AMP__CL(
@@ -127,17 +116,13 @@ amp_status amp__debug_end(amp__launch_debug *d, const amp_accelerator *acc, cl_c
   unsigned long long count =
       ((unsigned long long)(cl_uint)rec[REC_COUNT_HI] << 32) | (cl_uint)rec[REC_COUNT_LO];
   size_t arg = (size_t)rec[REC_VIEW];
-  const amp_array_view *v = arg < launch->nargs && launch->args[arg].kind == AMP_ARG_VIEW
-                                ? launch->args[arg].u.view
-                                : NULL;
+  const amp_array_view *v = arg < launch->nargs ? checked_view(t, arg) : NULL;
   /* the view's name: its parameter's, without "_data" */
   char nbuf[64] = "?";
   const char *name = nbuf;
-  cl_uint p = 0;
-  for (size_t i = 0; i < launch->nargs && i < arg; i++)
-    p += amp__arg_params(pool, launch->args[i].kind);
-  if (pool->params && p < pool->nparams)
-    name = amp__view_param_name(pool->params[p].name, nbuf, sizeof nbuf);
+  if (arg < launch->nargs && pool->params && t->arg[arg].first < pool->nparams)
+    name = amp__strip_suffix(pool->params[t->arg[arg].first].name, t->arg[arg].kind->name_suffix,
+                             nbuf, sizeof nbuf);
   int nidx = rec[REC_NIDX] < 1 ? 1 : rec[REC_NIDX] > 3 ? 3 : rec[REC_NIDX];
   int dims = rec[REC_DIMS] < 1 ? 1 : rec[REC_DIMS] > 3 ? 3 : rec[REC_DIMS];
   char idx[64], ext[64] = "?", gid[64], where[160] = "";

@@ -4,8 +4,8 @@
  * "unsignedint", "real*" for a typedef, "structpair*"). To compare it with an argument, names are
  * made canonical: "unsigned int" is "uint", and a `typedef <type> name;` in the program's source
  * is followed to the type it names. A name that stays unknown is a struct (or a typedef of one);
- * launch_args.c decides what that allows. The source is the user's text, so nothing here assumes
- * it is well formed (fuzz/param_type). */
+ * the argument kinds decide what that allows (arg_view.c, arg_value.c). The source is the user's
+ * text, so nothing here assumes it is well formed (fuzz/param_type). */
 #include "exec/param_type.h"
 
 #include <stdlib.h>
@@ -103,4 +103,15 @@ char *amp__canonical_type(const char *source, const char *type) {
   }
   canonical_unsigned(t);
   return t;
+}
+
+/* The name is searched for, not compared: image1d_array_t and image1d_buffer_t do not match. */
+int amp__image_rank(const char *type) {
+  if (strstr(type, "image1d_t"))
+    return 1;
+  if (strstr(type, "image2d_t"))
+    return 2;
+  if (strstr(type, "image3d_t"))
+    return 3;
+  return 0;
 }

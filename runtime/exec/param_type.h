@@ -16,4 +16,8 @@ size_t amp__builtin_type_size(const char *type);
  * memory. */
 char *amp__canonical_type(const char *source, const char *type);
 
+/* The rank of an image type (1, 2 or 3), 0 for another type. Drivers write the type without
+ * spaces, some with its access qualifier in front ("read_onlyimage2d_t"). */
+int amp__image_rank(const char *type);
+
 #endif /* AMPCL_RUNTIME_PARAM_TYPE_H */
