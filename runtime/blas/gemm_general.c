@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "ampcl/kernel.h"
+#include "ampcl/kernel_limits.h"
 #include "blas/gemm_choice.h"
 #include "blas/gemm_general.h"
 
@@ -37,26 +38,55 @@ static _Atomic size_t scratch_bytes = GG_SCRATCH;
 void amp__gemm_general_test_scratch(size_t bytes) {
   atomic_store(&scratch_bytes, bytes ? bytes : GG_SCRATCH);
 }
-#define GT 32 /* gemm_epilogue.cl: the transpose's block edge */
-#define GR 8  /* and its thread rows */
+#define GT  32 /* gemm_epilogue.cl: the transpose's block edge */
+#define NGR 4  /* its thread rows: 8, or 4, 2, 1 where the device allows fewer threads per tile */
 
 enum { K_TRANSPOSE, K_AXPBY, K_STAMP, NK };
 static const char *const names[NK] = {"gemm_transpose", "gemm_axpby", "gemm_stamp"};
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
-static amp_kernel *kernels[2][NK]; /* float, double; kept for the process like gemm_kernels.c's */
+/* float, double; the transpose once per thread-row count (gr: 8 >> g); kept for the process like
+ * gemm_kernels.c's */
+static amp_kernel *kernels[2][NK][NGR];
 
-static amp_status get_kernel(int dbl, int which, amp_kernel **out) {
+static amp_status get_kernel_gr(int dbl, int which, int g, amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
   pthread_mutex_lock(&kernels_lock);
-  if (!kernels[dbl][which]) {
+  if (!kernels[dbl][which][g]) {
     amp_program *prog = NULL;
-    status = amp_program_create_builtin("gemm_epilogue", dbl ? "-DT=double" : "-DT=float", &prog);
+    char opts[48];
+    snprintf(opts, sizeof opts, "-DT=%s -DGR=%d", dbl ? "double" : "float", 8 >> g);
+    status = amp_program_create_builtin("gemm_epilogue", opts, &prog);
     if (status == AMP_SUCCESS)
-      status = amp_kernel_create(prog, names[which], &kernels[dbl][which]);
+      status = amp_kernel_create(prog, names[which], &kernels[dbl][which][g]);
     amp_program_release(prog); /* the kernel keeps it */
   }
-  *out = kernels[dbl][which];
+  *out = kernels[dbl][which][g];
   pthread_mutex_unlock(&kernels_lock);
+  return status;
+}
+
+static amp_status get_kernel(int dbl, int which, amp_kernel **out) {
+  return get_kernel_gr(dbl, which, 0, out);
+}
+
+/* The transpose in tiles of *gr x GT threads, gr the most of 8, 4, 2, 1 that the device and the
+ * kernel allow (asked as a portable program asks: the accelerator's limits, amp_kernel_limits);
+ * 1 where none does, whose launch then says why it is refused. */
+static amp_status get_transpose(amp_accelerator_view *view, int dbl, amp_kernel **out, int *gr) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator *acc = view->acc;
+  const amp_accelerator_properties *p = &acc->props;
+  for (int g = 0; g < NGR; g++) {
+    amp_kernel_limits_info li;
+    const size_t rows = (size_t)(8 >> g);
+    AMP__TRY(get_kernel_gr(dbl, K_TRANSPOSE, g, out));
+    *gr = (int)rows;
+    if (rows * GT <= p->max_tile_size && rows <= p->max_tile_extent[1] &&
+        GT <= p->max_tile_extent[2] && amp_kernel_limits(*out, acc, &li) == AMP_SUCCESS &&
+        rows * GT <= li.max_tile_threads)
+      break;
+  }
+fail:
   return status;
 }
 
@@ -100,6 +130,7 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
   const size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
   const size_t k = (size_t)a->extent.dim[trans_a ? 0 : 1];
   amp_kernel *kt = NULL, *ke = NULL, *ks = NULL;
+  int gr = 8;
   amp_array_view *p = NULL, *at = NULL, *as = NULL, *ats = NULL, *ps = NULL, *cs = NULL;
   amp_future *stamp = NULL, *last = NULL;
   /* alpha 1 and beta 0 (so A is transposed): each block's product goes straight into C's rows,
@@ -108,7 +139,7 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
   if (!direct)
     AMP__TRY(get_kernel(dbl, K_AXPBY, &ke));
   if (trans_a)
-    AMP__TRY(get_kernel(dbl, K_TRANSPOSE, &kt));
+    AMP__TRY(get_transpose(view, dbl, &kt, &gr));
   if (done)
     AMP__TRY(get_kernel(dbl, K_STAMP, &ks));
   /* rows per block: P and A's transposed rows within GG_SCRATCH each (n, k >= 1; views hold
@@ -139,10 +170,10 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
       AMP__TRY(section(a, 0, r, (int)k, h, &as));
       AMP__TRY(section(at, 0, 0, h, (int)k, &ats));
       amp_arg ta[] = {amp_arg_view(as), amp_arg_view(ats)};
-      /* tiles of GR x GT threads, one per 32 x 32 block of as (k x h) */
-      amp_launch l = {amp_extent2(((int)k + GT - 1) / GT * GR, (h + GT - 1) / GT * GT),
+      /* tiles of gr x GT threads, one per 32 x 32 block of as (k x h) */
+      amp_launch l = {amp_extent2(((int)k + GT - 1) / GT * gr, (h + GT - 1) / GT * GT),
                       1,
-                      {GR, GT},
+                      {gr, GT},
                       kt,
                       ta,
                       AMP_NARGS(ta)};
