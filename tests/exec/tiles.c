@@ -188,17 +188,23 @@ static const char *matmul_src =
 
 enum { M = 64, K = 48, N = 80 };
 
-/* The tiled product's tile edge: the article's 16, or 8, 4, 2 where the device allows fewer
- * threads per tile (every dimension above a multiple of each); its build options into opts. */
-static int matmul_ts(const char *type, char *opts, size_t cap) {
-  int ts = 16;
-  while (ts > 1 && test_tile_allowed(av, NULL, 2, (const int[]){ts, ts}) != TEST_TILE_RUNS)
-    ts /= 2;
-  if (ts < 16)
-    printf("matmul_tiled (%s): tiles of %d x %d, the most this device allows (not 16 x 16)\n", type,
-           ts, ts);
-  snprintf(opts, cap, "-DT=%s -DTS=%d", type, ts);
-  return ts;
+/* The tiled product's kernel for `type` and its tile edge in *ts: the article's 16, or 8, 4, 2
+ * where the device, or the kernel built for it (amp_kernel_limits), allows fewer threads per tile
+ * (every dimension above a multiple of each). */
+static amp_kernel *matmul_tiled_kernel(const char *type, int *ts) {
+  for (*ts = 16;; *ts /= 2) {
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DT=%s -DTS=%d", type, *ts);
+    amp_kernel *k = test_kernel(matmul_src, opts, "matmul_tiled");
+    if (!k || *ts == 1 || test_tile_allowed(av, k, 2, (const int[]){*ts, *ts}) == TEST_TILE_RUNS) {
+      if (*ts < 16)
+        printf("matmul_tiled (%s): tiles of %d x %d, the most this device and kernel allow (not "
+               "16 x 16)\n",
+               type, *ts, *ts);
+      return k;
+    }
+    amp_kernel_release(k);
+  }
 }
 
 /* The end of both matmul tests: both kernels' results matched, and everything released. */
@@ -228,9 +234,8 @@ static void test_matmul_int(void) {
       ref[i][j] = s;
     }
   amp_kernel *naive = test_kernel(matmul_src, "-DT=int", "matmul_naive");
-  char opts[32];
-  const int ts = matmul_ts("int", opts, sizeof opts);
-  amp_kernel *tiled = test_kernel(matmul_src, opts, "matmul_tiled");
+  int ts;
+  amp_kernel *tiled = matmul_tiled_kernel("int", &ts);
   amp_array_view *va, *vb, *vc1, *vc2;
   CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_INT32, a, &va));
   CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_INT32, b, &vb));
@@ -275,9 +280,8 @@ static void test_matmul_float(void) {
       ref[i][j] = (float)s;
     }
   amp_kernel *naive = test_kernel(matmul_src, "-DT=float", "matmul_naive");
-  char opts[32];
-  const int ts = matmul_ts("float", opts, sizeof opts);
-  amp_kernel *tiled = test_kernel(matmul_src, opts, "matmul_tiled");
+  int ts;
+  amp_kernel *tiled = matmul_tiled_kernel("float", &ts);
   amp_array_view *va, *vb, *vc1, *vc2;
   CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, a, &va));
   CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, b, &vb));
