@@ -90,6 +90,10 @@ bench_stats bench_stats_of(const double *v, int n);
 int bench_fail(bench_cell *cell, amp_status status, const char *what);
 /* The same with the reason given (a reason that came from another thread). */
 int bench_fail_why(bench_cell *cell, amp_status status, const char *what, const char *why);
+/* Whether ctx's device allows a tile of tile[0..rank) threads (AMP order; max_tile_size and
+ * max_tile_extent). Where not, the cell is marked skipped, naming the tile and the device's limit
+ * (a device that allows fewer threads per tile), and 0 is returned. */
+int bench_tile_fits(const bench_ctx *ctx, bench_cell *cell, int rank, const int *tile);
 /* Deterministic pseudo-random values in [-1, 1]. */
 void bench_fill_float(float *p, size_t n, uint64_t seed);
 void bench_fill_double(double *p, size_t n, uint64_t seed);

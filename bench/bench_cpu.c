@@ -37,6 +37,7 @@ typedef struct cpu_row {
   double ampcl_ms, omp_ms, ref_ms;       /* medians; ref_ms: OpenBLAS, for matmul; 0 elsewhere */
   double ampcl_best, omp_best, ref_best; /* the fastest repeat of each */
   int ok;
+  int skipped; /* not ok because ampcl's cell was skipped (e.g. a device without fp64) */
   char note[256];
 } cpu_row;
 
@@ -63,6 +64,7 @@ static int cell_ms(bench_ctx *ctx, const bench_workload *w, const char *impl, be
   settle();
   w->run(ctx, &c);
   if (c.state != BENCH_OK) {
+    row->skipped = c.state == BENCH_SKIPPED;
     snprintf(row->note, sizeof row->note, "%s: %s: %.200s", impl,
              c.state == BENCH_FAILED    ? "FAILED"
              : c.state == BENCH_SKIPPED ? "skipped"
@@ -341,7 +343,7 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
     cpu_row *r = &rows[i];
     double ratio = r->ok && r->ampcl_ms > 0 ? r->omp_ms / r->ampcl_ms : 0;
     double ratio_best = r->ok && r->ampcl_best > 0 ? r->omp_best / r->ampcl_best : 0;
-    rc |= !r->ok;
+    rc |= !r->ok && !r->skipped;
     if (r->ok) {
       char blas[32] = "-";
       if (r->ref_ms > 0)
@@ -349,8 +351,8 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
       printf("%-14s %9ld %10.3f %10.3f %10.3f %10.3f %7.2f %7.2f %10s  ok\n", r->what, r->size,
              r->ampcl_ms, r->ampcl_best, r->omp_ms, r->omp_best, ratio, ratio_best, blas);
     } else {
-      printf("%-14s %9ld %10s %10s %10s %10s %7s %7s %10s  FAILED: %s\n", r->what, r->size, "-",
-             "-", "-", "-", "-", "-", "-", r->note);
+      printf("%-14s %9ld %10s %10s %10s %10s %7s %7s %10s  %s%s\n", r->what, r->size, "-", "-", "-",
+             "-", "-", "-", "-", r->skipped ? "" : "FAILED: ", r->note);
     }
     for (char *q = r->note; *q; q++)
       if (*q == '"')
@@ -358,8 +360,11 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
     if (csv)
       fprintf(csv, "%s,%ld,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f,%.4f,%.4f,%s,\"%s\",%d,\"%s\"\n", r->what,
               r->size, r->ampcl_ms, r->ampcl_best, r->omp_ms, r->omp_best, ratio, ratio_best,
-              r->ref_ms, r->ref_best, r->ok ? "ok" : "FAILED", ctx->props.device_path,
-              omp_bench_threads(), r->note);
+              r->ref_ms, r->ref_best,
+              r->ok        ? "ok"
+              : r->skipped ? "skipped"
+                           : "FAILED",
+              ctx->props.device_path, omp_bench_threads(), r->note);
   }
   if (csv)
     fclose(csv);

@@ -652,6 +652,10 @@ static void run_device_cell(bench_ctx *ctx, bench_cell *cell) {
   }
   if (bench_fail(cell, plan_create(ctx, cell, &plan), "program"))
     goto done;
+  if ((plan.kind == MM_TILED && !bench_tile_fits(ctx, cell, 2, (const int[]){TILE, TILE})) ||
+      (plan.kind == MM_FAST &&
+       !bench_tile_fits(ctx, cell, 2, (const int[]){plan.rts_m, plan.rts_n})))
+    goto done; /* a device that allows fewer threads per tile */
 
   /* Kernel time: the inputs stay on the device between runs (the first warm-up run copies them
    * in and compiles the kernel), so the events time the computation alone. */

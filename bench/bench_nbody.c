@@ -300,11 +300,16 @@ static void run_device(bench_ctx *ctx, bench_cell *cell) {
       snprintf(cell->note, sizeof cell->note, "%ld bodies: more tiles than an int domain holds", n);
       return;
     }
+    if (!bench_tile_fits(ctx, cell, 1, &tile))
+      return; /* a device that allows fewer threads per tile */
     snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DCHUNK=%d -DSOFTENING2=%.9gf %s", tile, bpt,
              chunk, (double)SOFTENING2, ctx->fast_opts ? ctx->fast_opts : fast_math);
   } else {
     int tile, bpt;
     nb_shape(ctx, cell->impl, n, &tile, &bpt);
+    if (strcmp(cell->impl, "naive") != 0 && !use_cpu_kernel(ctx, cell->impl) &&
+        !bench_tile_fits(ctx, cell, 1, &tile))
+      return; /* a device that allows fewer threads per tile */
     snprintf(opts, sizeof opts, "-DTILE=%d -DBPT=%d -DSOFTENING2=%.9gf %s", tile, bpt,
              (double)SOFTENING2,
              strcmp(cell->impl, "fast") != 0 ? ""

@@ -67,6 +67,21 @@ int bench_fail_why(bench_cell *cell, amp_status status, const char *what, const 
   return 1;
 }
 
+int bench_tile_fits(const bench_ctx *ctx, bench_cell *cell, int rank, const int *tile) {
+  size_t threads = 1;
+  int fits = 1;
+  for (int d = 0; d < rank; d++) {
+    threads *= (size_t)tile[d];
+    fits &= (size_t)tile[d] <= ctx->props.max_tile_extent[3 - rank + d];
+  }
+  if (fits && threads <= ctx->props.max_tile_size)
+    return 1;
+  cell->state = BENCH_SKIPPED;
+  snprintf(cell->note, sizeof cell->note, "needs tiles of %zu threads; %s allows %zu", threads,
+           ctx->props.device_path, ctx->props.max_tile_size);
+  return 0;
+}
+
 static uint64_t next_random(uint64_t *s) {
   /* splitmix64: fast, deterministic, good enough for test matrices */
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);

@@ -292,6 +292,46 @@ static inline int test_tile_allowed(amp_accelerator_view *av, amp_kernel *k, int
   return TEST_TILE_RUNS;
 }
 
+/* Whether ampcl gives device times (amp_future_elapsed_ns) on `acc`, asked as a program asks: an
+ * empty kernel on a profiling view of its own, timed. 1 yes; 0 where ampcl answers that the
+ * device's timestamps measure nothing (AMP_ERROR_UNSUPPORTED_FEATURE: Mesa's rusticl, or a device
+ * seen without them), printed with its reason; a failure to set the question up counts as a
+ * failed check and answers 1, so the caller's own checks then say what broke. */
+static inline int test_device_times(amp_accelerator *acc) {
+  amp_accelerator_view *v = NULL;
+  amp_program *prog = NULL;
+  amp_kernel *k = NULL;
+  amp_future *f = NULL;
+  uint64_t ns = 0;
+  int usable = 1;
+  amp_status st = amp_accelerator_create_view_profiling(acc, AMP_QUEUING_MODE_AUTOMATIC, true, &v);
+  if (st == AMP_SUCCESS)
+    st = amp_program_create("__kernel void amp_test_nop(void) {}", "", &prog);
+  if (st == AMP_SUCCESS)
+    st = amp_kernel_create(prog, "amp_test_nop", &k);
+  if (st == AMP_SUCCESS) {
+    amp_launch l = {.domain = amp_extent1(1), .kernel = k};
+    st = amp_parallel_for_each_ex(v, &l, &f);
+  }
+  if (st == AMP_SUCCESS) {
+    st = amp_future_elapsed_ns(f, &ns);
+    if (st == AMP_ERROR_UNSUPPORTED_FEATURE && strstr(amp_last_error(), "measure nothing")) {
+      printf("device times: none on this device (%s)\n", amp_last_error());
+      usable = 0;
+      st = AMP_SUCCESS;
+    }
+  }
+  if (st != AMP_SUCCESS) {
+    check_failed_++;
+    fprintf(stderr, "test_device_times: %s: %s\n", amp_status_name(st), amp_last_error());
+  }
+  amp_future_release(f);
+  amp_kernel_release(k);
+  amp_program_release(prog);
+  amp_accelerator_view_release(v);
+  return usable;
+}
+
 /* Launches `k` over `domain` on `av` with the given arguments; the status of the launch. */
 #define TEST_RUN(av, domain, k, ...)                                                               \
   amp_parallel_for_each((av), (domain), (k), (const amp_arg[]){__VA_ARGS__},                       \

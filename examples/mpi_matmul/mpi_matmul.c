@@ -23,7 +23,8 @@
  * --bad-accelerator-rank R) says so, and every rank exits with status 1: no rank waits forever. The
  * same when a block product fails half-way (try --bad-product-rank R: rank R's first timed one
  * fails); that rank goes on posting and waiting for every message, so the others finish their
- * steps. */
+ * steps. A run in double where a rank's device has no double precision exits with status 77
+ * ("cannot run here"), every rank saying nothing more than which device lacks it. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -526,6 +527,22 @@ int main(int argc, char **argv) {
       fprintf(stderr, "mpi_matmul: a rank could not start (its message is above); stopping\n");
     rc = 1;
     goto done;
+  }
+  if (g.dbl) { /* the whole run is in double: where a rank's device has none, it cannot run here */
+    amp_accelerator_properties ap;
+    int have =
+            amp_accelerator_get_properties(acc, &ap) == AMP_SUCCESS && ap.supports_double_precision,
+        all_have = 0;
+    if (!have)
+      fprintf(stderr,
+              "mpi_matmul: rank %d: %s has no double precision: --type double cannot run "
+              "here\n",
+              g.rank, path);
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, g.cart);
+    if (!all_have) {
+      rc = 77; /* "cannot run here", as the tests' skip */
+      goto done;
+    }
   }
   if (g.rank == 0) {
     char pad[32] = "";

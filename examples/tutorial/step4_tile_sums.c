@@ -5,8 +5,7 @@
 #include "step4_tile_sums_cl.h"
 #include "tutorial.h"
 
-/* The tile size, in one place: given to the compiler (-DTILE) and to the launch (amp_tile1). */
-enum { TILE = 64, N = TILE * 1000 };
+enum { N = 64 * 1000 };
 
 static int check(const char *what, const float *in, const float *sums, int tile) {
   int wrong = 0;
@@ -25,8 +24,19 @@ int main(void) {
   for (int i = 0; i < N; i++)
     in[i] = (float)(i % 10); /* small integers: every sum is exact, in any order */
 
+  /* The tile size, in one place: given to the compiler (-DTILE) and to the launch (amp_tile1).
+   * 64, or the most the device allows (a power of two, so that it still divides N). */
+  amp_accelerator_view *view;
+  TRY(amp_default_view(&view)); /* belongs to the accelerator: no release */
+  amp_accelerator *acc;
+  amp_accelerator_properties props;
+  TRY(amp_accelerator_view_get_accelerator(view, &acc));
+  TRY(amp_accelerator_get_properties(acc, &props));
+  int static_tile = 64;
+  while ((size_t)static_tile > props.max_tile_size)
+    static_tile /= 2;
   char options[32];
-  snprintf(options, sizeof options, "-DTILE=%d", TILE);
+  snprintf(options, sizeof options, "-DTILE=%d", static_tile);
   amp_program *program;
   amp_kernel *fixed, *any;
   TRY(amp_program_create(step4_tile_sums_cl, options, &program));
@@ -36,20 +46,23 @@ int main(void) {
   amp_array_view *vin, *vsums;
   TRY(amp_array_view_create_const(amp_extent1(N), AMP_FLOAT, in, &vin));
   TRY(amp_array_view_create(amp_extent1(N), AMP_FLOAT, sums, &vsums));
-  amp_accelerator_view *view;
-  TRY(amp_default_view(&view)); /* belongs to the accelerator: no release */
   int wrong = 0;
 
   /* 1. The tile_static kernel, launched with the tile it was built for. */
   amp_arg args[] = {amp_arg_view(vin), amp_arg_view(vsums)};
   TRY(amp_array_view_discard_data(vsums));
-  TRY(amp_parallel_for_each_tiled(view, amp_tile1(amp_extent1(N), TILE), fixed, args,
+  TRY(amp_parallel_for_each_tiled(view, amp_tile1(amp_extent1(N), static_tile), fixed, args,
                                   AMP_NARGS(args)));
   TRY(amp_array_view_synchronize(vsums));
-  wrong += check("tile_sum_static (-DTILE=64)", in, sums, TILE);
+  wrong += check("tile_sum_static (-DTILE)", in, sums, static_tile);
 
   /* 2. The __local kernel, with two tile sizes: the launch says how much memory a tile gets. */
   for (int tile = 32; tile <= 128; tile *= 4) {
+    if ((size_t)tile > props.max_tile_size) { /* a smaller device */
+      printf("%-34s tiles of %3d: more than this device's %zu, not run\n",
+             "tile_sum_local (amp_arg_local)", tile, props.max_tile_size);
+      continue;
+    }
     amp_arg largs[] = {amp_arg_view(vin), amp_arg_view(vsums),
                        amp_arg_local(sizeof(float) * (size_t)tile)};
     TRY(amp_array_view_discard_data(vsums));

@@ -8,7 +8,8 @@
 #include "tutorial.h"
 
 /* The tile, in one place: the compiler gets -DTILE=32 -DWPT=8, the launch tiles of
- * (TILE / WPT, TILE) work-items. */
+ * (TILE / WPT, TILE) work-items (a device that allows fewer work-items per tile gets more
+ * elements per work-item: main). */
 enum { TILE = 32, WPT = 8, RUNS = 3 };
 
 /* The median time of RUNS launches of `kernel`, waiting for each: over `tiles` when it is not
@@ -48,8 +49,18 @@ int main(int argc, char **argv) {
   fill(b, W * N, 2);
   matmul_host(a, b, expect, M, W, N);
 
+  amp_accelerator_view *view;
+  TRY(amp_default_view(&view)); /* belongs to the accelerator: no release */
+  amp_accelerator *acc;
+  amp_accelerator_properties props;
+  TRY(amp_accelerator_view_get_accelerator(view, &acc));
+  TRY(amp_accelerator_get_properties(acc, &props));
+  /* WPT elements per work-item, or 16 or 32 where the device allows fewer work-items per tile */
+  int wpt = WPT;
+  while (wpt < TILE && (size_t)(TILE / wpt * TILE) > props.max_tile_size)
+    wpt *= 2;
   char options[32];
-  snprintf(options, sizeof options, "-DTILE=%d -DWPT=%d", TILE, WPT);
+  snprintf(options, sizeof options, "-DTILE=%d -DWPT=%d", TILE, wpt);
   amp_program *naive_program, *tiled_program;
   amp_kernel *naive, *tiled;
   TRY(amp_program_create(step3_matmul_naive_cl, NULL, &naive_program));
@@ -61,18 +72,16 @@ int main(int argc, char **argv) {
   TRY(amp_array_view_create_const(amp_extent2(M, W), AMP_FLOAT, a, &va));
   TRY(amp_array_view_create_const(amp_extent2(W, N), AMP_FLOAT, b, &vb));
   TRY(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c, &vc));
-  amp_accelerator_view *view;
-  TRY(amp_default_view(&view)); /* belongs to the accelerator: no release */
   amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
 
   /* The naive kernel runs over C's extent, one work-item per element. The tiled one runs tiles
-   * of (TILE / WPT) x TILE work-items, each tile computing a TILE x TILE block of C: over
-   * (blocks of rows * TILE / WPT) x N, padded up to whole tiles; its bounds checks skip the
+   * of (TILE / wpt) x TILE work-items, each tile computing a TILE x TILE block of C: over
+   * (blocks of rows * TILE / wpt) x N, padded up to whole tiles; its bounds checks skip the
    * padding (C is 1000 x 1000, not a multiple of 32). */
   amp_extent extent = amp_extent2(M, N);
   int block_rows = (M + TILE - 1) / TILE;
   amp_tiled_extent tiles =
-      amp_tiled_extent_pad(amp_tile2(amp_extent2(block_rows * (TILE / WPT), N), TILE / WPT, TILE));
+      amp_tiled_extent_pad(amp_tile2(amp_extent2(block_rows * (TILE / wpt), N), TILE / wpt, TILE));
   int wrong = 0;
   double ms[2];
   for (int k = 0; k < 2; k++) {

@@ -3,7 +3,8 @@
  * -DT=float or -DT=double.
  *
  * gemm_transpose  at = a^T for a rows x cols view a and a cols x rows view at: op(A) = A^T made
- *                 explicit, a block of rows of op(A) at a time. 2-D tiles of 8 x 32 threads move
+ *                 explicit, a block of rows of op(A) at a time. 2-D tiles of GR x 32 threads
+ *                 (GR 8; 4, 2 or 1 where the device allows fewer threads per tile: -DGR) move
  *                 32 x 32 blocks through tile_static memory (one spare column, so that reading a
  *                 column of the block hits 32 banks): every global read and write is a row of 32
  *                 neighbouring elements.
@@ -16,8 +17,8 @@
 #define T float
 #endif
 #define GT 32 /* block edge */
-#ifndef GR /* thread rows of a tile: each moves GT / GR rows of the block (8, or fewer where the */
-#define GR 8 /* device allows fewer threads per tile: runtime/blas/gemm_general.c chooses) */
+#ifndef GR
+#define GR 8 /* thread rows of a tile: each moves GT / GR rows of the block */
 #endif
 
 __attribute__((reqd_work_group_size(GT, GR, 1))) __kernel void

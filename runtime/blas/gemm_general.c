@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "ampcl/kernel.h"
+#include "ampcl/kernel_limits.h"
 #include "blas/gemm_choice.h"
 #include "blas/gemm_general.h"
 
@@ -37,45 +38,61 @@ static _Atomic size_t scratch_bytes = GG_SCRATCH;
 void amp__gemm_general_test_scratch(size_t bytes) {
   atomic_store(&scratch_bytes, bytes ? bytes : GG_SCRATCH);
 }
-#define GT 32 /* gemm_epilogue.cl: the transpose's block edge */
-#define GR 8  /* and its thread rows, where the device allows GT x GR threads per tile */
+#define GT  32 /* gemm_epilogue.cl: the transpose's block edge */
+#define NGR 4  /* its thread rows: 8, or 4, 2, 1 where the device allows fewer threads per tile */
 
 enum { K_TRANSPOSE, K_AXPBY, K_STAMP, NK };
 static const char *const names[NK] = {"gemm_transpose", "gemm_axpby", "gemm_stamp"};
 static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
-/* float, double; the transpose per thread rows (GR >> slot); kept for the process like
+/* float, double; the transpose once per thread-row count (gr: 8 >> g); kept for the process like
  * gemm_kernels.c's */
-static amp_kernel *kernels[2][NK][4];
+static amp_kernel *kernels[2][NK][NGR];
 
-/* The transpose's thread rows on acc: GR, or the largest power of two below it whose tile the
- * device allows; 0 where not even one row of GT threads fits. */
-static int transpose_rows(const amp_accelerator *acc) {
-  int gr = GR;
-  while (gr > 0 && (size_t)(GT * gr) > acc->props.max_tile_size)
-    gr /= 2;
-  if (gr != GR && gr > 0 && amp__debug_enabled())
-    fprintf(stderr,
-            "[ampcl] debug: amp_blas_gemm: the transpose of A in tiles of %d x %d threads (%s "
-            "allows %zu per tile; the tuned shape is %d x %d)\n",
-            gr, GT, acc->props.device_path, acc->props.max_tile_size, GR, GT);
-  return gr;
-}
-
-static amp_status get_kernel(int dbl, int which, int gr, amp_kernel **out) {
+static amp_status get_kernel_gr(int dbl, int which, int g, amp_kernel **out) {
   amp_status status = AMP_SUCCESS;
-  int slot = which == K_TRANSPOSE ? (gr == 8 ? 0 : gr == 4 ? 1 : gr == 2 ? 2 : 3) : 0;
   pthread_mutex_lock(&kernels_lock);
-  if (!kernels[dbl][which][slot]) {
+  if (!kernels[dbl][which][g]) {
     amp_program *prog = NULL;
     char opts[48];
-    snprintf(opts, sizeof opts, "-DT=%s -DGR=%d", dbl ? "double" : "float", gr);
+    snprintf(opts, sizeof opts, "-DT=%s -DGR=%d", dbl ? "double" : "float", 8 >> g);
     status = amp_program_create_builtin("gemm_epilogue", opts, &prog);
     if (status == AMP_SUCCESS)
-      status = amp_kernel_create(prog, names[which], &kernels[dbl][which][slot]);
+      status = amp_kernel_create(prog, names[which], &kernels[dbl][which][g]);
     amp_program_release(prog); /* the kernel keeps it */
   }
-  *out = kernels[dbl][which][slot];
+  *out = kernels[dbl][which][g];
   pthread_mutex_unlock(&kernels_lock);
+  return status;
+}
+
+static amp_status get_kernel(int dbl, int which, amp_kernel **out) {
+  return get_kernel_gr(dbl, which, 0, out);
+}
+
+/* The transpose in tiles of *gr x GT threads, gr the most of 8, 4, 2, 1 that the device and the
+ * kernel allow (asked as a portable program asks: the accelerator's limits, amp_kernel_limits);
+ * 1 where none does, whose launch then says why it is refused. */
+static amp_status get_transpose(amp_accelerator_view *view, int dbl, amp_kernel **out, int *gr) {
+  amp_status status = AMP_SUCCESS;
+  amp_accelerator *acc = view->acc;
+  const amp_accelerator_properties *p = &acc->props;
+  for (int g = 0; g < NGR; g++) {
+    amp_kernel_limits_info li;
+    const size_t rows = (size_t)(8 >> g);
+    AMP__TRY(get_kernel_gr(dbl, K_TRANSPOSE, g, out));
+    *gr = (int)rows;
+    if (rows * GT <= p->max_tile_size && rows <= p->max_tile_extent[1] &&
+        GT <= p->max_tile_extent[2] && amp_kernel_limits(*out, acc, &li) == AMP_SUCCESS &&
+        rows * GT <= li.max_tile_threads)
+      break;
+  }
+  if (*gr != 8 && amp__debug_enabled())
+    fprintf(
+        stderr,
+        "[ampcl] debug: amp_blas_gemm: the transpose of A in tiles of %d x %d threads (%s allows "
+        "%zu per tile; the tuned shape is 8 x %d)\n",
+        *gr, GT, acc->props.device_path, p->max_tile_size, GT);
+fail:
   return status;
 }
 
@@ -119,22 +136,18 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
   const size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
   const size_t k = (size_t)a->extent.dim[trans_a ? 0 : 1];
   amp_kernel *kt = NULL, *ke = NULL, *ks = NULL;
+  int gr = 8;
   amp_array_view *p = NULL, *at = NULL, *as = NULL, *ats = NULL, *ps = NULL, *cs = NULL;
   amp_future *stamp = NULL, *last = NULL;
   /* alpha 1 and beta 0 (so A is transposed): each block's product goes straight into C's rows,
    * with no P and no epilogue */
   const int direct = alpha == 1.0 && beta == 0.0;
-  const int gr = trans_a ? transpose_rows(view->acc) : GR;
-  if (gr == 0)
-    AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
-              "amp_blas_gemm: transposing A takes tiles of at least %d threads; %s allows %zu", GT,
-              view->acc->props.device_path, view->acc->props.max_tile_size);
   if (!direct)
-    AMP__TRY(get_kernel(dbl, K_AXPBY, GR, &ke));
+    AMP__TRY(get_kernel(dbl, K_AXPBY, &ke));
   if (trans_a)
-    AMP__TRY(get_kernel(dbl, K_TRANSPOSE, gr, &kt));
+    AMP__TRY(get_transpose(view, dbl, &kt, &gr));
   if (done)
-    AMP__TRY(get_kernel(dbl, K_STAMP, GR, &ks));
+    AMP__TRY(get_kernel(dbl, K_STAMP, &ks));
   /* rows per block: P and A's transposed rows within GG_SCRATCH each (n, k >= 1; views hold
    * fewer than 2^31 elements, so every product below fits a size_t and the extents an int) */
   const size_t cap = atomic_load(&scratch_bytes);

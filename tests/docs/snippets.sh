@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctest docs.snippets: checks every code block of README.md and docs/*.md.
 #   ```c       compiled as its own C11 translation unit with <ampcl.h>, <stdio.h>, <stdlib.h> and
-#              <string.h> included first; a block that defines main() is linked and run (exit 0)
+#              <string.h> included first; a block that defines main() is linked and run (exit 0;
+#              77 where the program says its device lacks what it needs, e.g. images: reported)
 #   ```opencl  built with ampcl (amp_program_create_from_file) on the default accelerator
 #   ```cpp ```sh ```cmake ```text   not compiled
 # Any other opening fence, a bare ``` included, is an error. Every error names the Markdown file
@@ -71,7 +72,7 @@ if [ -s "$out/bad-fences" ]; then
   cat "$out/bad-fences" >&2
   failed=1
 fi
-n_c=0 n_run=0 cl=()
+n_c=0 n_run=0 n_skip=0 cl=()
 while read -r where file; do
   case $file in
   *.cl) cl+=("$file") ;;
@@ -82,10 +83,18 @@ while read -r where file; do
       if ! "$cc" -std=c11 "${cflags[@]}" "$file" -o "${file%.c}" "${libs[@]}"; then
         echo "$where: the \`\`\`c block does not build (errors above)" >&2
         failed=1
-      elif ! (cd "$out" && "${file%.c}" >"${file%.c}.out" 2>&1); then
-        cat "${file%.c}.out" >&2
-        echo "$where: the \`\`\`c program exits non-zero (its output above)" >&2
-        failed=1
+      else
+        (cd "$out" && "${file%.c}" >"${file%.c}.out" 2>&1)
+        rc=$?
+        if [ $rc -eq 77 ]; then
+          n_skip=$((n_skip + 1))
+          cat "${file%.c}.out"
+          echo "$where: the \`\`\`c program cannot run on this device (exit 77, its output above)"
+        elif [ $rc -ne 0 ]; then
+          cat "${file%.c}.out" >&2
+          echo "$where: the \`\`\`c program exits non-zero (its output above)" >&2
+          failed=1
+        fi
       fi
     elif ! "$cc" -std=c11 "${cflags[@]}" -fsyntax-only "$file"; then
       echo "$where: the \`\`\`c block does not compile (errors above)" >&2
@@ -98,5 +107,5 @@ if [ ${#cl[@]} -gt 0 ] && ! "$clcheck" "${cl[@]}"; then
   echo "docs.snippets: an \`\`\`opencl block does not build (the build log above names its file and line)" >&2
   failed=1
 fi
-echo "docs.snippets: ${#docs[@]} documents, $n_c C blocks compiled ($n_run run), ${#cl[@]} OpenCL blocks built, $n_parts blocks found verbatim in their files"
+echo "docs.snippets: ${#docs[@]} documents, $n_c C blocks compiled ($n_run run, $n_skip of them unable to on this device), ${#cl[@]} OpenCL blocks built, $n_parts blocks found verbatim in their files"
 [ $failed -eq 0 ] || { echo "docs.snippets: FAILED" >&2; exit 1; }

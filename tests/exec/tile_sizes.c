@@ -372,10 +372,10 @@ static const char *large_local_src =
     "  AMP_TILED_INDEX1(t);\n"
     "  tile_static int s[LOCAL_INTS];\n"
     "  const int l = t.local_id[0];\n"
-    "  for (int i = l; i < LOCAL_INTS; i += 64) s[i] = 7 * i + 3;\n"
+    "  for (int i = l; i < LOCAL_INTS; i += TILE) s[i] = 7 * i + 3;\n"
     "  amp_barrier_wait_with_tile_static_memory_fence();\n"
     "  int good = 1;\n"
-    "  for (int i = LOCAL_INTS - 1 - l; i >= 0; i -= 64) good &= s[i] == 7 * i + 3;\n"
+    "  for (int i = LOCAL_INTS - 1 - l; i >= 0; i -= TILE) good &= s[i] == 7 * i + 3;\n"
     "  amp_at(ok, t.global_id[0]) = good;\n"
     "}\n";
 
@@ -388,8 +388,12 @@ static void large_local(void) {
   if (bytes > 48 * 1024)
     bytes = 48 * 1024;
   bytes -= bytes % 4;
-  char opts[48];
-  snprintf(opts, sizeof opts, "-DLOCAL_INTS=%llu", (unsigned long long)(bytes / 4));
+  /* tiles of 64 threads, or the most (a power of two) the device allows */
+  int tile = 64;
+  while (tile > 1 && test_tile_allowed(av, NULL, 1, &tile) != TEST_TILE_RUNS)
+    tile /= 2;
+  char opts[64];
+  snprintf(opts, sizeof opts, "-DLOCAL_INTS=%llu -DTILE=%d", (unsigned long long)(bytes / 4), tile);
   amp_kernel *k = test_kernel(large_local_src, opts, "large_local");
   if (!k)
     return;
@@ -405,7 +409,7 @@ static void large_local(void) {
   amp_array_view *v = NULL;
   CHECK_OK(amp_array_view_create(amp_extent1(128), AMP_INT32, ok, &v));
   amp_arg args[] = {amp_arg_view(v)};
-  amp_status st = amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(128), 64), k, args, 1);
+  amp_status st = amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(128), tile), k, args, 1);
   CHECK_OK(st);
   CHECK_OK(amp_array_view_synchronize(v));
   int bad = 0;

@@ -6,7 +6,8 @@
  * everywhere); a thread reads what the *mirrored* thread of its tile wrote before the barrier,
  * which only works if the tile really shares memory and the barrier really waits; the C++ AMP
  * article's 16x16 tiled MatrixMultiply and the naive one agree with a host triple loop, for int and
- * float, and the read-only inputs are copied to the device once for both kernels. */
+ * float (in smaller tiles where the device allows fewer threads), and the read-only inputs are
+ * copied to the device once for both kernels. */
 #include "check.h"
 
 static amp_accelerator_view *av;
@@ -139,7 +140,18 @@ static void test_mirror(void) {
   amp_kernel *k = test_kernel(tile_src, NULL, "mirror");
   check_mirror(k, 16, 16, 2, 2);
   check_mirror(k, 16, 32, 4, 8);
-  check_mirror(k, 32, 64, 16, 16); /* 256 threads: the whole tile_mem */
+  /* 256 threads: the whole tile_mem; where the device allows fewer threads per tile, the largest
+   * shape it allows, halving the longer side */
+  int t0 = 16, t1 = 16;
+  while (t0 * t1 > 1 && test_tile_allowed(av, k, 2, (const int[]){t0, t1}) != TEST_TILE_RUNS) {
+    if (t1 > t0)
+      t1 /= 2;
+    else
+      t0 /= 2;
+  }
+  if (t0 * t1 < 256)
+    printf("mirror: tiles of %d x %d, the most this device allows (not 16 x 16)\n", t0, t1);
+  check_mirror(k, 32, 64, t0, t1);
   amp_kernel_release(k);
 }
 
@@ -154,7 +166,9 @@ static const char *matmul_src =
     "    sum += amp_at(a, idx[0], k) * amp_at(b, k, idx[1]);\n"
     "  amp_at(c, idx[0], idx[1]) = sum;\n"
     "}\n"
+    "#ifndef TS\n"
     "#define TS 16\n"
+    "#endif\n"
     "__kernel void matmul_tiled(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b), AMP_VIEW(T, c)) {\n"
     "  AMP_TILED_INDEX2(t_idx);\n"
     "  const int row = t_idx.local_id[0], col = t_idx.local_id[1];\n"
@@ -173,6 +187,25 @@ static const char *matmul_src =
     "}\n";
 
 enum { M = 64, K = 48, N = 80 };
+
+/* The tiled product's kernel for `type` and its tile edge in *ts: the article's 16, or 8, 4, 2
+ * where the device, or the kernel built for it (amp_kernel_limits), allows fewer threads per tile
+ * (every dimension above a multiple of each). */
+static amp_kernel *matmul_tiled_kernel(const char *type, int *ts) {
+  for (*ts = 16;; *ts /= 2) {
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DT=%s -DTS=%d", type, *ts);
+    amp_kernel *k = test_kernel(matmul_src, opts, "matmul_tiled");
+    if (!k || *ts == 1 || test_tile_allowed(av, k, 2, (const int[]){*ts, *ts}) == TEST_TILE_RUNS) {
+      if (*ts < 16)
+        printf("matmul_tiled (%s): tiles of %d x %d, the most this device and kernel allow (not "
+               "16 x 16)\n",
+               type, *ts, *ts);
+      return k;
+    }
+    amp_kernel_release(k);
+  }
+}
 
 /* The end of both matmul tests: both kernels' results matched, and everything released. */
 static void matmul_done(int bad_naive, int bad_tiled, amp_array_view *views[4], amp_kernel *naive,
@@ -201,7 +234,8 @@ static void test_matmul_int(void) {
       ref[i][j] = s;
     }
   amp_kernel *naive = test_kernel(matmul_src, "-DT=int", "matmul_naive");
-  amp_kernel *tiled = test_kernel(matmul_src, "-DT=int", "matmul_tiled");
+  int ts;
+  amp_kernel *tiled = matmul_tiled_kernel("int", &ts);
   amp_array_view *va, *vb, *vc1, *vc2;
   CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_INT32, a, &va));
   CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_INT32, b, &vb));
@@ -213,7 +247,7 @@ static void test_matmul_int(void) {
   amp_arg a1[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc1)};
   amp_arg a2[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc2)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent2(M, N), naive, a1, 3));
-  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), 16, 16), tiled, a2, 3));
+  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), ts, ts), tiled, a2, 3));
   CHECK_OK(amp_array_view_synchronize(vc1));
   CHECK_OK(amp_array_view_synchronize(vc2));
   amp_transfer_stats st;
@@ -246,7 +280,8 @@ static void test_matmul_float(void) {
       ref[i][j] = (float)s;
     }
   amp_kernel *naive = test_kernel(matmul_src, "-DT=float", "matmul_naive");
-  amp_kernel *tiled = test_kernel(matmul_src, "-DT=float", "matmul_tiled");
+  int ts;
+  amp_kernel *tiled = matmul_tiled_kernel("float", &ts);
   amp_array_view *va, *vb, *vc1, *vc2;
   CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, a, &va));
   CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, b, &vb));
@@ -255,7 +290,7 @@ static void test_matmul_float(void) {
   amp_arg a1[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc1)};
   amp_arg a2[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc2)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent2(M, N), naive, a1, 3));
-  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), 16, 16), tiled, a2, 3));
+  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), ts, ts), tiled, a2, 3));
   CHECK_OK(amp_array_view_synchronize(vc1));
   CHECK_OK(amp_array_view_synchronize(vc2));
   int bad1 = 0, bad2 = 0;

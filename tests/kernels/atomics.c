@@ -16,7 +16,9 @@
 
 #include "check.h"
 
-enum { N = 1 << 14, TILE = 256, TILES = N / TILE };
+enum { N = 1 << 14, MAX_TILE = 256 };
+/* the tile_static tests' tile: 256 threads, or the most (a power of two) the device allows */
+static int TILE = MAX_TILE, TILES = N / MAX_TILE;
 
 static amp_accelerator_view *av;
 
@@ -273,7 +275,7 @@ static void test_rmw(const char *type) {
   snprintf(opts, sizeof opts, "-DT=%s", type);
   amp_kernel *k = test_kernel(int_src, opts, "rmw");
   amp_kernel *kt = test_kernel(int_src, opts, "rmw_tile");
-  static uint32_t v[N], old[N], c[TILES];
+  static uint32_t v[N], old[N], c[N];
   const amp_elem_type et = is_signed ? AMP_INT32 : AMP_UINT32;
   for (int op = 0; k && kt && op < NOPS; op++) {
     uint32_t init = operands(op, v, N, is_signed);
@@ -314,7 +316,7 @@ static void test_compare_exchange(const char *type) {
   const amp_elem_type et = strcmp(type, "int") == 0 ? AMP_INT32 : AMP_UINT32;
   amp_kernel *k = test_kernel(int_src, opts, "cas_once");
   amp_kernel *kt = test_kernel(int_src, opts, "cas_tile");
-  static int32_t c[TILES], expected[N], won[N];
+  static int32_t c[N], expected[N], won[N];
   for (int mode = 0; k && kt && mode < 3; mode++) {
     const int tiled = mode == 2, groups = tiled ? TILES : 1, per = tiled ? TILE : N;
     memset(c, 0, sizeof c);
@@ -388,7 +390,7 @@ static void test_float(void) {
   amp_kernel *k = test_kernel(float_src, NULL, "frmw");
   amp_kernel *kt = test_kernel(float_src, NULL, "frmw_tile");
   /* the floats' bits, so the chain check can compare them exactly */
-  static uint32_t v[N], old[N], c[TILES];
+  static uint32_t v[N], old[N], c[N];
   for (int i = 0; i < N; i++)
     v[i] = as_bits((float)((i * 37) % 11) * 0.125f + 0.125f);
   for (int op = 0; k && kt && op < 2; op++)
@@ -441,6 +443,12 @@ static void test_misuse(void) {
 int main(void) {
   if (!(av = test_view()))
     return 1;
+  while (TILE > 1 && test_tile_allowed(av, NULL, 1, &TILE) != TEST_TILE_RUNS)
+    TILE /= 2;
+  TILES = N / TILE;
+  if (TILE < MAX_TILE)
+    printf("tile_static counters in tiles of %d threads, the most this device allows (not %d)\n",
+           TILE, MAX_TILE);
   test_rmw("int");
   test_rmw("uint");
   test_compare_exchange("int");

@@ -51,6 +51,12 @@ int main(void) {
     keys[i] = (i & 1) ? (x & 0x00ffffffu) | (0x7fu << 24) : x; /* half the keys in bin 0x7f */
     want[keys[i] >> 24]++;
   }
+  /* tiles of 256, or the most (a power of two) the device allows: the kernel loops over the bins */
+  int tile = TILE;
+  while (tile > 1 && test_tile_allowed(av, NULL, 1, &tile) != TEST_TILE_RUNS)
+    tile /= 2;
+  if (tile < TILE)
+    printf("hist_tiled in tiles of %d threads, the most this device allows (not %d)\n", tile, TILE);
   char opts[64];
   snprintf(opts, sizeof opts, "-DPER_ITEM=%d", PER_ITEM);
   const char *names[] = {"hist_global", "hist_tiled"};
@@ -65,7 +71,7 @@ int main(void) {
     if (k && t == 0)
       CHECK_OK(amp_parallel_for_each(av, amp_extent1(items), k, a, 2));
     if (k && t == 1)
-      CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(items), TILE), k, a, 2));
+      CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(items), tile), k, a, 2));
     CHECK_OK(amp_array_view_synchronize(vb));
     int bad = 0;
     uint64_t total = 0;

@@ -267,7 +267,9 @@ int main(void) {
     REQUIRE_OK(amp_array_view_create(amp_extent2(N, N), AMP_FLOAT, ha, &va));
     REQUIRE_OK(amp_array_view_create(amp_extent2(N, N), AMP_FLOAT, hc, &vc));
     amp_arg args[] = {amp_arg_view(va), amp_arg_view(va), amp_arg_view(vc)};
-    amp_tiled_extent wrong = amp_tile2(amp_extent2(32, 32), 8, 8);
+    /* (4 x 4 where 8 x 8 is above the device's limit, which is refused for that first) */
+    const int w = test_tile_allowed(av, NULL, 2, (const int[]){8, 8}) == TEST_TILE_RUNS ? 8 : 4;
+    amp_tiled_extent wrong = amp_tile2(amp_extent2(32, 32), w, w);
     CHECK_STATUS(amp_parallel_for_each_tiled(av, wrong, k, args, AMP_NARGS(args)),
                  AMP_ERROR_INVALID_ARGUMENT);
     CHECK(strstr(amp_last_error(), "16") != NULL);
@@ -342,7 +344,20 @@ int main(void) {
        * KB and runs on 9.x only, the other shapes at most 76 KB), so there it runs and is checked
        * like any other; below 8.0 it is not tried. */
       const int over = c->kind == FAST && fast_local_bytes(c, e) > props.local_memory;
-      if (over && props.compute_capability > 0 && props.compute_capability < 80) {
+      /* A tile above the device's limit (a device that allows fewer threads per tile): the launch
+       * must say so instead of running. */
+      const amp_tiled_extent dom1 = domain_for(c, 1, 1);
+      const int above =
+          c->kind != NAIVE && test_tile_allowed(av, k, 2, dom1.tile) == TEST_TILE_ABOVE_DEVICE;
+      if (above) {
+        double dummy = 0; /* room for one element of any type */
+        amp_array_view *v;
+        REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
+        CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
+        amp_array_view_release(v);
+        printf("%-22s %-6s needs tiles of %d x %d threads; %s allows %zu: refused\n", c->label,
+               e->name, dom1.tile[0], dom1.tile[1], props.device_path, props.max_tile_size);
+      } else if (over && props.compute_capability > 0 && props.compute_capability < 80) {
         printf("%-22s %-6s needs %zu bytes of tile_static memory: not tried on %s\n", c->label,
                e->name, fast_local_bytes(c, e), props.device_path);
       } else if (over && props.compute_capability == 0) {

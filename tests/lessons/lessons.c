@@ -193,6 +193,30 @@ int main(void) {
     amp_kernel *k;
     REQUIRE_OK(amp_program_create_builtin(l->kernel, opts, &prog));
     REQUIRE_OK(amp_kernel_create(prog, l->kernel, &k));
+    /* A lesson the device cannot run (its tile above the device's limit, or more tile_static
+     * memory than the device has, asked of ampcl): the launch must say so instead of running. */
+    amp_kernel_limits_info kl;
+    memset(&kl, 0, sizeof kl);
+    CHECK_OK(amp_kernel_limits(k, acc, &kl));
+    const int above = l->rts_m && test_tile_allowed(av, k, 2, (const int[]){l->rts_m, l->rts_n}) ==
+                                      TEST_TILE_ABOVE_DEVICE;
+    if (above || kl.static_local_bytes > props.local_memory) {
+      amp_array_view *v;
+      double dummy = 0; /* room for one element of any type */
+      REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
+      CHECK_STATUS(launch(av, l, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
+      amp_array_view_release(v);
+      if (above)
+        printf("lesson %-24s %-6s needs tiles of %d x %d threads; %s allows %zu: refused\n",
+               l->label, e->cl, l->rts_m, l->rts_n, props.device_path, props.max_tile_size);
+      else
+        printf("lesson %-24s %-6s needs %llu bytes of tile_static memory; %s has %llu: refused\n",
+               l->label, e->cl, (unsigned long long)kl.static_local_bytes, props.device_path,
+               (unsigned long long)props.local_memory);
+      amp_kernel_release(k);
+      amp_program_release(prog);
+      continue;
+    }
     int total_bad = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
       for (int section = 0; section <= 1; section++) {
@@ -205,7 +229,13 @@ int main(void) {
       }
     if (l->rts_m) {
       /* AMP_TILE_SHAPE: a tile other than the lesson's is refused before anything runs. */
-      const int other = l->rts_m == 8 && l->rts_n == 8 ? 16 : 8;
+      /* a square tile not the lesson's, within the device's limit (a tile above it is refused
+       * for that first) */
+      int other = 16;
+      while (other > 1 &&
+             ((other == l->rts_m && other == l->rts_n) ||
+              test_tile_allowed(av, NULL, 2, (const int[]){other, other}) != TEST_TILE_RUNS))
+        other /= 2;
       amp_array_view *v;
       double dummy = 0; /* room for one element of any type */
       REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
