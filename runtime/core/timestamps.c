@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/accelerator_impl.h"
+#include "core/cl_probe.h"
 #include "core/timestamps.h"
 
 /* ---- whether the timestamps measure anything --------------------------------------------------
@@ -38,27 +39,22 @@ static double host_ns(void) {
 
 /* 1 usable, -1 not (why written), 0 the probe itself could not run (nothing is concluded). */
 static int measure_timestamps(amp_accelerator *acc, char *why, size_t cap) {
-  cl_context ctx = NULL;
-  cl_command_queue q = NULL;
-  cl_mem a = NULL, b = NULL;
+  amp__cl_probe p;
   cl_event ev = NULL;
-  cl_int err = CL_SUCCESS;
   int verdict = 0;
   const cl_uint zero = 0;
-  if (amp__context(acc, &ctx) != AMP_SUCCESS)
-    return 0;
-  q = clCreateCommandQueue(ctx, acc->device, CL_QUEUE_PROFILING_ENABLE, &err);
-  if (err == CL_SUCCESS)
-    a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, COPY_BYTES, NULL, &err);
-  if (err == CL_SUCCESS)
-    b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, COPY_BYTES, NULL, &err);
-  if (err != CL_SUCCESS ||
-      clEnqueueFillBuffer(q, a, &zero, sizeof zero, 0, COPY_BYTES, 0, NULL, NULL) != CL_SUCCESS ||
-      clFinish(q) != CL_SUCCESS)
+  if (amp__cl_probe_begin(acc, NULL, NULL, NULL, CL_QUEUE_PROFILING_ENABLE, &p) != 0)
+    goto done;
+  cl_mem a = amp__cl_probe_buffer(&p, CL_MEM_READ_WRITE, COPY_BYTES, NULL);
+  cl_mem b = amp__cl_probe_buffer(&p, CL_MEM_READ_WRITE, COPY_BYTES, NULL);
+  if (!a || !b ||
+      clEnqueueFillBuffer(p.queue, a, &zero, sizeof zero, 0, COPY_BYTES, 0, NULL, NULL) !=
+          CL_SUCCESS ||
+      clFinish(p.queue) != CL_SUCCESS)
     goto done;
   double h0 = host_ns();
-  if (clEnqueueCopyBuffer(q, a, b, 0, 0, COPY_BYTES, 0, NULL, &ev) != CL_SUCCESS ||
-      clFinish(q) != CL_SUCCESS)
+  if (clEnqueueCopyBuffer(p.queue, a, b, 0, 0, COPY_BYTES, 0, NULL, &ev) != CL_SUCCESS ||
+      clFinish(p.queue) != CL_SUCCESS)
     goto done;
   double host = host_ns() - h0;
   cl_ulong t0 = 0, t1 = 0;
@@ -69,6 +65,7 @@ static int measure_timestamps(amp_accelerator *acc, char *why, size_t cap) {
     goto done;
   }
   double dev = t1 > t0 ? (double)(t1 - t0) : 0.0;
+  verdict = 1;
   if (t0 == 0 || t1 == 0 || t1 <= t0 || dev > host + SLACK_NS ||
       (double)COPY_BYTES / (dev * 1e-9) > FASTEST_BYTES_PER_S) {
     snprintf(why, cap,
@@ -77,18 +74,11 @@ static int measure_timestamps(amp_accelerator *acc, char *why, size_t cap) {
              COPY_BYTES >> 20, host * 1e-6, (unsigned long long)t0, (unsigned long long)t1,
              dev * 1e-6);
     verdict = -1;
-  } else {
-    verdict = 1;
   }
 done:
   if (ev)
     clReleaseEvent(ev);
-  if (b)
-    clReleaseMemObject(b);
-  if (a)
-    clReleaseMemObject(a);
-  if (q)
-    clReleaseCommandQueue(q);
+  amp__cl_probe_end(&p);
   return verdict;
 }
 

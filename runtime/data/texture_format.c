@@ -212,8 +212,7 @@ static amp_status fill_table(amp_accelerator *acc, support_table *t, const char 
       half_channels[nhalf++] = chans[c];
     }
   }
-  int half_wrong =
-      nhalf && !amp__half_images_read_right(acc, ctx, half_orders, half_channels, nhalf);
+  int half_wrong = nhalf && !amp__half_images_read_right(acc, half_orders, half_channels, nhalf);
   for (int k = AMP_TEXEL_INT; k <= AMP_TEXEL_UNORM; k++)
     for (int c = 0; c < 3; c++)
       for (int b = 0; b < 3; b++) {

@@ -35,8 +35,9 @@ cl_image_format amp__texel_cl_format(amp_texel_format f);
 /* texture_probe.c: whether acc's kernels read half-float 2-D images of each of the `norders`
  * channel orders (with channels[i] channels each) back exactly: 1 if so, 0 if not or if the probe
  * could not run. */
-int amp__half_images_read_right(amp_accelerator *acc, cl_context ctx,
-                                const cl_channel_order *orders, const int *channels, int norders);
+int amp__half_images_read_right(amp_accelerator *acc, const cl_channel_order *orders,
+                                const int *channels, int norders);
+
 /* The value type named `name` ("float_4", "unorm"), or a format with kind 0. bits is 0. */
 amp_texel_format amp__texel_type_parse(const char *name, size_t len);
 /* "float_4 (32 bits per channel)" into buf. */

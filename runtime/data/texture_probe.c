@@ -9,6 +9,8 @@
  * where the device lists such a format. */
 #include "data/texture_impl.h"
 
+#include "core/cl_probe.h"
+
 #include <string.h>
 
 enum { W = 4, H = 2, TEXELS = W * H };
@@ -27,63 +29,44 @@ static const unsigned short bits16[8] = {0x3800, 0x3D00, 0xC000, 0x4200,
                                          0x3A00, 0x4900, 0xB400, 0x5640};
 
 /* 1 when an image of `order` reads back right, 0 when not or when the probe cannot run. */
-static int order_reads_right(cl_context ctx, cl_kernel k, cl_command_queue q,
-                             cl_channel_order order, int channels) {
+static int order_reads_right(amp__cl_probe *p, cl_channel_order order, int channels) {
   unsigned short texels[TEXELS * 4];
   for (int i = 0; i < TEXELS * channels; i++)
     texels[i] = bits16[i % 8];
   cl_image_format fmt = {order, CL_HALF_FLOAT};
-  cl_int err = CL_SUCCESS;
   cl_image_desc desc;
   memset(&desc, 0, sizeof desc);
   desc.image_type = CL_MEM_OBJECT_IMAGE2D;
   desc.image_width = W;
   desc.image_height = H;
+  cl_int err = CL_SUCCESS;
   cl_mem img =
-      clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &desc, texels, &err);
-  cl_mem out = err == CL_SUCCESS
-                   ? clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, TEXELS * 4 * sizeof(float), NULL, &err)
-                   : NULL;
+      clCreateImage(p->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &desc, texels, &err);
+  img = amp__cl_probe_keep(p, err == CL_SUCCESS ? img : NULL);
+  cl_mem out = amp__cl_probe_buffer(p, CL_MEM_WRITE_ONLY, TEXELS * 4 * sizeof(float), NULL);
   float got[TEXELS * 4];
   const size_t global[2] = {W, H};
-  int right = err == CL_SUCCESS && clSetKernelArg(k, 0, sizeof img, &img) == CL_SUCCESS &&
-              clSetKernelArg(k, 1, sizeof out, &out) == CL_SUCCESS &&
-              clEnqueueNDRangeKernel(q, k, 2, NULL, global, NULL, 0, NULL, NULL) == CL_SUCCESS &&
-              clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) == CL_SUCCESS;
+  int right =
+      img && out && clSetKernelArg(p->kernel, 0, sizeof img, &img) == CL_SUCCESS &&
+      clSetKernelArg(p->kernel, 1, sizeof out, &out) == CL_SUCCESS &&
+      clEnqueueNDRangeKernel(p->queue, p->kernel, 2, NULL, global, NULL, 0, NULL, NULL) ==
+          CL_SUCCESS &&
+      clEnqueueReadBuffer(p->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) == CL_SUCCESS;
   for (int t = 0; right && t < TEXELS; t++)
-    for (int c = 0; c < channels; c++) {
-      /* CL_RG fills x and y, CL_RGBA all four, CL_R only x */
+    for (int c = 0; c < channels; c++) /* CL_R fills x, CL_RG x and y, CL_RGBA all four */
       if (got[t * 4 + c] != values[(t * channels + c) % 8])
         right = 0;
-    }
-  if (out)
-    clReleaseMemObject(out);
-  if (img)
-    clReleaseMemObject(img);
   return right;
 }
 
-int amp__half_images_read_right(amp_accelerator *acc, cl_context ctx,
-                                const cl_channel_order *orders, const int *channels, int norders) {
-  cl_int err = CL_SUCCESS;
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &probe_src, NULL, &err);
-  cl_kernel k = NULL;
-  cl_command_queue q = NULL;
-  int right = 0;
-  if (err == CL_SUCCESS && clBuildProgram(prog, 1, &acc->device, "", NULL, NULL) == CL_SUCCESS)
-    k = clCreateKernel(prog, "ampcl_half_probe", &err);
-  if (k)
-    q = clCreateCommandQueue(ctx, acc->device, 0, &err);
-  if (q) {
-    right = 1;
-    for (int i = 0; i < norders && right; i++)
-      right = order_reads_right(ctx, k, q, orders[i], channels[i]);
+int amp__half_images_read_right(amp_accelerator *acc, const cl_channel_order *orders,
+                                const int *channels, int norders) {
+  amp__cl_probe p;
+  int right = amp__cl_probe_begin(acc, probe_src, "", "ampcl_half_probe", 0, &p) == 0;
+  for (int i = 0; i < norders && right; i++) {
+    right = order_reads_right(&p, orders[i], channels[i]);
+    amp__cl_probe_release_mems(&p); /* this order's image and buffer */
   }
-  if (q)
-    clReleaseCommandQueue(q);
-  if (k)
-    clReleaseKernel(k);
-  if (prog)
-    clReleaseProgram(prog);
+  amp__cl_probe_end(&p);
   return right;
 }

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core/cache_dir.h"
+#include "core/cl_probe.h"
 
 enum { POINTS = 2048 };
 
@@ -179,66 +180,40 @@ static void judge(const float *x, const float *y, const float *got, verdict *v) 
 /* Runs the probe on acc's device with plain OpenCL (no ampcl launch: this runs inside a build).
  * Returns 0 with *v filled, or -1 where it could not run. */
 static int measure(amp_accelerator *acc, verdict *v) {
-  const size_t n = (size_t)NFNS * POINTS;
+  size_t n = (size_t)NFNS * POINTS;
   float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *got = malloc(n * sizeof *got);
   char *src = probe_source();
-  cl_context ctx = NULL;
-  cl_program prog = NULL;
-  cl_kernel k = NULL;
-  cl_command_queue q = NULL;
-  cl_mem bx = NULL, by = NULL, bo = NULL;
-  cl_int err = CL_SUCCESS;
+  amp__cl_probe p;
   int ok = -1;
-  if (!x || !y || !got || !src || amp__context(acc, &ctx) != AMP_SUCCESS)
+  if (!x || !y || !got || !src ||
+      amp__cl_probe_begin(acc, src, "", "ampcl_native_probe", 0, &p) != 0)
     goto done;
   for (int f = 0; f < NFNS; f++) {
     unsigned state = 977u * (unsigned)(f + 1);
-    for (int k2 = 0; k2 < POINTS; k2++) {
-      size_t i = (size_t)f * POINTS + (size_t)k2;
-      x[i] = (float)point(fns[f].lo, fns[f].hi, k2, POINTS, &state);
+    for (int k = 0; k < POINTS; k++) {
+      size_t i = (size_t)f * POINTS + (size_t)k;
+      x[i] = (float)point(fns[f].lo, fns[f].hi, k, POINTS, &state);
       /* y over its own order of slots, so (x, y) pairs cover the plane */
       y[i] = fns[f].two_args
-                 ? (float)point(fns[f].ylo, fns[f].yhi, (k2 * 37) % POINTS, POINTS, &state)
+                 ? (float)point(fns[f].ylo, fns[f].yhi, (k * 37) % POINTS, POINTS, &state)
                  : 0.0f;
     }
   }
-  const char *text = src;
-  prog = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
-  if (err != CL_SUCCESS || clBuildProgram(prog, 1, &acc->device, "", NULL, NULL) != CL_SUCCESS)
-    goto done;
-  k = clCreateKernel(prog, "ampcl_native_probe", &err);
-  if (err != CL_SUCCESS)
-    goto done;
-  q = clCreateCommandQueue(ctx, acc->device, 0, &err);
-  if (err != CL_SUCCESS)
-    goto done;
   const cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
-  bx = clCreateBuffer(ctx, in, n * sizeof *x, x, &err);
-  if (err == CL_SUCCESS)
-    by = clCreateBuffer(ctx, in, n * sizeof *y, y, &err);
-  if (err == CL_SUCCESS)
-    bo = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof *got, NULL, &err);
-  if (err != CL_SUCCESS || clSetKernelArg(k, 0, sizeof bx, &bx) != CL_SUCCESS ||
-      clSetKernelArg(k, 1, sizeof by, &by) != CL_SUCCESS ||
-      clSetKernelArg(k, 2, sizeof bo, &bo) != CL_SUCCESS ||
-      clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL) != CL_SUCCESS ||
-      clEnqueueReadBuffer(q, bo, CL_TRUE, 0, n * sizeof *got, got, 0, NULL, NULL) != CL_SUCCESS)
-    goto done;
-  judge(x, y, got, v);
-  ok = 0;
+  cl_mem bx = amp__cl_probe_buffer(&p, in, n * sizeof *x, x);
+  cl_mem by = amp__cl_probe_buffer(&p, in, n * sizeof *y, y);
+  cl_mem bo = amp__cl_probe_buffer(&p, CL_MEM_WRITE_ONLY, n * sizeof *got, NULL);
+  if (bx && by && bo && clSetKernelArg(p.kernel, 0, sizeof bx, &bx) == CL_SUCCESS &&
+      clSetKernelArg(p.kernel, 1, sizeof by, &by) == CL_SUCCESS &&
+      clSetKernelArg(p.kernel, 2, sizeof bo, &bo) == CL_SUCCESS &&
+      clEnqueueNDRangeKernel(p.queue, p.kernel, 1, NULL, &n, NULL, 0, NULL, NULL) == CL_SUCCESS &&
+      clEnqueueReadBuffer(p.queue, bo, CL_TRUE, 0, n * sizeof *got, got, 0, NULL, NULL) ==
+          CL_SUCCESS) {
+    judge(x, y, got, v);
+    ok = 0;
+  }
 done:
-  if (bo)
-    clReleaseMemObject(bo);
-  if (by)
-    clReleaseMemObject(by);
-  if (bx)
-    clReleaseMemObject(bx);
-  if (q)
-    clReleaseCommandQueue(q);
-  if (k)
-    clReleaseKernel(k);
-  if (prog)
-    clReleaseProgram(prog);
+  amp__cl_probe_end(&p);
   free(src);
   free(x);
   free(y);
