@@ -41,7 +41,7 @@ struct amp_accelerator {
   /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
    * pass publishes a tile's state and value in one 64-bit word). */
   int has_int64_atomics;
-  /* Whether the device's event timestamps measure anything (core/profiling.c, measured at the
+  /* Whether the device's event timestamps measure anything (core/timestamps.c, measured at the
    * first amp_future_elapsed_ns): 0 not yet known, 1 usable, -1 not (why: timestamps_why, kept
    * for the life of the process, as the accelerator is). */
   _Atomic int timestamps;

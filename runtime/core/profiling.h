@@ -14,11 +14,4 @@ amp_status amp__profiling_default(bool *out, const char *fn);
 /* The properties of a view's new queue: profiling when asked or when tracing. */
 cl_command_queue_properties amp__queue_properties(bool profiling);
 
-struct amp_accelerator;
-
-/* Whether acc's event timestamps can be read as device times: measured once per accelerator, with
- * a timed copy on a queue of its own (profiling.c says what passes). Returns 1 or 0; with 0, `why`
- * (may be NULL) points at what was measured, for messages. */
-int amp__timestamps_usable(struct amp_accelerator *acc, const char **why);
-
 #endif

@@ -7,6 +7,7 @@
 #include "core/accelerator_impl.h"
 #include "core/clobjects.h"
 #include "core/profiling.h"
+#include "core/timestamps.h"
 #include "core/trace_impl.h"
 
 static amp_status new_view(amp_accelerator *acc, amp_queuing_mode mode, bool profiling,

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "core/env_parse.h"
-#include "core/profiling.h"
+#include "core/timestamps.h"
 #include "core/trace_impl.h"
 
 typedef struct record {
