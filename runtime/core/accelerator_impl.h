@@ -102,6 +102,10 @@ const char *amp__no_device_reason(void);
 /* Number of accelerators and the list (fails with the reason if enumeration failed). */
 amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
 
+/* The accelerator whose device path is `path`; fails naming `fn` and the known paths when none
+ * is. */
+amp_status amp__accelerator_lookup(const char *path, const char *fn, amp_accelerator **out);
+
 /* The accelerator's OpenCL context, created at first call. Fails for "cpu". */
 amp_status amp__context(amp_accelerator *acc, cl_context *out);
 
