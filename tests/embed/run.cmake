@@ -10,12 +10,8 @@
 #      #if) gets a comment and no launcher; the kernels in a comment and a string get none.
 #   cmake -DSRC=<tests/embed> -DAMPCL_SOURCE=<ampcl's source> -DCC=<C compiler> -P run.cmake
 cmake_minimum_required(VERSION 3.20)
-set(tmp "$ENV{TMPDIR}")
-if(NOT tmp)
-  set(tmp /tmp)
-endif()
-string(RANDOM LENGTH 10 tag)
-set(OUT ${tmp}/ampcl-embed-${tag})
+set(SCRATCH embed)
+include(${CMAKE_CURRENT_LIST_DIR}/../scratch.cmake)
 set(B ${OUT}/build)
 set(failures 0)
 
