@@ -156,8 +156,9 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED AMPCL_CHECK)
         if(options STREQUAL "")
           set(with "no options")
         endif()
-        message(FATAL_ERROR "ampcl: ${file} does not compile with ampcl's prelude and ${with}"
-                            "${say}. -DAMPCL_CHECK_KERNELS=OFF turns the build's kernel checks off.")
+        message(NOTICE "ampcl: ${file} does not compile with ampcl's prelude and ${with}${say}. "
+                       "-DAMPCL_CHECK_KERNELS=OFF turns the build's kernel checks off.")
+        message(FATAL_ERROR "ampcl: the kernel check failed")
       endif()
     endforeach()
   endforeach()
