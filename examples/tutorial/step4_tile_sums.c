@@ -53,7 +53,7 @@ int main(void) {
     TRY(tile_sum_local_launch(NULL, amp_tile1(amp_extent1(N), tile), any, vin, vsums,
                               sizeof(float) * (size_t)tile));
     TRY(amp_array_view_synchronize(vsums));
-    wrong += check("tile_sum_local (amp_arg_local)", in, sums, tile);
+    wrong += check("tile_sum_local (part_bytes)", in, sums, tile);
   }
 
   TRY(amp_array_view_release(vin));

@@ -7,7 +7,8 @@
 #   3. broken.cl with -DAMPCL_CHECK_KERNELS=OFF: builds (nothing is checked);
 #   4. saxpy.cl builds; with WRONG_COUNT or WRONG_KIND main.c does not, at the launcher's call;
 #   5. the launcher script on launchers.cl: a kernel defined twice with other parameters (under
-#      #if) gets a comment and no launcher; the kernels in a comment and a string get none.
+#      #if) gets a comment and no launcher; the kernels in a comment and a string get none. And
+#      on examples/tutorial/step2_saxpy.cl: docs/KERNELS.md shows what it writes, verbatim.
 #   cmake -DSRC=<tests/embed> -DAMPCL_SOURCE=<ampcl's source> -DCC=<C compiler> -P run.cmake
 cmake_minimum_required(VERSION 3.20)
 set(SCRATCH embed)
@@ -90,6 +91,16 @@ foreach(unwanted "fake_in_comment" "fake_in_string" "fake_in_directive" "twice_l
     math(EXPR failures "${failures} + 1")
   endif()
 endforeach()
+
+execute_process(COMMAND ${CMAKE_COMMAND} -DIN=${AMPCL_SOURCE}/examples/tutorial/step2_saxpy.cl
+                        -DOUT=${OUT}/step2_saxpy_launch.h -P ${AMPCL_SOURCE}/cmake/ampclLaunchers.cmake)
+file(READ ${OUT}/step2_saxpy_launch.h h)
+file(READ ${AMPCL_SOURCE}/docs/KERNELS.md doc)
+string(FIND "${doc}" "```c\n${h}```" at)
+if(at LESS 0)
+  message(STATUS "FAIL docs/KERNELS.md does not show step2_saxpy_launch.h as it is written:\n${h}")
+  math(EXPR failures "${failures} + 1")
+endif()
 
 file(REMOVE_RECURSE ${OUT})
 if(failures GREATER 0)
