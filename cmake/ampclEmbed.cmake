@@ -188,10 +188,10 @@ if(AMPCL_CHECK_KERNELS)
   find_program(AMPCL_CL_COMPILER NAMES clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14
                DOC "The OpenCL C compiler of the kernel checks: clang (Debian: clang)")
   if(NOT AMPCL_PRELUDE_DIR OR NOT EXISTS "${AMPCL_PRELUDE_DIR}/ampcl_prelude.h")
-    set(_ampcl_off "ampcl's kernel prelude was not found (AMPCL_PRELUDE_DIR: \"${AMPCL_PRELUDE_DIR}\")")
+    set(_ampcl_off "ampcl's kernel prelude is not in AMPCL_PRELUDE_DIR (\"${AMPCL_PRELUDE_DIR}\")")
   elseif(NOT AMPCL_CL_COMPILER)
-    set(_ampcl_off "no clang was found for their OpenCL C front end (Debian: apt install clang; "
-                   "or set AMPCL_CL_COMPILER)")
+    string(CONCAT _ampcl_off "no clang was found for their OpenCL C front end (Debian: apt "
+                  "install clang, or set AMPCL_CL_COMPILER)")
   else()
     # Whether the compiler reads OpenCL C, and PTX's asm for the NVIDIA variant: asked once per
     # compiler.
@@ -204,7 +204,8 @@ if(AMPCL_CHECK_KERNELS)
                               "${probe}"
                       RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
       set(_AMPCL_CL_WORKS ${rc} CACHE INTERNAL "")
-      set(_AMPCL_CL_WHY "${out}${err}" CACHE INTERNAL "")
+      string(REGEX REPLACE "[\n]+" " " why "${out}${err}") # a cache entry holds one line
+      set(_AMPCL_CL_WHY "${why}" CACHE INTERNAL "")
       execute_process(COMMAND "${AMPCL_CL_COMPILER}" ${_AMPCL_CL_FLAGS} ${_AMPCL_CL_NVIDIA} -DPTX
                               "${probe}"
                       RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
