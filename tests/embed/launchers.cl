@@ -79,6 +79,17 @@ __kernel void by_value(AMP_VIEW(float, out), pair p, ELEM e) {
 __kernel void nothing(void) {
 }
 
+/* a brace opened in both branches of an #if and closed once: counted in the first branch */
+__kernel void branchy(AMP_VIEW(int, out), int x) {
+#if SCALE > 2
+  if (x > 0) {
+#else
+  if (x < 0) {
+#endif
+    amp_at(out, 0) = x;
+  }
+}
+
 /* textures and a sampler: their launcher's signature is checked, not run */
 __kernel void tex_copy(AMP_TEXTURE_READ(float, 2, src), AMP_SAMPLER(s),
                        AMP_TEXTURE_WRITE(float, 2, dst)) {

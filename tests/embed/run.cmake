@@ -7,7 +7,8 @@
 #   3. broken.cl with -DAMPCL_CHECK_KERNELS=OFF: builds (nothing is checked);
 #   4. saxpy.cl builds; with WRONG_COUNT or WRONG_KIND main.c does not, at the launcher's call;
 #   5. the launcher script on launchers.cl: a kernel defined twice with other parameters (under
-#      #if) gets a comment and no launcher; the kernels in a comment and a string get none. And
+#      #if) gets a comment and no launcher; the kernels in a comment and a string get none; one
+#      whose braces differ between an #if's branches gets its launcher. And
 #      on examples/tutorial/step2_saxpy.cl: docs/KERNELS.md shows what it writes, verbatim.
 #   cmake -DSRC=<tests/embed> -DAMPCL_SOURCE=<ampcl's source> -DCC=<C compiler> -P run.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -77,7 +78,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} -DIN=${SRC}/launchers.cl -DOUT=${OUT}/l
                         -P ${AMPCL_SOURCE}/cmake/ampclLaunchers.cmake RESULT_VARIABLE rc)
 file(READ ${OUT}/launchers_launch.h h)
 foreach(want "/* no launcher: it is defined twice with different parameters"
-             "static inline amp_status views_launch(")
+             "static inline amp_status views_launch(" "static inline amp_status branchy_launch(")
   string(FIND "${h}" "${want}" at)
   if(rc OR at LESS 0)
     message(STATUS "FAIL the generated launchers_launch.h lacks \"${want}\"")

@@ -32,11 +32,13 @@ static int signatures(void) {
   amp_status (*by_value)(amp_accelerator_view *, amp_extent, amp_kernel *, amp_array_view *,
                          amp_arg, amp_arg) = by_value_launch;
   amp_status (*nothing)(amp_accelerator_view *, amp_extent, amp_kernel *) = nothing_launch;
+  amp_status (*branchy)(amp_accelerator_view *, amp_extent, amp_kernel *, amp_array_view *,
+                        int32_t) = branchy_launch;
   amp_status (*tex_copy)(amp_accelerator_view *, amp_extent, amp_kernel *, amp_texture *,
                          amp_sampler, amp_texture *) = tex_copy_launch;
   amp_status (*make)(amp_program *, amp_kernel **) = views_kernel;
   return scalars && with_double && views && views_ex && tiled_sum && shaped && by_value &&
-         nothing && tex_copy && make;
+         nothing && branchy && tex_copy && make;
 }
 
 int main(void) {
