@@ -4,8 +4,9 @@
 # with CPack (cmake/packaging.cmake), unpacks both into a scratch root (dpkg -x: no root, no
 # dpkg database), runs the packaged amp-info from there, and builds the out-of-tree consumer
 # (tests/package/consumer) against that root twice, with find_package(ampcl) and with pkg-config
-# and the packaged embed script, running each. Needs cmake, dpkg-dev (dpkg-shlibdeps), pkg-config
-# and a C compiler; .ci/deps.sh installs them. The .deb files stay in build-pkg/packages/.
+# and the packaged scripts (embedding, its typed launcher, the kernel check where clang is),
+# running each. Needs cmake, dpkg-dev (dpkg-shlibdeps), pkg-config and a C compiler; .ci/deps.sh
+# installs them. The .deb files stay in build-pkg/packages/.
 #   bash .ci/package.sh [build dir, default build-pkg]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,8 @@ done
 libdir=$(dirname "$(find "$root/usr/lib" -name 'libampcl.so.*' -print -quit)")
 pcdir="$libdir/pkgconfig"
 for f in "$root/usr/bin/amp-info" "$libdir/libampcl.so" "$root/usr/include/ampcl.h" \
-  "$pcdir/ampcl.pc" "$libdir/cmake/ampcl/ampclConfig.cmake" "$libdir/cmake/ampcl/ampclEmbed.cmake"; do
+  "$pcdir/ampcl.pc" "$libdir/cmake/ampcl/ampclConfig.cmake" "$libdir/cmake/ampcl/ampclEmbed.cmake" \
+  "$libdir/cmake/ampcl/ampclLaunchers.cmake" "$root/usr/include/ampcl/kernels/ampcl_prelude.h"; do
   [ -e "$f" ] || { echo "package.sh: $f is not in the packages" >&2; exit 1; }
 done
 # Which package holds what: the runtime no headers, the -dev package no programs.
@@ -68,6 +70,12 @@ script=$(pkg-config --variable=embed_script ampcl)
 mkdir -p "$root/consumer-pc"
 cmake -DIN=tests/package/consumer/square.cl -DOUT="$root/consumer-pc/square_cl.h" \
   -DNAME=square_cl -P "$script"
+cmake -DIN=tests/package/consumer/square.cl -DOUT="$root/consumer-pc/square_launch.h" \
+  -P "$(pkg-config --variable=launchers_script ampcl)"
+if command -v clang >/dev/null; then
+  cmake -DAMPCL_CHECK=tests/package/consumer/square.cl -DCOMPILER=clang \
+    -DPRELUDE="$(pkg-config --variable=prelude_dir ampcl)" -P "$script"
+fi
 # shellcheck disable=SC2046 # pkg-config's flags are meant to split
 cc tests/package/consumer/main.c -I"$root/consumer-pc" $(pkg-config --cflags --libs ampcl) \
   -o "$root/consumer-pc/consumer"

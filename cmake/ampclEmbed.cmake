@@ -1,15 +1,44 @@
-# ampcl_embed_cl(<target> <file.cl>...): embeds OpenCL C files into a program as C strings, so the
-# program needs no kernel files at run time.
+# A program's OpenCL C kernels at its build time: embedded as C strings, checked with ampcl's
+# prelude, and given typed C launchers. `find_package(ampcl)` defines these functions
+# (docs/PACKAGE.md; docs/KERNELS.md says what each gives):
 #
-# For each FILE.cl it generates the header FILE_cl.h (in <build dir>/ampcl_embedded/<target>/,
-# added to the target's include path) holding
-#   static const char FILE_cl[] = "#line 1 \"/abs/path/FILE.cl\"\n" ...the file's text...;
-# so `#include "FILE_cl.h"` then `amp_program_create(FILE_cl, options, &program)` builds it. The
-# leading #line directive makes compiler errors name FILE.cl and its line. The header is
-# regenerated when FILE.cl changes. `find_package(ampcl)` defines this function; without CMake,
-# the same file run as a script does one file:
+# ampcl_embed_cl(<target> <file.cl>... [OPTIONS <option set>...])
+#   For each FILE.cl: the header FILE_cl.h (in <build dir>/ampcl_embedded/<target>/, added to the
+#   target's include path) holding
+#     static const char FILE_cl[] = "#line 1 \"/abs/path/FILE.cl\"\n" ...the file's text...;
+#   so `#include "FILE_cl.h"` then `amp_program_create(FILE_cl, options, &program)` builds it, the
+#   leading #line making compiler errors name FILE.cl and its line; the header FILE_launch.h of
+#   typed launchers (ampcl_cl_launchers); and the check (ampcl_check_cl) with the OPTIONS given.
+#   Both headers are made again when FILE.cl changes.
+#
+# ampcl_check_cl(<target> <file.cl>... [OPTIONS <option set>...])
+#   Compiles each file with ampcl's prelude in front, as the runtime builds it, when <target> is
+#   built, once per option set (each a string of build options, "-DTILE=16 -DWPT=4": the options
+#   the program passes to amp_program_create; no OPTIONS: one check without options), and fails
+#   the build with the compiler's errors at FILE.cl:line:column. Each set is compiled as the
+#   runtime would on a device that is not NVIDIA's (-DAMP_COMPUTE_CAPABILITY=0), again in debug
+#   mode (-DAMP_DEBUG=1), for files that use fast_math_* again with the precise functions the
+#   runtime may put in their place, and as on an NVIDIA GPU of compute capability 9.0
+#   (-DAMP_COMPUTE_CAPABILITY=90, inline PTX included). A set that gives
+#   -DAMP_COMPUTE_CAPABILITY=N itself is compiled for that device alone. The compiler is clang's
+#   OpenCL C front end (Debian: clang), found at configure time (AMPCL_CL_COMPILER); where there
+#   is none the checks are off, and the configure says so. -DAMPCL_CHECK_KERNELS=OFF turns them
+#   off; AMPCL_CHECK_KERNELS_FLAGS adds compiler flags (ampcl's own build: -Werror).
+#
+# ampcl_cl_launchers(<target> <file.cl>...)
+#   For each FILE.cl the header FILE_launch.h, made by ampclLaunchers.cmake: for each kernel NAME,
+#   NAME_kernel(program, &kernel) and NAME_launch(av, domain, kernel, ...) with one typed C
+#   parameter per kernel parameter, so a wrong count or kind of argument is a C compile error.
+#
+# Without CMake, the same file run as a script embeds one file:
 #   cmake -DIN=<file.cl> -DOUT=<file.h> -DNAME=<C identifier> -P ampclEmbed.cmake
-# (pkg-config --variable=embed_script ampcl gives its installed path).
+# (pkg-config --variable=embed_script ampcl gives its installed path), and checks one:
+#   cmake -DAMPCL_CHECK=<file.cl> -DCOMPILER=clang -DPRELUDE=<dir of ampcl_prelude.h>
+#         ["-DOPTIONS=<option set>"] -P ampclEmbed.cmake
+# (the prelude is installed in <includedir>/ampcl/kernels: pkg-config --variable=prelude_dir).
+if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_policy(VERSION 3.20) # run as a script: no project's policies to keep
+endif()
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED IN)
   if(NOT DEFINED OUT OR NOT DEFINED NAME)
     message(FATAL_ERROR "ampclEmbed.cmake: give -DIN=<file.cl> -DOUT=<file.h> -DNAME=<identifier>")
@@ -30,25 +59,286 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED IN)
   return()
 endif()
 
-set(_AMPCL_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}" CACHE INTERNAL "ampcl_embed_cl's script")
+# The flags of every check: OpenCL C 1.2 (what the runtime builds, giving no -cl-std), syntax and
+# types only, OpenCL's built-in functions declared; code generation's options (-cl-mad-enable,
+# -cl-denorms-are-zero, ...) are taken and have nothing to do.
+set(_AMPCL_CL_FLAGS -x cl -cl-std=CL1.2 -fsyntax-only -Xclang -finclude-default-header
+                    -Wno-unused-command-line-argument)
+# the prelude's parts, in the order runtime/exec/program.c puts them in front of a program
+set(_AMPCL_PRELUDE_PARTS ampcl_prelude ampcl_atomics ampcl_index ampcl_debug ampcl_texture)
+# where a device is not NVIDIA's: a portable target (SPIR, every extension); NVIDIA's: PTX, whose
+# `asm` statements clang reads with GNU keywords on, with the extensions NVIDIA's OpenCL has that
+# clang's NVPTX target does not declare
+set(_AMPCL_CL_PORTABLE -target spir64)
+set(_AMPCL_CL_NVIDIA -target nvptx64-nvidia-nvcl -fgnu-keywords -Xclang
+    -cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_3d_image_writes)
 
-function(ampcl_embed_cl target)
-  # One folder per target: two targets embedding the same file must not share a generated header,
-  # or a parallel build runs both rules at once on one file (seen with make -j16: one target's
-  # compile found the header missing while the other target's rule was replacing it).
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED AMPCL_CHECK)
+  # One file, each option set of SETS (a file of lines "set:<options>") or OPTIONS, each device
+  # variant; touches STAMP when all compile. NVIDIA=0 leaves the NVIDIA variant out.
+  foreach(v COMPILER PRELUDE)
+    if(NOT DEFINED ${v})
+      message(FATAL_ERROR "ampclEmbed.cmake: -DAMPCL_CHECK=<file.cl> needs -D${v}=...")
+    endif()
+  endforeach()
+  get_filename_component(file "${AMPCL_CHECK}" ABSOLUTE)
+  if(DEFINED SETS)
+    file(STRINGS "${SETS}" sets REGEX "^set:")
+  else()
+    set(sets "set:${OPTIONS}")
+  endif()
+  if(NOT DEFINED NVIDIA)
+    set(NVIDIA 1)
+  endif()
+  set(include -DAMPCL_PRELUDE_EMBEDDED=1)
+  foreach(part IN LISTS _AMPCL_PRELUDE_PARTS)
+    list(APPEND include -include "${PRELUDE}/${part}.h")
+  endforeach()
+  separate_arguments(extra UNIX_COMMAND "${FLAGS}")
+  file(READ "${file}" text)
+  # the precise forms runtime/exec/math_accuracy.c gives fast_math_* where native_* misses
+  set(precise "-Dfast_math_recip(x)=(1.0f/(x))" "-Dfast_math_divide(x,y)=((x)/(y))")
+  foreach(f exp exp2 exp10 log log2 log10 sqrt rsqrt sin cos tan powr)
+    list(APPEND precise -Dfast_math_${f}=${f})
+  endforeach()
+  foreach(line IN LISTS sets)
+    string(REGEX REPLACE "^set:" "" options "${line}")
+    separate_arguments(opts UNIX_COMMAND "${options}")
+    set(variants "")
+    if(options MATCHES "-DAMP_COMPUTE_CAPABILITY=([0-9]+)")
+      if(CMAKE_MATCH_1 EQUAL 0)
+        list(APPEND variants portable debug)
+      elseif(NVIDIA)
+        list(APPEND variants nvidia)
+      else()
+        message(STATUS "ampcl: ${file} with `${options}` is not checked: ${COMPILER} has no NVPTX target")
+      endif()
+    else()
+      list(APPEND variants portable debug)
+      if(NVIDIA)
+        list(APPEND variants nvidia)
+      endif()
+    endif()
+    if(text MATCHES "fast_math_")
+      list(APPEND variants precise)
+    endif()
+    foreach(variant IN LISTS variants)
+      if(variant STREQUAL "nvidia")
+        set(flags ${_AMPCL_CL_NVIDIA})
+        set(say " as on an NVIDIA GPU")
+        if(NOT options MATCHES "-DAMP_COMPUTE_CAPABILITY=")
+          list(APPEND flags -DAMP_COMPUTE_CAPABILITY=90)
+          set(say " as on an NVIDIA GPU of compute capability 9.0")
+        endif()
+      else()
+        set(flags ${_AMPCL_CL_PORTABLE})
+        if(NOT options MATCHES "-DAMP_COMPUTE_CAPABILITY=")
+          list(APPEND flags -DAMP_COMPUTE_CAPABILITY=0)
+        endif()
+        set(say "")
+        if(variant STREQUAL "debug")
+          list(APPEND flags -DAMP_DEBUG=1)
+          set(say " in debug mode (-DAMP_DEBUG=1)")
+        elseif(variant STREQUAL "precise")
+          list(APPEND flags ${precise})
+          set(say " with fast_math_* as the precise functions")
+        endif()
+      endif()
+      execute_process(
+        COMMAND "${COMPILER}" ${_AMPCL_CL_FLAGS} ${flags} ${include} ${extra} ${opts} "${file}"
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      if(NOT "${out}${err}" STREQUAL "")
+        message(NOTICE "${out}${err}")
+      endif()
+      if(NOT rc EQUAL 0)
+        set(with "`${options}`")
+        string(STRIP "${options}" options)
+        if(options STREQUAL "")
+          set(with "no options")
+        endif()
+        message(NOTICE "ampcl: ${file} does not compile with ampcl's prelude and ${with}${say}. "
+                       "-DAMPCL_CHECK_KERNELS=OFF turns the build's kernel checks off.")
+        message(FATAL_ERROR "ampcl: the kernel check failed")
+      endif()
+    endforeach()
+  endforeach()
+  if(DEFINED STAMP)
+    file(TOUCH "${STAMP}")
+  endif()
+  return()
+endif()
+
+include_guard(GLOBAL)
+set(_AMPCL_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}" CACHE INTERNAL "ampcl_embed_cl's script")
+set(_AMPCL_LAUNCHERS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/ampclLaunchers.cmake"
+    CACHE INTERNAL "ampcl_cl_launchers' script")
+# The prelude: installed beside the headers (ampclConfig.cmake sets AMPCL_PRELUDE_DIR), or in the
+# source tree when this file is ampcl's own.
+if(NOT AMPCL_PRELUDE_DIR AND EXISTS "${CMAKE_CURRENT_LIST_DIR}/../kernels_cl/prelude/ampcl_prelude.h")
+  get_filename_component(AMPCL_PRELUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../kernels_cl/prelude"
+                         ABSOLUTE)
+endif()
+
+option(AMPCL_CHECK_KERNELS
+       "Compile every kernel ampcl_embed_cl embeds with ampcl's prelude when the program is built"
+       ON)
+set(AMPCL_CHECK_KERNELS_FLAGS "" CACHE STRING "More flags for the kernel checks (e.g. -Werror)")
+set(_AMPCL_CHECKING OFF)
+if(AMPCL_CHECK_KERNELS)
+  find_program(AMPCL_CL_COMPILER NAMES clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14
+               DOC "The OpenCL C compiler of the kernel checks: clang (Debian: clang)")
+  if(NOT AMPCL_PRELUDE_DIR OR NOT EXISTS "${AMPCL_PRELUDE_DIR}/ampcl_prelude.h")
+    set(_ampcl_off "ampcl's kernel prelude is not in AMPCL_PRELUDE_DIR (\"${AMPCL_PRELUDE_DIR}\")")
+  elseif(NOT AMPCL_CL_COMPILER)
+    string(CONCAT _ampcl_off "no clang was found for their OpenCL C front end (Debian: apt "
+                  "install clang, or set AMPCL_CL_COMPILER)")
+  else()
+    # Whether the compiler reads OpenCL C, and PTX's asm for the NVIDIA variant: asked once per
+    # compiler.
+    if(NOT _AMPCL_CL_PROBED STREQUAL AMPCL_CL_COMPILER)
+      set(probe "${CMAKE_BINARY_DIR}/CMakeFiles/ampcl_cl_probe.cl")
+      file(WRITE "${probe}" "__kernel void k(__global uint *x) {\n"
+                            "#ifdef PTX\n  uint r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n"
+                            "  x[0] = r;\n#endif\n  x[get_global_id(0)] += 1u;\n}\n")
+      execute_process(COMMAND "${AMPCL_CL_COMPILER}" ${_AMPCL_CL_FLAGS} ${_AMPCL_CL_PORTABLE}
+                              "${probe}"
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      set(_AMPCL_CL_WORKS ${rc} CACHE INTERNAL "")
+      string(REGEX REPLACE "[\n]+" " " why "${out}${err}") # a cache entry holds one line
+      set(_AMPCL_CL_WHY "${why}" CACHE INTERNAL "")
+      execute_process(COMMAND "${AMPCL_CL_COMPILER}" ${_AMPCL_CL_FLAGS} ${_AMPCL_CL_NVIDIA} -DPTX
+                              "${probe}"
+                      RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+      set(_AMPCL_CL_NVPTX ${rc} CACHE INTERNAL "")
+      set(_AMPCL_CL_PROBED "${AMPCL_CL_COMPILER}" CACHE INTERNAL "")
+    endif()
+    if(NOT _AMPCL_CL_WORKS EQUAL 0)
+      set(_ampcl_off "${AMPCL_CL_COMPILER} does not compile OpenCL C: ${_AMPCL_CL_WHY}")
+    else()
+      set(_AMPCL_CHECKING ON)
+    endif()
+  endif()
+  get_property(_ampcl_said GLOBAL PROPERTY _AMPCL_CHECKS_SAID)
+  if(NOT _ampcl_said)
+    set_property(GLOBAL PROPERTY _AMPCL_CHECKS_SAID 1)
+    if(_AMPCL_CHECKING)
+      set(_ampcl_nv "")
+      if(NOT _AMPCL_CL_NVPTX EQUAL 0)
+        set(_ampcl_nv "; it has no NVPTX target, so NVIDIA's paths are not checked")
+      endif()
+      message(STATUS "ampcl: kernels are checked at build time with ${AMPCL_CL_COMPILER}${_ampcl_nv}")
+    else()
+      message(WARNING "ampcl: kernels are not checked at build time: ${_ampcl_off}. "
+                      "-DAMPCL_CHECK_KERNELS=OFF turns the checks, and this message, off.")
+    endif()
+  endif()
+endif()
+
+# For each file the header <base><suffix>.h, made by `script` (-DIN=<file> -DOUT=<header>
+# -DNAME=<base><suffix> as a C identifier), in the target's folder of generated headers.
+# One folder per target: two targets embedding the same file must not share a generated header,
+# or a parallel build runs both rules at once on one file (seen with make -j16: one target's
+# compile found the header missing while the other target's rule was replacing it).
+function(_ampcl_headers target suffix script what)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/ampcl_embedded/${target})
   foreach(cl IN LISTS ARGN)
     get_filename_component(abs "${cl}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     get_filename_component(base "${cl}" NAME_WE)
-    string(MAKE_C_IDENTIFIER "${base}_cl" name)
+    string(MAKE_C_IDENTIFIER "${base}${suffix}" name)
     set(hdr ${dir}/${name}.h)
     add_custom_command(
       OUTPUT ${hdr}
-      COMMAND ${CMAKE_COMMAND} -DIN=${abs} -DOUT=${hdr} -DNAME=${name} -P ${_AMPCL_EMBED_SCRIPT}
-      DEPENDS ${abs} ${_AMPCL_EMBED_SCRIPT}
-      COMMENT "Embedding ${cl}"
+      COMMAND ${CMAKE_COMMAND} -DIN=${abs} -DOUT=${hdr} -DNAME=${name} -P ${script}
+      DEPENDS ${abs} ${script}
+      COMMENT "${what} ${cl}"
       VERBATIM)
     target_sources(${target} PRIVATE ${hdr})
   endforeach()
   target_include_directories(${target} PRIVATE ${dir})
+endfunction()
+
+# Writes `content` to `file` unless the file holds it already (its time stays, and with it what
+# depends on it).
+function(_ampcl_write_if_changed file content)
+  set(old "")
+  if(EXISTS ${file})
+    file(READ ${file} old)
+  endif()
+  if(NOT old STREQUAL content)
+    file(WRITE ${file} "${content}")
+  endif()
+endfunction()
+
+function(ampcl_cl_launchers target)
+  _ampcl_headers(${target} _launch ${_AMPCL_LAUNCHERS_SCRIPT} "Typed launchers for" ${ARGN})
+endfunction()
+
+function(ampcl_check_cl target)
+  cmake_parse_arguments(C "" "" "OPTIONS" ${ARGN})
+  if(NOT _AMPCL_CHECKING)
+    return()
+  endif()
+  # in chunks of 16 sets, each its own command, so that a file's many sets are checked in parallel
+  set(chunks "")
+  set(content "")
+  set(n 0)
+  foreach(options IN LISTS C_OPTIONS)
+    string(APPEND content "set:${options}\n")
+    math(EXPR n "${n} + 1")
+    if(n EQUAL 16)
+      list(APPEND chunks "${content}")
+      set(content "")
+      set(n 0)
+    endif()
+  endforeach()
+  if(NOT content STREQUAL "")
+    list(APPEND chunks "${content}")
+  elseif(chunks STREQUAL "")
+    list(APPEND chunks "set:\n") # no OPTIONS: one check without options
+  endif()
+  set(deps "")
+  foreach(part IN LISTS _AMPCL_PRELUDE_PARTS)
+    list(APPEND deps "${AMPCL_PRELUDE_DIR}/${part}.h")
+  endforeach()
+  set(nvidia 0)
+  if(_AMPCL_CL_NVPTX EQUAL 0)
+    set(nvidia 1)
+  endif()
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/ampcl_embedded/${target}/check)
+  foreach(cl IN LISTS C_UNPARSED_ARGUMENTS)
+    get_filename_component(abs "${cl}" ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    get_filename_component(base "${cl}" NAME_WE)
+    get_filename_component(cldir "${abs}" DIRECTORY)
+    string(MD5 key "${abs}")
+    string(SUBSTRING "${key}" 0 8 key)
+    file(GLOB beside CONFIGURE_DEPENDS ${cldir}/*.h) # what the file may #include
+    set(i 0)
+    foreach(content IN LISTS chunks)
+      # the option sets in a file, written when they change: a new set checks the file again
+      set(sets ${dir}/${base}-${key}-${i}.sets)
+      _ampcl_write_if_changed(${sets} "${content}")
+      set(stamp ${dir}/${base}-${key}-${i}.stamp)
+      add_custom_command(
+        OUTPUT ${stamp}
+        COMMAND ${CMAKE_COMMAND} -DAMPCL_CHECK=${abs} -DSETS=${sets}
+                -DCOMPILER=${AMPCL_CL_COMPILER} -DPRELUDE=${AMPCL_PRELUDE_DIR} -DNVIDIA=${nvidia}
+                "-DFLAGS=${AMPCL_CHECK_KERNELS_FLAGS}" -DSTAMP=${stamp} -P ${_AMPCL_EMBED_SCRIPT}
+        DEPENDS ${abs} ${sets} ${beside} ${deps} ${_AMPCL_EMBED_SCRIPT}
+        COMMENT "Checking ${cl} with ampcl's prelude (${base}-${i})"
+        VERBATIM)
+      target_sources(${target} PRIVATE ${stamp})
+      math(EXPR i "${i} + 1")
+    endforeach()
+  endforeach()
+endfunction()
+
+function(ampcl_embed_cl target)
+  cmake_parse_arguments(E "" "" "OPTIONS" ${ARGN})
+  _ampcl_headers(${target} _cl ${_AMPCL_EMBED_SCRIPT} "Embedding" ${E_UNPARSED_ARGUMENTS})
+  ampcl_cl_launchers(${target} ${E_UNPARSED_ARGUMENTS})
+  if(DEFINED E_OPTIONS)
+    ampcl_check_cl(${target} ${E_UNPARSED_ARGUMENTS} OPTIONS ${E_OPTIONS})
+  else()
+    ampcl_check_cl(${target} ${E_UNPARSED_ARGUMENTS})
+  endif()
 endfunction()

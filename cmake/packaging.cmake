@@ -36,8 +36,11 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME ampcl-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_COMPONENT_DEV_DESCRIPTION
     "Headers, the CMake package (find_package(ampcl), ampcl_embed_cl), the pkg-config file and the
-kernel-embedding script for building programs against ampcl.")
+scripts that embed a program's kernels, check them with the kernel prelude at build time (with
+clang) and write their typed launchers, for building programs against ampcl.")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
     "ampcl (= ${PROJECT_VERSION}), ocl-icd-opencl-dev, opencl-c-headers")
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "cmake (>= 3.20), pkg-config")
+# clang's OpenCL C front end: ampcl_embed_cl's build-time kernel checks (off without it)
+set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "clang")
 include(CPack)

@@ -21,7 +21,8 @@
  *   algorithms [--size N] [--accelerator PATH] [--kernels DIR] */
 #include <math.h>
 
-#include "algorithms_cl.h" /* algorithms_cl: algorithms.cl as a string */
+#include "algorithms_cl.h"     /* algorithms_cl: algorithms.cl as a string */
+#include "algorithms_launch.h" /* quantize_launch: its typed launcher */
 #include "example.h"
 
 static void usage(FILE *to) {
@@ -80,7 +81,7 @@ int main(int argc, char **argv) {
     x[i] = sinf(0.001f * (float)i) * (float)((i * 7919) % 1000) / 1000.0f;
   EX_TRY(ex_open_view(path, &acc, &av));
   EX_TRY(ex_load_program(kdir, "algorithms", algorithms_cl, NULL, &prog));
-  EX_TRY(amp_kernel_create(prog, "quantize", &quantize));
+  EX_TRY(quantize_kernel(prog, &quantize));
   EX_TRY(amp_array_view_create_const(amp_extent1(n), AMP_FLOAT, x, &vx));
 
   /* ---- reduce ---- */
@@ -108,8 +109,7 @@ int main(int argc, char **argv) {
   printf("histogram (256 levels)\n");
   EX_TRY(amp_array_view_create(amp_extent1(n), AMP_INT32, lev, &vlev));
   EX_TRY(amp_array_view_discard_data(vlev));
-  amp_arg qargs[] = {amp_arg_view(vx), amp_arg_view(vlev)};
-  EX_TRY(amp_parallel_for_each(av, amp_extent1(n), quantize, qargs, AMP_NARGS(qargs)));
+  EX_TRY(quantize_launch(av, amp_extent1(n), quantize, vx, vlev));
   EX_TRY(amp_array_view_create(amp_extent1(256), AMP_UINT32, bins, &vbins));
   EX_TRY(amp_array_view_discard_data(vbins));
   EX_TRY(amp_histogram(av, vlev, vbins));

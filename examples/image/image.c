@@ -18,7 +18,8 @@
 #include <stdint.h>
 
 #include "example.h"
-#include "image_cl.h" /* image_cl: image.cl as a string */
+#include "image_cl.h"     /* image_cl: image.cl as a string */
+#include "image_launch.h" /* blur_pass_launch, resize_launch: its typed launchers */
 #ifdef EX_HAVE_PNG
 #include <png.h>
 #endif
@@ -191,8 +192,8 @@ int main(int argc, char **argv) {
   amp_accelerator_view *av;
   EX_TRY(ex_open_view(path, &acc, &av));
   EX_TRY(ex_load_program(kernels_dir, "image", image_cl, NULL, &program));
-  EX_TRY(amp_kernel_create(program, "blur_pass", &kblur));
-  EX_TRY(amp_kernel_create(program, "resize", &kresize));
+  EX_TRY(blur_pass_kernel(program, &kblur));
+  EX_TRY(resize_kernel(program, &kresize));
 
   /* The image as an 8-bit unorm texture (read as floats in [0, 1]) and, for the blur, as a float
    * one, so the passes keep full precision between them. Both formats are in OpenCL's minimum
@@ -214,18 +215,12 @@ int main(int argc, char **argv) {
   EX_TRY(amp_texture_create(av, e, f32, &outf));
 
   const amp_sampler linear_clamp = {AMP_FILTER_LINEAR, AMP_ADDRESS_CLAMP};
-  amp_arg pass_x[] = {amp_arg_texture(srcf), amp_arg_sampler(linear_clamp), amp_arg_texture(tmpf),
-                      amp_arg_int(0)};
-  amp_arg pass_y[] = {amp_arg_texture(tmpf), amp_arg_sampler(linear_clamp), amp_arg_texture(outf),
-                      amp_arg_int(1)};
-  EX_TRY(amp_parallel_for_each(av, e, kblur, pass_x, AMP_NARGS(pass_x)));
-  EX_TRY(amp_parallel_for_each(av, e, kblur, pass_y, AMP_NARGS(pass_y)));
+  EX_TRY(blur_pass_launch(av, e, kblur, srcf, linear_clamp, tmpf, 0)); /* across */
+  EX_TRY(blur_pass_launch(av, e, kblur, tmpf, linear_clamp, outf, 1)); /* down */
   EX_TRY(amp_copy_from_texture(outf, blurred, n * 4 * sizeof *blurred));
 
   EX_TRY(amp_texture_create(av, amp_extent2(oh, ow), unorm8, &small));
-  amp_arg rs[] = {amp_arg_texture(src8), amp_arg_sampler(linear_clamp), amp_arg_texture(small),
-                  amp_arg_int(oh), amp_arg_int(ow)};
-  EX_TRY(amp_parallel_for_each(av, amp_extent2(oh, ow), kresize, rs, AMP_NARGS(rs)));
+  EX_TRY(resize_launch(av, amp_extent2(oh, ow), kresize, src8, linear_clamp, small, oh, ow));
   EX_TRY(amp_copy_from_texture(small, resized, (size_t)oh * (size_t)ow * 4));
 
   /* Check both against the host. */

@@ -23,7 +23,8 @@
 #include <math.h>
 
 #include "example.h"
-#include "matmul_cl.h" /* matmul_cl: matmul.cl as a string */
+#include "matmul_cl.h"     /* matmul_cl: matmul.cl as a string */
+#include "matmul_launch.h" /* matmul_naive_launch_ex, matmul_tiled_launch_ex: its typed launchers */
 #ifdef EX_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
@@ -207,18 +208,13 @@ static amp_status matmul_amp(amp_accelerator_view *av, amp_kernel *kernel, int t
   EX_TRY(amp_array_view_create(amp_extent2(m, n), p->type, C, &avC));
   EX_TRY(amp_array_view_discard_data(avC));
 
-  amp_arg args[] = {amp_arg_view(avA), amp_arg_view(avB), amp_arg_view(avC)};
-  amp_launch launch = {
-      .domain = amp_extent2(m, n), .kernel = kernel, .args = args, .nargs = AMP_NARGS(args)};
   if (tile) {
     /* avC.extent.tile<16,16>().pad(): whole tiles; the kernel skips the padding. */
     amp_tiled_extent te = amp_tiled_extent_pad(amp_tile2(amp_extent2(m, n), tile, tile));
-    launch.domain = te.extent;
-    launch.tiled = 1;
-    launch.tile[0] = te.tile[0];
-    launch.tile[1] = te.tile[1];
+    EX_TRY(matmul_tiled_launch_ex(av, te, kernel, avA, avB, avC, done));
+  } else {
+    EX_TRY(matmul_naive_launch_ex(av, amp_extent2(m, n), kernel, avA, avB, avC, done));
   }
-  EX_TRY(amp_parallel_for_each_ex(av, &launch, done));
 
   EX_TRY(amp_array_view_synchronize(avC));
 fail:
@@ -286,14 +282,7 @@ static amp_status matmul_multi(amp_accelerator **accs, int deviceCount, amp_kern
 
     amp_tiled_extent te =
         amp_tiled_extent_pad(amp_tile2(amp_extent2(locnrows, n), tiled_edge, tiled_edge));
-    amp_arg args[] = {amp_arg_view(blockA[dev]), amp_arg_view(avB), amp_arg_view(blockC[dev])};
-    amp_launch launch = {.domain = te.extent,
-                         .tiled = 1,
-                         .tile = {tiled_edge, tiled_edge},
-                         .kernel = kernel,
-                         .args = args,
-                         .nargs = AMP_NARGS(args)};
-    EX_TRY(amp_parallel_for_each_ex(av, &launch, &done[dev]));
+    EX_TRY(matmul_tiled_launch_ex(av, te, kernel, blockA[dev], avB, blockC[dev], &done[dev]));
   }
 
   EX_TRY(amp_array_view_synchronize(avC));
@@ -567,8 +556,8 @@ int main(int argc, char **argv) {
   char options[64];
   snprintf(options, sizeof options, "-DT=%s -DTILE=%d", type, tiled_edge);
   EX_TRY(ex_load_program(kernels_dir, "matmul", matmul_cl, options, &program));
-  EX_TRY(amp_kernel_create(program, "matmul_naive", &naive));
-  EX_TRY(amp_kernel_create(program, "matmul_tiled", &tiled));
+  EX_TRY(matmul_naive_kernel(program, &naive));
+  EX_TRY(matmul_tiled_kernel(program, &tiled));
   if (want[IMPL_MULTI]) {
     size_t count;
     EX_TRY(amp_accelerator_count(&count));

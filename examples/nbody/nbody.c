@@ -18,7 +18,8 @@
 #include <CL/cl_platform.h> /* cl_float4: the host twin of OpenCL C's float4 */
 
 #include "example.h"
-#include "nbody_cl.h" /* nbody_cl: nbody.cl as a string */
+#include "nbody_cl.h"     /* nbody_cl: nbody.cl as a string */
+#include "nbody_launch.h" /* nbody_naive_launch_ex, nbody_tiled_launch_ex: its typed launchers */
 #ifdef EX_HAVE_WINDOW
 #include "window.h"
 #endif
@@ -306,18 +307,14 @@ static amp_status simulation_amp(amp_accelerator_view *av, amp_kernel *kernel, i
   EX_TRY(amp_array_view_create(amp_extent1(bodies), AMP_STRUCT(particle), next_data, &next));
   EX_TRY(amp_array_view_discard_data(next));
 
-  amp_launch launch = {.domain = amp_extent1(bodies), .kernel = kernel, .nargs = 4};
-  if (tile) {
-    amp_tiled_extent te = amp_tiled_extent_pad(amp_tile1(amp_extent1(bodies), tile));
-    launch.domain = te.extent;
-    launch.tiled = 1;
-    launch.tile[0] = tile;
-  }
+  amp_tiled_extent te = amp_tiled_extent_pad(amp_tile1(amp_extent1(bodies), tile ? tile : 1));
   for (int step = 0; step < steps; step++) {
-    amp_arg args[] = {amp_arg_view(previous), amp_arg_view(next), amp_arg_float(DT),
-                      amp_arg_float(SOFTENING * SOFTENING)};
-    launch.args = args;
-    EX_TRY(amp_parallel_for_each_ex(av, &launch, &done[step]));
+    const float soft2 = SOFTENING * SOFTENING;
+    if (tile)
+      EX_TRY(nbody_tiled_launch_ex(av, te, kernel, previous, next, DT, soft2, &done[step]));
+    else
+      EX_TRY(nbody_naive_launch_ex(av, amp_extent1(bodies), kernel, previous, next, DT, soft2,
+                                   &done[step]));
 
     amp_array_view *t = previous; /* swap: this step's output is the next one's input */
     previous = next;
@@ -486,8 +483,8 @@ int main(int argc, char **argv) {
   char options[32];
   snprintf(options, sizeof options, "-DTILE=%d", tile);
   EX_TRY(ex_load_program(kernels_dir, "nbody", nbody_cl, options, &program));
-  EX_TRY(amp_kernel_create(program, "nbody_naive", &kernels[0]));
-  EX_TRY(amp_kernel_create(program, "nbody_tiled", &kernels[1]));
+  EX_TRY(nbody_naive_kernel(program, &kernels[0]));
+  EX_TRY(nbody_tiled_kernel(program, &kernels[1]));
 
   printf("\n%-6s %14s %14s %10s %16s %16s\n", "impl", "kernel ms/step", "e2e ms/step", "steps/s",
          "interactions/s", "speedup vs seq");

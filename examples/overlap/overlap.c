@@ -19,6 +19,7 @@
 
 #include "example.h"
 #include "overlap_cl.h"
+#include "overlap_launch.h"
 
 enum { MAX_PIECES = 16 };
 
@@ -49,8 +50,7 @@ static amp_status add_exp(const run *r, int pieces, double *ms) {
     EX_TRY(amp_array_view_section(f, origin, len, &pf[p]));
     EX_TRY(amp_array_view_section(s, origin, len, &ps[p]));
     EX_TRY(amp_array_view_section(res, origin, len, &pr[p]));
-    amp_arg args[] = {amp_arg_view(pf[p]), amp_arg_view(ps[p]), amp_arg_view(pr[p])};
-    EX_TRY(amp_parallel_for_each(r->queues[p], len, r->k, args, AMP_NARGS(args)));
+    EX_TRY(add_exp_piece_launch(r->queues[p], len, r->k, pf[p], ps[p], pr[p]));
     EX_TRY(amp_array_view_synchronize_async(pr[p], &back[p]));
   }
   for (int p = 0; p < pieces; p++)
@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
   for (int p = 0; p < r.pieces; p++)
     EX_TRY(amp_accelerator_create_view(r.acc, AMP_QUEUING_MODE_AUTOMATIC, &r.queues[p]));
   EX_TRY(ex_load_program(kdir, "overlap", overlap_cl, NULL, &prog));
-  EX_TRY(amp_kernel_create(prog, "add_exp_piece", &r.k));
+  EX_TRY(add_exp_piece_kernel(prog, &r.k));
   size_t bytes = (size_t)r.n * sizeof(float);
   for (int i = 0; i < 3; i++) {
     if (pinned)

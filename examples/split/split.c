@@ -23,6 +23,7 @@
 
 #include "example.h"
 #include "split_cl.h"
+#include "split_launch.h"
 
 enum { MAX_ACCS = 16, MAX_PIECES = 16 };
 
@@ -71,8 +72,7 @@ static void *part_main(void *arg) {
     EX_TRY(amp_array_view_create_const(e, AMP_FLOAT, pb->second + lo, &s[k]));
     EX_TRY(amp_array_view_create(e, AMP_FLOAT, pb->result + lo, &r[k]));
     EX_TRY(amp_array_view_discard_data(r[k])); /* the old contents need not be copied in */
-    amp_arg args[] = {amp_arg_view(f[k]), amp_arg_view(s[k]), amp_arg_view(r[k])};
-    EX_TRY(amp_parallel_for_each(pt->queue[k], e, pb->kernel, args, AMP_NARGS(args)));
+    EX_TRY(add_exp_launch(pt->queue[k], e, pb->kernel, f[k], s[k], r[k]));
     if (pb->pinned) /* DMA: enqueued now, the copy engines overlap it with the other pieces */
       EX_TRY(amp_array_view_synchronize_async(r[k], &back[k]));
     else if (last >= 0) /* staged: the previous piece comes back while this one computes */
@@ -266,7 +266,7 @@ int main(int argc, char **argv) {
   printf("\n");
   /* 2. the kernel (one program serves every accelerator; each builds it at its first launch) */
   EX_TRY(ex_load_program(kdir, "split", split_cl, NULL, &prog));
-  EX_TRY(amp_kernel_create(prog, "add_exp", &pb.kernel));
+  EX_TRY(add_exp_kernel(prog, &pb.kernel));
   /* 3. the data in host memory: pinned (any accelerator's amp_host_alloc is pinned for all) */
   size_t bytes = (size_t)pb.n * sizeof(float);
   for (int i = 0; i < 3; i++) {

@@ -10,7 +10,8 @@
 #include <inttypes.h>
 
 #include "example.h"
-#include "tiles_cl.h" /* tiles_cl: tiles.cl as a string */
+#include "tiles_cl.h"     /* tiles_cl: tiles.cl as a string */
+#include "tiles_launch.h" /* tiles_launch_ex: its typed launcher */
 
 enum { TILE = 2, VALUE = 42, MAX_RUNS = 100000 };
 /* Each timing repeats its work until this much wall time has passed and gives the mean per run:
@@ -50,14 +51,7 @@ static amp_status tiles_amp(amp_accelerator_view *av, amp_kernel *kernel, int *t
   EX_TRY(amp_array_view_discard_data(avTile));
   EX_TRY(amp_array_view_discard_data(avSum));
 
-  amp_arg args[] = {amp_arg_view(avTile), amp_arg_view(avSum)};
-  amp_launch launch = {.domain = tiledMatrix.extent,
-                       .tiled = 1,
-                       .tile = {TILE, TILE},
-                       .kernel = kernel,
-                       .args = args,
-                       .nargs = AMP_NARGS(args)};
-  EX_TRY(amp_parallel_for_each_ex(av, &launch, done));
+  EX_TRY(tiles_launch_ex(av, tiledMatrix, kernel, avTile, avSum, done));
 
   EX_TRY(amp_array_view_synchronize(avTile));
   EX_TRY(amp_array_view_synchronize(avSum));
@@ -135,7 +129,7 @@ int main(int argc, char **argv) {
   amp_accelerator_view *av;
   EX_TRY(ex_open_view(path, &acc, &av));
   EX_TRY(ex_load_program(kernels_dir, "tiles", tiles_cl, NULL, &program));
-  EX_TRY(amp_kernel_create(program, "tiles", &kernel));
+  EX_TRY(tiles_kernel(program, &kernel));
 
   /* Run 1 compiles the kernel; the runs after it are timed, as many as MIN_TIMED_MS holds. */
   EX_TRY(tiles_amp(av, kernel, tile_number, sum, size, &done));

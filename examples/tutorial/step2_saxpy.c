@@ -1,7 +1,9 @@
 /* Step 2 of docs/TUTORIAL.md: a kernel of one's own. y = a * x + y on the default accelerator,
  * checked against the same loop on the host. The kernel is step2_saxpy.cl, embedded into this
- * program at build time as the string step2_saxpy_cl (ampcl_embed_cl in CMakeLists.txt). */
-#include "step2_saxpy_cl.h"
+ * program at build time as the string step2_saxpy_cl, with its typed launcher saxpy_launch
+ * (ampcl_embed_cl in CMakeLists.txt). */
+#include "step2_saxpy_cl.h"     /* step2_saxpy_cl: the kernel's text */
+#include "step2_saxpy_launch.h" /* saxpy_kernel, saxpy_launch: one C function per kernel */
 #include "tutorial.h"
 
 #include <math.h>
@@ -21,17 +23,17 @@ int main(void) {
   amp_program *program;
   amp_kernel *saxpy;
   TRY(amp_program_create(step2_saxpy_cl, NULL, &program));
-  TRY(amp_kernel_create(program, "saxpy", &saxpy));
+  TRY(saxpy_kernel(program, &saxpy));
 
   /* Views over the host arrays: nothing moves yet. x is read-only, y is read and written. */
   amp_array_view *vx, *vy;
   TRY(amp_array_view_create_const(amp_extent1(N), AMP_FLOAT, x, &vx));
   TRY(amp_array_view_create(amp_extent1(N), AMP_FLOAT, y, &vy));
 
-  /* The arguments, in the order of the kernel's parameters: args[0] is `a`, args[1] is x,
-   * args[2] is y. Error messages count arguments the same way, from 0. */
-  amp_arg args[] = {amp_arg_float(a), amp_arg_view(vx), amp_arg_view(vy)};
-  TRY(amp_parallel_for_each_default(amp_extent1(N), saxpy, args, AMP_NARGS(args)));
+  /* The launch over N elements: where (NULL, the default accelerator's view), over what, which
+   * kernel, then one argument per kernel parameter, in their order: a, x, y. A missing or extra
+   * argument, or a view where the float goes, is a compile error in this file. */
+  TRY(saxpy_launch(NULL, amp_extent1(N), saxpy, a, vx, vy));
 
   /* y's new contents are on the device until we ask for them. */
   TRY(amp_array_view_synchronize(vy));

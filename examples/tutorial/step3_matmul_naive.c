@@ -2,6 +2,7 @@
  * C, timed, and checked against the host. */
 #include "matrices.h"
 #include "step3_matmul_naive_cl.h"
+#include "step3_matmul_naive_launch.h"
 #include "tutorial.h"
 
 enum { M = 384, W = 256, N = 320 };
@@ -18,7 +19,7 @@ int main(void) {
   amp_program *program;
   amp_kernel *kernel;
   TRY(amp_program_create(step3_matmul_naive_cl, NULL, &program));
-  TRY(amp_kernel_create(program, "matmul_naive", &kernel));
+  TRY(matmul_naive_kernel(program, &kernel));
   amp_accelerator *acc;
   TRY(amp_accelerator_get_default(&acc));
   TRY(amp_program_build(program, acc)); /* compile now, so the timing below is the kernel's */
@@ -30,9 +31,8 @@ int main(void) {
   TRY(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c, &vc));
   TRY(amp_array_view_discard_data(vc)); /* C's old contents do not matter: do not copy them in */
 
-  amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
   double t0 = now_ms();
-  TRY(amp_parallel_for_each_default(amp_extent2(M, N), kernel, args, AMP_NARGS(args)));
+  TRY(matmul_naive_launch(NULL, amp_extent2(M, N), kernel, va, vb, vc));
   TRY(amp_array_view_synchronize(vc));
   double ms = now_ms() - t0;
 

@@ -3,6 +3,7 @@
  * rounds. Two kernels: one whose tile size is fixed when it is built, one that takes it at run
  * time. Both are checked against the host. */
 #include "step4_tile_sums_cl.h"
+#include "step4_tile_sums_launch.h"
 #include "tutorial.h"
 
 enum { N = 64 * 1000 };
@@ -40,36 +41,34 @@ int main(void) {
   amp_program *program;
   amp_kernel *fixed, *any;
   TRY(amp_program_create(step4_tile_sums_cl, options, &program));
-  TRY(amp_kernel_create(program, "tile_sum_static", &fixed));
-  TRY(amp_kernel_create(program, "tile_sum_local", &any));
+  TRY(tile_sum_static_kernel(program, &fixed));
+  TRY(tile_sum_local_kernel(program, &any));
 
   amp_array_view *vin, *vsums;
   TRY(amp_array_view_create_const(amp_extent1(N), AMP_FLOAT, in, &vin));
   TRY(amp_array_view_create(amp_extent1(N), AMP_FLOAT, sums, &vsums));
   int wrong = 0;
 
-  /* 1. The tile_static kernel, launched with the tile it was built for. */
-  amp_arg args[] = {amp_arg_view(vin), amp_arg_view(vsums)};
+  /* 1. The tile_static kernel, launched with the tile it was built for. Its launcher takes a
+   * tiled extent, since the kernel uses tiles. */
   TRY(amp_array_view_discard_data(vsums));
-  TRY(amp_parallel_for_each_tiled(view, amp_tile1(amp_extent1(N), static_tile), fixed, args,
-                                  AMP_NARGS(args)));
+  TRY(tile_sum_static_launch(view, amp_tile1(amp_extent1(N), static_tile), fixed, vin, vsums));
   TRY(amp_array_view_synchronize(vsums));
   wrong += check("tile_sum_static (-DTILE)", in, sums, static_tile);
 
-  /* 2. The __local kernel, with two tile sizes: the launch says how much memory a tile gets. */
+  /* 2. The __local kernel, with two tile sizes: the launch says how much memory a tile gets
+   * (the launcher's part_bytes, for the kernel's `__local float *part`). */
   for (int tile = 32; tile <= 128; tile *= 4) {
     if ((size_t)tile > props.max_tile_size) { /* a smaller device */
       printf("%-34s tiles of %3d: more than this device's %zu, not run\n",
-             "tile_sum_local (amp_arg_local)", tile, props.max_tile_size);
+             "tile_sum_local (part_bytes)", tile, props.max_tile_size);
       continue;
     }
-    amp_arg largs[] = {amp_arg_view(vin), amp_arg_view(vsums),
-                       amp_arg_local(sizeof(float) * (size_t)tile)};
     TRY(amp_array_view_discard_data(vsums));
-    TRY(amp_parallel_for_each_tiled(view, amp_tile1(amp_extent1(N), tile), any, largs,
-                                    AMP_NARGS(largs)));
+    TRY(tile_sum_local_launch(view, amp_tile1(amp_extent1(N), tile), any, vin, vsums,
+                              sizeof(float) * (size_t)tile));
     TRY(amp_array_view_synchronize(vsums));
-    wrong += check("tile_sum_local (amp_arg_local)", in, sums, tile);
+    wrong += check("tile_sum_local (part_bytes)", in, sums, tile);
   }
 
   TRY(amp_array_view_release(vin));

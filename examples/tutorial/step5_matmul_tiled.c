@@ -4,7 +4,9 @@
  *   step5_matmul_tiled [SIZE]   SIZE x SIZE matrices (default 1000) */
 #include "matrices.h"
 #include "step3_matmul_naive_cl.h"
+#include "step3_matmul_naive_launch.h"
 #include "step5_matmul_tiled_cl.h"
+#include "step5_matmul_tiled_launch.h"
 #include "tutorial.h"
 
 /* The tile, in one place: the compiler gets -DTILE=32 -DWPT=8, the launch tiles of
@@ -12,17 +14,18 @@
  * elements per work-item: main). */
 enum { TILE = 32, WPT = 8, RUNS = 3 };
 
-/* The median time of RUNS launches of `kernel`, waiting for each: over `tiles` when it is not
- * NULL, else untiled over `extent`. */
-static double median_ms(amp_accelerator_view *view, amp_kernel *kernel, amp_extent extent,
-                        const amp_tiled_extent *tiles, amp_arg *args, size_t nargs) {
+/* The median time of RUNS launches, waiting for each: of the tiled kernel over `tiles` when it is
+ * not NULL, else of the naive one over `extent`; C = A * B. */
+static double median_ms(amp_accelerator_view *view, amp_kernel *naive, amp_kernel *tiled,
+                        amp_extent extent, amp_tiled_extent tiles, amp_array_view *a,
+                        amp_array_view *b, amp_array_view *c) {
   double t[RUNS];
   for (int i = 0; i < RUNS; i++) {
     double t0 = now_ms();
-    if (tiles)
-      TRY(amp_parallel_for_each_tiled(view, *tiles, kernel, args, nargs));
+    if (tiled)
+      TRY(matmul_tiled_launch(view, tiles, tiled, a, b, c));
     else
-      TRY(amp_parallel_for_each(view, extent, kernel, args, nargs));
+      TRY(matmul_naive_launch(view, extent, naive, a, b, c));
     TRY(amp_accelerator_view_wait(view));
     t[i] = now_ms() - t0;
   }
@@ -65,14 +68,13 @@ int main(int argc, char **argv) {
   amp_kernel *naive, *tiled;
   TRY(amp_program_create(step3_matmul_naive_cl, NULL, &naive_program));
   TRY(amp_program_create(step5_matmul_tiled_cl, options, &tiled_program));
-  TRY(amp_kernel_create(naive_program, "matmul_naive", &naive));
-  TRY(amp_kernel_create(tiled_program, "matmul_tiled", &tiled));
+  TRY(matmul_naive_kernel(naive_program, &naive));
+  TRY(matmul_tiled_kernel(tiled_program, &tiled));
 
   amp_array_view *va, *vb, *vc;
   TRY(amp_array_view_create_const(amp_extent2(M, W), AMP_FLOAT, a, &va));
   TRY(amp_array_view_create_const(amp_extent2(W, N), AMP_FLOAT, b, &vb));
   TRY(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c, &vc));
-  amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
 
   /* The naive kernel runs over C's extent, one work-item per element. The tiled one runs tiles
    * of (TILE / wpt) x TILE work-items, each tile computing a TILE x TILE block of C: over
@@ -87,7 +89,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 2; k++) {
     TRY(amp_array_view_discard_data(vc));
     /* the first launch builds the kernel and copies A and B in; time the launches after it */
-    ms[k] = median_ms(view, k ? tiled : naive, extent, k ? &tiles : NULL, args, AMP_NARGS(args));
+    ms[k] = median_ms(view, naive, k ? tiled : NULL, extent, tiles, va, vb, vc);
     TRY(amp_array_view_synchronize(vc));
     int w = count_wrong(c, expect, M * N);
     printf("%-6s matmul %d x %d x %d: %8.2f ms, %d wrong\n", k ? "tiled" : "naive", M, W, N, ms[k],

@@ -12,7 +12,8 @@
 #include <math.h>
 
 #include "example.h"
-#include "vector_add_exp_cl.h" /* vector_add_exp_cl: vector_add_exp.cl as a string */
+#include "vector_add_exp_cl.h"     /* vector_add_exp_cl: vector_add_exp.cl as a string */
+#include "vector_add_exp_launch.h" /* vector_add_exp_launch_ex: its typed launcher */
 
 static void usage(FILE *to) {
   fprintf(to, "usage: amp-vector-add-exp [--size N] [--accelerator PATH] [--kernels DIR]\n"
@@ -42,9 +43,7 @@ static amp_status vector_add_exp_amp(amp_accelerator_view *av, amp_kernel *kerne
 
   EX_TRY(amp_array_view_discard_data(avResult));
 
-  amp_arg args[] = {amp_arg_view(avFirst), amp_arg_view(avSecond), amp_arg_view(avResult)};
-  amp_launch launch = {.domain = extent, .kernel = kernel, .args = args, .nargs = AMP_NARGS(args)};
-  EX_TRY(amp_parallel_for_each_ex(av, &launch, done));
+  EX_TRY(vector_add_exp_launch_ex(av, extent, kernel, avFirst, avSecond, avResult, done));
 
   EX_TRY(amp_array_view_synchronize(avResult));
 fail:
@@ -112,7 +111,7 @@ int main(int argc, char **argv) {
   amp_accelerator_view *av;
   EX_TRY(ex_open_view(path, &acc, &av));
   EX_TRY(ex_load_program(kernels_dir, "vector_add_exp", vector_add_exp_cl, NULL, &program));
-  EX_TRY(amp_kernel_create(program, "vector_add_exp", &kernel));
+  EX_TRY(vector_add_exp_kernel(program, &kernel));
 
   /* Run 1 warms up: the kernel is compiled for the device at its first launch. */
   EX_TRY(vector_add_exp_amp(av, kernel, first, second, result, n, &done));

@@ -172,6 +172,17 @@ typedef struct amp_launch {
 AMP_API amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
                                             amp_future **done);
 
+/* What the typed launchers call: those ampcl_embed_cl generates from a .cl file, one C function
+ * NAME_launch per kernel NAME with a typed parameter per kernel parameter (docs/KERNELS.md, "Typed
+ * launchers"); a program calls those, not this. It launches like amp_parallel_for_each_ex, on the
+ * default accelerator's default view when `view` is NULL, after these checks, each an error
+ * naming NAME_launch: the kernel is not NULL and is the kernel function `kernel_name`; no view or
+ * texture among the arguments is NULL (params[i] names args[i]'s parameter); and a tiled launch's
+ * tile has the extent's rank (tile_rank, amp_tiled_extent's; 0 for the extent's own). */
+AMP_API amp_status amp_parallel_for_each_typed(amp_accelerator_view *view, const amp_launch *launch,
+                                               int tile_rank, const char *kernel_name,
+                                               const char *const *params, amp_future **done);
+
 #ifdef __cplusplus
 }
 #endif

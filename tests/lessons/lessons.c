@@ -8,34 +8,49 @@
  * another one. Building the kernels on POCL is most of the run time, hence one type per row. */
 #include "check.h"
 #include "kernels/elements.h"
+/* the lessons' typed launchers (ampcl_cl_launchers in CMakeLists.txt) */
+#include "matmul_lesson3_column_launch.h"
+#include "matmul_lesson4_regtile_launch.h"
+#include "matmul_lesson5_vectors_launch.h"
+#include "matmul_lesson6_double_buffer_launch.h"
+#include "matmul_naive_launch.h"
+#include "matmul_tiled_launch.h"
 
 #include <float.h>
 #include <stdint.h>
 
+/* A tiled lesson's launcher: they all take C = A * B over a tiled extent. */
+typedef amp_status (*tiled_launcher)(amp_accelerator_view *, amp_tiled_extent, amp_kernel *,
+                                     amp_array_view *, amp_array_view *, amp_array_view *);
+
 typedef struct {
   const char *label;
-  const char *kernel;  /* file name without .cl: the builtin program and its kernel */
-  const char *options; /* besides -DT=... */
-  int elem;            /* index into elems[]: the type it is built for */
-  int rts_m, rts_n;    /* tile of threads; 0: an untiled launch (lesson 1) */
-  int wpt_m, wpt_n;    /* elements of C per thread, down and across */
+  const char *kernel;    /* file name without .cl: the builtin program and its kernel */
+  const char *options;   /* besides -DT=... */
+  int elem;              /* index into elems[]: the type it is built for */
+  int rts_m, rts_n;      /* tile of threads; 0: an untiled launch (lesson 1) */
+  int wpt_m, wpt_n;      /* elements of C per thread, down and across */
+  tiled_launcher launch; /* NULL: lesson 1's matmul_naive_launch */
 } lesson;
 
 /* The launch domain of each lesson's header: one thread per wpt_m x wpt_n block of C, padded to
  * whole tiles. */
 static const lesson lessons[] = {
-    {"1 naive", "matmul_naive", "", 0, 0, 0, 1, 1},
-    {"2 tiled", "matmul_tiled", "", 0, 16, 16, 1, 1},
-    {"3 column", "matmul_lesson3_column", "", 0, 4, 32, 8, 1},
-    {"3 column 16/4", "matmul_lesson3_column", "-DTILE=16 -DWPT=4", 2, 4, 16, 4, 1},
-    {"4 regtile", "matmul_lesson4_regtile", "", 0, 8, 8, 4, 4},
-    {"4 regtile 16 2x8", "matmul_lesson4_regtile", "-DTILE=16 -DWPT_M=2 -DWPT_N=8", 1, 8, 2, 2, 8},
-    {"5 vectors", "matmul_lesson5_vectors", "", 0, 8, 8, 4, 4},
+    {"1 naive", "matmul_naive", "", 0, 0, 0, 1, 1, NULL},
+    {"2 tiled", "matmul_tiled", "", 0, 16, 16, 1, 1, matmul_tiled_launch},
+    {"3 column", "matmul_lesson3_column", "", 0, 4, 32, 8, 1, matmul_lesson3_column_launch},
+    {"3 column 16/4", "matmul_lesson3_column", "-DTILE=16 -DWPT=4", 2, 4, 16, 4, 1,
+     matmul_lesson3_column_launch},
+    {"4 regtile", "matmul_lesson4_regtile", "", 0, 8, 8, 4, 4, matmul_lesson4_regtile_launch},
+    {"4 regtile 16 2x8", "matmul_lesson4_regtile", "-DTILE=16 -DWPT_M=2 -DWPT_N=8", 1, 8, 2, 2, 8,
+     matmul_lesson4_regtile_launch},
+    {"5 vectors", "matmul_lesson5_vectors", "", 0, 8, 8, 4, 4, matmul_lesson5_vectors_launch},
     {"5 vectors 16 4x8 unpadded", "matmul_lesson5_vectors", "-DTILE=16 -DWPT_N=8 -DPADV=0", 2, 4, 2,
-     4, 8},
-    {"6 double buffer", "matmul_lesson6_double_buffer", "", 0, 8, 8, 4, 4},
+     4, 8, matmul_lesson5_vectors_launch},
+    {"6 double buffer", "matmul_lesson6_double_buffer", "", 0, 8, 8, 4, 4,
+     matmul_lesson6_double_buffer_launch},
     {"6 double buffer 16 8x4", "matmul_lesson6_double_buffer", "-DTILE=16 -DWPT_M=8 -DPADV=2", 1, 2,
-     4, 8, 4},
+     4, 8, 4, matmul_lesson6_double_buffer_launch},
 };
 
 typedef struct {
@@ -64,13 +79,12 @@ static amp_arg sentinel_arg(const elem *e) {
 
 static amp_status launch(amp_accelerator_view *av, const lesson *l, amp_kernel *k,
                          amp_array_view *va, amp_array_view *vb, amp_array_view *vc, int m, int n) {
-  amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
   const amp_extent threads =
       amp_extent2((m + l->wpt_m - 1) / l->wpt_m, (n + l->wpt_n - 1) / l->wpt_n);
-  if (!l->rts_m)
-    return amp_parallel_for_each(av, threads, k, args, AMP_NARGS(args));
+  if (!l->launch)
+    return matmul_naive_launch(av, threads, k, va, vb, vc);
   amp_tiled_extent dom = amp_tiled_extent_pad(amp_tile2(threads, l->rts_m, l->rts_n));
-  return amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args));
+  return l->launch(av, dom, k, va, vb, vc);
 }
 
 /* One product, C = A * B (m x w times w x n); in sections (`section` set) each matrix lies at
@@ -239,10 +253,7 @@ int main(void) {
       amp_array_view *v;
       double dummy = 0; /* room for one element of any type */
       REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
-      amp_arg args[] = {amp_arg_view(v), amp_arg_view(v), amp_arg_view(v)};
-      CHECK_STATUS(amp_parallel_for_each_tiled(av,
-                                               amp_tile2(amp_extent2(other, other), other, other),
-                                               k, args, AMP_NARGS(args)),
+      CHECK_STATUS(l->launch(av, amp_tile2(amp_extent2(other, other), other, other), k, v, v, v),
                    AMP_ERROR_INVALID_ARGUMENT);
       amp_array_view_release(v);
     }

@@ -1,8 +1,9 @@
 /* A program outside the ampcl tree, built against the installed package
  * (tests/package/consumer/run.cmake): it finds ampcl through find_package or pkg-config, embeds its
  * kernel square.cl as a string (square_cl.h, made by ampcl_embed_cl or the installed script), runs
- * it and checks the result. */
+ * it through its typed launcher (square_launch.h, made the same two ways) and checks the result. */
 #include "square_cl.h"
+#include "square_launch.h"
 
 #include <ampcl.h>
 #include <stdio.h>
@@ -22,15 +23,13 @@ int main(void) {
   amp_extent e = amp_extent1(N);
   amp_status st = amp_program_create(square_cl, "", &prog);
   if (st == AMP_SUCCESS)
-    st = amp_kernel_create(prog, "square", &kernel);
+    st = square_kernel(prog, &kernel);
   if (st == AMP_SUCCESS)
     st = amp_array_view_create_const(e, AMP_FLOAT, x, &vx);
   if (st == AMP_SUCCESS)
     st = amp_array_view_create(e, AMP_FLOAT, y, &vy);
-  if (st == AMP_SUCCESS) {
-    amp_arg args[] = {amp_arg_view(vx), amp_arg_view(vy)};
-    st = amp_parallel_for_each_default(e, kernel, args, AMP_NARGS(args));
-  }
+  if (st == AMP_SUCCESS)
+    st = square_launch(NULL, e, kernel, vx, vy); /* NULL: the default accelerator's view */
   if (st == AMP_SUCCESS)
     st = amp_array_view_synchronize(vy);
   int bad = 0;

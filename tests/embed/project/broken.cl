@@ -1,0 +1,5 @@
+/* A mistake on line 4, column 69: the build stops there. */
+__kernel void saxpy(float a, AMP_CONST_VIEW(float, x), AMP_VIEW(float, y)) {
+  AMP_INDEX1(i);
+  amp_at(y, i[0]) = SCALE * a * amp_at(x, i[0]) + amp_at(y, i[0]) + z;
+}
