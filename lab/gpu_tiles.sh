@@ -22,5 +22,5 @@ fi
   echo "exit status: $?"
 } | tee "$out/gpu_tiles.txt"
 for f in kernels_cl/lessons/matmul_tiled.cl kernels_cl/gemm/matmul_fast.cl kernels_cl/examples/nbody.cl; do
-  ./build-gpu/examples/amp-info --kernel "$f" --options "-DTILE=16" 2>&1
+  ./build-gpu/examples/amp-info --kernel "$f" --options "-DTILE=16 -I kernels_cl/gemm" 2>&1
 done | tee "$out/gpu_kernel_limits.txt"

@@ -204,70 +204,13 @@ static inline void dm_multiply(__local const double2 *as, __local const double *
       AMPCL_MMA_M16N8K8_F64(acc[i][j], fa[i], fb[j]);
 }
 
-/* The tile is (warps, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another shape, naming
- * both, instead of running mma.sync with partial warps). */
-AMP_TILE_SHAPE(NT / 32, 32)
-__kernel void matmul_dmma(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
-                          AMP_VIEW(double, c)) {
-  AMP_TILED_INDEX2(idx);
-  /* double2, not double: cp.async writes 16 aligned bytes, and a double array is only 8-aligned. */
-  tile_static double2 as2[STAGES][BM * BK / 2];
-  tile_static double2 bs2[STAGES][BK * BN / 2];
-  const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
-  const int warp = idx.local_id[0], lane = idx.local_id[1], tid = warp * 32 + lane;
-  const int wm = warp / WARPS_N, wn = warp % WARPS_N;
-  /* Which block of C: as in matmul_fast, GROUP_M block rows per band of the tile order. */
-  int blk[2];
-  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
-                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
-  const int row0 = blk[0] * BM, col0 = blk[1] * BN;
-  /* cp.async reads 16 aligned bytes: every row of A and B must start on a 16-byte boundary
-   * (buffers are aligned far beyond that). The same in every thread of the launch. */
-  const int aligned = ((a_shape.s3 | a_shape.s4 | b_shape.s3 | b_shape.s4) & 1) == 0;
-  const int c_vec = ((c_shape.s3 | c_shape.s4) & 1) == 0;
-  const int ktiles = (w + BK - 1) / BK;
-
-  double acc[MI][NJ][4];
-#pragma unroll
-  for (int i = 0; i < MI; i++)
-#pragma unroll
-    for (int j = 0; j < NJ; j++)
-      acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
-
-  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
-   * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does both
-   * jobs: after it, tile kt has landed (every thread waited for its own copies first), and every
-   * warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the last tile,
-   * empty groups keep the count of groups in flight the same in every step. */
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; s++) {
-    if (s < ktiles)
-      dm_stage((__local double *)as2[s], (__local double *)bs2[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
-               m, n, w, row0, col0, s * BK, tid, aligned);
-    else
-      AMPCL_CP_ASYNC_COMMIT();
-  }
-  for (int kt = 0; kt < ktiles; kt++) {
-    AMPCL_CP_ASYNC_WAIT_RING(STAGES);                 /* this thread's copies of tile kt */
-    amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
-    const int next = kt + STAGES - 1, slot = next % STAGES;
-    if (next < ktiles)
-      dm_stage((__local double *)as2[slot], (__local double *)bs2[slot], AMP_VIEW_ARG(a),
-               AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
-    else
-      AMPCL_CP_ASYNC_COMMIT();
-    dm_multiply(as2[kt % STAGES], (__local const double *)bs2[kt % STAGES], wm, wn, lane, acc);
-  }
-
-  const int g = lane >> 2, tq = lane & 3;
-#pragma unroll
-  for (int i = 0; i < MI; i++) {
-    const int row = row0 + wm * WM + i * 16 + g;
-#pragma unroll
-    for (int j = 0; j < NJ; j++) {
-      const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      ampcl_store2_double(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
-    }
-  }
-}
+/* The kernel: ampcl_mma_kernel.h's, shared with matmul_tf32.cl, around dm_stage and dm_multiply
+ * (steps 1 to 4 above). */
+#define MMA_KERNEL     matmul_dmma
+#define MMA_PREFIX     dm /* dm_stage, dm_multiply */
+#define MMA_T          double
+#define MMA_VN         2 /* doubles per 16-byte copy: the buffers are double2 */
+#define MMA_ALIGN_MASK 1 /* rows start on 16 bytes: offset and row stride even */
+#define MMA_ZERO       0.0
+#define MMA_A_CAST     /* dm_multiply reads A's buffer as double2 */
+#include "ampcl_mma_kernel.h"

@@ -220,65 +220,13 @@ static inline void tf_multiply(__local const float *as, __local const float *bs,
   }
 }
 
-/* The tile is (warps, 32) and nothing else: ampcl refuses another shape, naming both. */
-AMP_TILE_SHAPE(NT / 32, 32)
-__kernel void matmul_tf32(AMP_CONST_VIEW(float, a), AMP_CONST_VIEW(float, b), AMP_VIEW(float, c)) {
-  AMP_TILED_INDEX2(idx);
-  /* float4: cp.async writes 16 aligned bytes. */
-  tile_static float4 as4[STAGES][BM * BK / 4];
-  tile_static float4 bs4[STAGES][BK * BN / 4];
-  const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
-  const int warp = idx.local_id[0], lane = idx.local_id[1], tid = warp * 32 + lane;
-  const int wm = warp / WARPS_N, wn = warp % WARPS_N;
-  /* Which block of C: as in matmul_fast, GROUP_M block rows per band of the tile order. */
-  int blk[2];
-  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
-                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
-  const int row0 = blk[0] * BM, col0 = blk[1] * BN;
-  /* cp.async reads 16 aligned bytes: every row of A and B must start on a 16-byte boundary. */
-  const int aligned = ((a_shape.s3 | a_shape.s4 | b_shape.s3 | b_shape.s4) & 3) == 0;
-  const int c_vec = ((c_shape.s3 | c_shape.s4) & 1) == 0;
-  const int ktiles = (w + BK - 1) / BK;
-
-  float acc[MI][NJ][4];
-#pragma unroll
-  for (int i = 0; i < MI; i++)
-#pragma unroll
-    for (int j = 0; j < NJ; j++)
-      acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
-
-  /* The ring of matmul_dmma: tiles 0 .. STAGES - 2 requested first, step kt requests tile
-   * kt + STAGES - 1 into the buffer of tile kt - 1, one barrier per step. */
-#pragma unroll
-  for (int s = 0; s < STAGES - 1; s++) {
-    if (s < ktiles)
-      tf_stage((__local float *)as4[s], (__local float *)bs4[s], AMP_VIEW_ARG(a), AMP_VIEW_ARG(b),
-               m, n, w, row0, col0, s * BK, tid, aligned);
-    else
-      AMPCL_CP_ASYNC_COMMIT();
-  }
-  for (int kt = 0; kt < ktiles; kt++) {
-    AMPCL_CP_ASYNC_WAIT_RING(STAGES);                 /* this thread's copies of tile kt */
-    amp_barrier_wait_with_tile_static_memory_fence(); /* everyone's */
-    const int next = kt + STAGES - 1, slot = next % STAGES;
-    if (next < ktiles)
-      tf_stage((__local float *)as4[slot], (__local float *)bs4[slot], AMP_VIEW_ARG(a),
-               AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
-    else
-      AMPCL_CP_ASYNC_COMMIT();
-    tf_multiply((__local const float *)as4[kt % STAGES], (__local const float *)bs4[kt % STAGES],
-                wm, wn, lane, acc);
-  }
-
-  const int g = lane >> 2, tq = lane & 3;
-#pragma unroll
-  for (int i = 0; i < MI; i++) {
-    const int row = row0 + wm * WM + i * 16 + g;
-#pragma unroll
-    for (int j = 0; j < NJ; j++) {
-      const int col = col0 + wn * WN + j * 8 + 2 * tq;
-      ampcl_store2_float(AMP_VIEW_ARG(c), m, n, row, col, c_vec, acc[i][j][0], acc[i][j][1]);
-      ampcl_store2_float(AMP_VIEW_ARG(c), m, n, row + 8, col, c_vec, acc[i][j][2], acc[i][j][3]);
-    }
-  }
-}
+/* The kernel: ampcl_mma_kernel.h's, shared with matmul_dmma.cl (the ring of matmul_dmma, one
+ * barrier per step), around tf_stage and tf_multiply. */
+#define MMA_KERNEL     matmul_tf32
+#define MMA_PREFIX     tf /* tf_stage, tf_multiply */
+#define MMA_T          float
+#define MMA_VN         4 /* floats per 16-byte copy: the buffers are float4 */
+#define MMA_ALIGN_MASK 3 /* rows start on 16 bytes: offset and row stride multiples of 4 */
+#define MMA_ZERO       0.0f
+#define MMA_A_CAST     (__local const float *) /* tf_multiply reads A's buffer as floats */
+#include "ampcl_mma_kernel.h"

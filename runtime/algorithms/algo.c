@@ -70,7 +70,7 @@ fail:
 
 /* The algorithms' own kernels (no caller text in them) are kept for the life of the process, so
  * each is built once per device: the program cache frees a build with its last program
- * (program.c), and an algorithm call would otherwise build its kernels again every time. The
+ * (program_cache.c), and an algorithm call would otherwise build its kernels again every time. The
  * caller gets its own reference (amp_kernel_release it as before). */
 typedef struct memo {
   char *key;

@@ -165,7 +165,7 @@ static amp_status measure(amp_accelerator_view *view, int cls, amp_array_view *a
   uint64_t fast_ns = 0, clblast_ns = 0;
   int state = AMP__GEMM_AUTO;
   /* A view without profiling (AMP_PROFILE=0), or a device whose timestamps measure nothing
-   * (core/profiling.c), has no device times: each run is then timed on
+   * (core/timestamps.c), has no device times: each run is then timed on
    * the host, from its enqueue to the end of a wait for it (launch overhead included). */
   const bool host_timed = !view->profiling || !amp__timestamps_usable(view->acc, NULL);
   AMP__TRY(run_clblast(view, a, b, c, NULL)); /* untimed: CLBlast compiles at its first call */

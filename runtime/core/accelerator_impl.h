@@ -41,7 +41,7 @@ struct amp_accelerator {
   /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
    * pass publishes a tile's state and value in one 64-bit word). */
   int has_int64_atomics;
-  /* Whether the device's event timestamps measure anything (core/profiling.c, measured at the
+  /* Whether the device's event timestamps measure anything (core/timestamps.c, measured at the
    * first amp_future_elapsed_ns): 0 not yet known, 1 usable, -1 not (why: timestamps_why, kept
    * for the life of the process, as the accelerator is). */
   _Atomic int timestamps;
@@ -101,6 +101,10 @@ const char *amp__no_device_reason(void);
 
 /* Number of accelerators and the list (fails with the reason if enumeration failed). */
 amp_status amp__accelerators(amp_accelerator ***list, size_t *count);
+
+/* The accelerator whose device path is `path`; fails naming `fn` and the known paths when none
+ * is. */
+amp_status amp__accelerator_lookup(const char *path, const char *fn, amp_accelerator **out);
 
 /* The accelerator's OpenCL context, created at first call. Fails for "cpu". */
 amp_status amp__context(amp_accelerator *acc, cl_context *out);

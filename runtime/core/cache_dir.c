@@ -20,7 +20,7 @@
  * Drivers and their variables: POCL, POCL_CACHE_DIR (base/pocl/kcache); NVIDIA, CUDA_CACHE_PATH
  * (base/nvidia/ComputeCache), set only without an absolute HOME, since NVIDIA's own default,
  * ~/.nv/ComputeCache, is per-user already. Intel's CPU runtime keeps no kernel cache on disk.
- * ampcl itself keeps none either (runtime/exec/program.c caches builds in memory).
+ * ampcl itself keeps none either (runtime/exec/program_cache.c caches builds in memory).
  *
  * Every variable is read with secure_getenv: in a setuid or setgid program the caller's values
  * are ignored, and so ampcl's choice (for uid, the effective one) replaces them.

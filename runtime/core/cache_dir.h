@@ -5,7 +5,7 @@
 
 /* Points the kernel caches of the OpenCL drivers that keep one on disk at a directory of this
  * user's, where the user has not chosen one, or turns them off when no safe one can be had. Must
- * run once, before the first OpenCL call of the process (accelerator.c's enumeration does). */
+ * run once, before the first OpenCL call of the process (accelerator_list.c's enumeration does). */
 void amp__cache_dir_setup(void);
 
 /* The cache directory chosen (drivers' caches live in folders below it), or "" when none. */

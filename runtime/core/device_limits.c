@@ -149,7 +149,7 @@ void amp__device_limits_apply(struct amp_accelerator *a) {
     pr->supports_limited_double_precision = false;
   }
   a->fault_no_images = l->no_images;
-  if (l->no_profiling) { /* as if core/profiling.c had measured timestamps that measure nothing */
+  if (l->no_profiling) { /* as if core/timestamps.c had measured timestamps that measure nothing */
     a->timestamps_why = VAR " has profiling=0";
     atomic_store(&a->timestamps, -1);
   }

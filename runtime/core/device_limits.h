@@ -41,7 +41,7 @@ int amp__device_limits_parse(const char *v, amp__device_limits *out, char *why, 
 int amp__device_limits_check(char *why, size_t cap);
 
 struct amp_accelerator;
-/* Lowers a described OpenCL device's properties to the knob's limits (accelerator.c). */
+/* Lowers a described OpenCL device's properties to the knob's limits (device_properties.c). */
 void amp__device_limits_apply(struct amp_accelerator *a);
 
 /* A kernel's reported limit on threads per tile (CL_KERNEL_WORK_GROUP_SIZE) on `a`, lowered. */

@@ -274,27 +274,16 @@ static verdict *verdicts(size_t *nv) {
   return v;
 }
 
-amp_status amp_trace_flush(void) {
-  if (!amp__trace_on())
-    return AMP_SUCCESS;
-  amp_status status = AMP_SUCCESS;
-  size_t nv = 0;
-  verdict *ver = verdicts(&nv);
-  pthread_mutex_lock(&T.lock);
-  size_t n = T.n;
-  track *tracks = calloc(n + 1, sizeof *tracks);
-  /* per accelerator: offset (host - device) from its first command, and the drift seen */
-  typedef struct align {
-    const amp_accelerator *acc;
-    int64_t offset, low, drift;
-  } align;
-  align *al = calloc(n + 1, sizeof *al);
-  size_t nal = 0, nt = 0;
-  FILE *f = NULL;
-  if (!tracks || !al) {
-    status = amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "amp_trace_flush: out of memory");
-    goto done;
-  }
+/* Per accelerator: its clock's offset (host - device), from its commands, and the drift seen. */
+typedef struct align {
+  const amp_accelerator *acc;
+  int64_t offset, low, drift;
+} align;
+
+/* Resolves the first n records' events (with T.lock held); marks those of an accelerator whose
+ * timestamps measure nothing (ver: nv verdicts) untimed; and aligns each accelerator's clock with
+ * the host's from its timed commands, into al (*nal of them). */
+static void align_clocks(size_t n, const verdict *ver, size_t nv, align *al, size_t *nal) {
   for (size_t i = 0; i < n; i++) {
     record *r = &T.r[i];
     if (r->is_host)
@@ -310,12 +299,12 @@ amp_status amp_trace_flush(void) {
      * difference is the best estimate, and the spread of the differences is the drift */
     int64_t d = (int64_t)r->t_host - (int64_t)r->queued;
     size_t a = 0;
-    while (a < nal && al[a].acc != r->acc)
+    while (a < *nal && al[a].acc != r->acc)
       a++;
-    if (a == nal) {
-      al[nal].acc = r->acc;
-      al[nal].offset = al[nal].low = d;
-      nal++;
+    if (a == *nal) {
+      al[*nal].acc = r->acc;
+      al[*nal].offset = al[*nal].low = d;
+      (*nal)++;
     } else {
       if (d > al[a].offset)
         al[a].offset = d;
@@ -324,69 +313,78 @@ amp_status amp_trace_flush(void) {
       al[a].drift = al[a].offset - al[a].low;
     }
   }
+}
+
+/* The trace file (AMP_TRACE), truncated, into *out; never through a symbolic link. */
+static amp_status open_trace(FILE **out) {
+  FILE *f = NULL;
   int fd = open(T.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0 || !(f = fdopen(fd, "w"))) {
     int e = errno;
     if (fd >= 0)
       close(fd);
-    status = amp__set_error(
+    return amp__set_error(
         AMP_ERROR_INVALID_ARGUMENT,
         "amp_trace_flush: cannot write the trace file \"%s\" (AMP_TRACE): %s", T.path,
         e == ELOOP ? "it is a symbolic link, which ampcl does not follow" : strerror(e));
-    goto done;
   }
-  fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-  fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"ampcl\"}}");
-  for (size_t i = 0; i < n; i++) {
-    const record *r = &T.r[i];
-    if (!r->is_host && r->failed)
-      continue;
-    double ts, dur;
-    int tid;
-    if (r->is_host) {
-      tid = (int)r->thread;
-      ts = (double)(r->t_host - T.t_start) / 1e3;
-      dur = (double)(r->t_host1 - r->t_host) / 1e3;
-    } else if (r->untimed) {
-      tid = track_of(tracks, &nt, r);
-      ts = (double)(r->t_host - T.t_start) / 1e3;
-      dur = 0;
-    } else {
-      size_t a = 0;
-      while (al[a].acc != r->acc)
-        a++;
-      int64_t start = (int64_t)r->start + al[a].offset - (int64_t)T.t_start;
-      tid = track_of(tracks, &nt, r);
-      ts = (double)start / 1e3;
-      dur = (double)(r->end > r->start ? r->end - r->start : 0) / 1e3;
-    }
-    fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"cat\":", tid, ts,
-            dur);
-    json_string(f, r->kind);
-    fprintf(f, ",\"name\":");
-    json_string(f, r->name ? r->name : r->kind);
-    fprintf(f, ",\"args\":{");
-    if (r->is_host) {
-      fprintf(f, "\"thread\":%lu", r->thread);
-    } else {
-      fprintf(f, "\"accelerator\":");
-      json_string(f, r->acc->props.device_path);
-      fprintf(f, ",\"bytes\":%llu", (unsigned long long)r->bytes);
-      if (r->shape) {
-        fprintf(f, ",\"shape\":");
-        json_string(f, r->shape);
-      }
-      if (r->reason) {
-        fprintf(f, ",\"reason\":");
-        json_string(f, r->reason);
-      }
-      if (r->untimed)
-        fprintf(f, ",\"device_time\":\"n/a\"");
-      else
-        fprintf(f, ",\"queued_to_start_us\":%.3f", (double)(r->start - r->queued) / 1e3);
-    }
-    fprintf(f, "}}");
+  *out = f;
+  return AMP_SUCCESS;
+}
+
+/* One record as a complete event ("X"): a host span on its thread's track, a command on its
+ * queue's track (tracks: *nt so far) at its device time moved onto the host clock (al), or at its
+ * host enqueue time without a duration when untimed. */
+static void write_event(FILE *f, const record *r, track *tracks, size_t *nt, const align *al) {
+  double ts, dur;
+  int tid;
+  if (r->is_host) {
+    tid = (int)r->thread;
+    ts = (double)(r->t_host - T.t_start) / 1e3;
+    dur = (double)(r->t_host1 - r->t_host) / 1e3;
+  } else if (r->untimed) {
+    tid = track_of(tracks, nt, r);
+    ts = (double)(r->t_host - T.t_start) / 1e3;
+    dur = 0;
+  } else {
+    size_t a = 0;
+    while (al[a].acc != r->acc)
+      a++;
+    int64_t start = (int64_t)r->start + al[a].offset - (int64_t)T.t_start;
+    tid = track_of(tracks, nt, r);
+    ts = (double)start / 1e3;
+    dur = (double)(r->end > r->start ? r->end - r->start : 0) / 1e3;
   }
+  fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"cat\":", tid, ts,
+          dur);
+  json_string(f, r->kind);
+  fprintf(f, ",\"name\":");
+  json_string(f, r->name ? r->name : r->kind);
+  fprintf(f, ",\"args\":{");
+  if (r->is_host) {
+    fprintf(f, "\"thread\":%lu", r->thread);
+  } else {
+    fprintf(f, "\"accelerator\":");
+    json_string(f, r->acc->props.device_path);
+    fprintf(f, ",\"bytes\":%llu", (unsigned long long)r->bytes);
+    if (r->shape) {
+      fprintf(f, ",\"shape\":");
+      json_string(f, r->shape);
+    }
+    if (r->reason) {
+      fprintf(f, ",\"reason\":");
+      json_string(f, r->reason);
+    }
+    if (r->untimed)
+      fprintf(f, ",\"device_time\":\"n/a\"");
+    else
+      fprintf(f, ",\"queued_to_start_us\":%.3f", (double)(r->start - r->queued) / 1e3);
+  }
+  fprintf(f, "}}");
+}
+
+/* The names of the tracks: each queue's ("<device path> queue <i>") and each host thread's. */
+static void write_track_names(FILE *f, const track *tracks, size_t nt) {
   for (size_t t = 0; t < nt; t++) {
     fprintf(f, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
             1000 + (int)t);
@@ -400,6 +398,12 @@ amp_status amp_trace_flush(void) {
             ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%lu,\"name\":\"thread_name\",\"args\":{\"name\":"
             "\"host thread %lu\"}}",
             th, th);
+}
+
+/* The document's end: the counts, each accelerator's clock offset and drift, and "n/a" with why
+ * for each accelerator whose timestamps measure nothing. */
+static void write_metadata(FILE *f, size_t n, const align *al, size_t nal, const verdict *ver,
+                           size_t nv) {
   fprintf(f, "\n],\"metadata\":{\"events\":%zu,\"dropped\":%llu,\"max_events\":%zu", n,
           (unsigned long long)T.dropped, T.max);
   for (size_t a = 0; a < nal; a++) {
@@ -418,6 +422,35 @@ amp_status amp_trace_flush(void) {
     fprintf(f, "}");
   }
   fprintf(f, "}}\n");
+}
+
+amp_status amp_trace_flush(void) {
+  if (!amp__trace_on())
+    return AMP_SUCCESS;
+  amp_status status = AMP_SUCCESS;
+  size_t nv = 0;
+  verdict *ver = verdicts(&nv);
+  pthread_mutex_lock(&T.lock);
+  size_t n = T.n;
+  track *tracks = calloc(n + 1, sizeof *tracks);
+  align *al = calloc(n + 1, sizeof *al);
+  size_t nal = 0, nt = 0;
+  FILE *f = NULL;
+  if (!tracks || !al) {
+    status = amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "amp_trace_flush: out of memory");
+    goto done;
+  }
+  align_clocks(n, ver, nv, al, &nal);
+  status = open_trace(&f);
+  if (status != AMP_SUCCESS)
+    goto done;
+  fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"ampcl\"}}");
+  for (size_t i = 0; i < n; i++)
+    if (T.r[i].is_host || !T.r[i].failed)
+      write_event(f, &T.r[i], tracks, &nt, al);
+  write_track_names(f, tracks, nt);
+  write_metadata(f, n, al, nal, ver, nv);
   if (fclose(f) != 0)
     status = amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
                             "amp_trace_flush: writing the trace file \"%s\" failed", T.path);

@@ -3,9 +3,10 @@
  *
  * ampcl builds prelude + `#line 1 "LABEL"` + the user's source, so compilers that honour the
  * directive report the user's file and lines. Where a compiler does not (NVIDIA's, driver 580;
- * program.c finds out with a probe), the log's ":LINE:COL:" positions are moved back here by the
- * number of lines before the user's first. The log is the compiler's text and the label comes
- * from the user's path or source: nothing here assumes either is well formed (fuzz/build_log). */
+ * program_build.c finds out with a probe), the log's ":LINE:COL:" positions are moved back here
+ * by the number of lines before the user's first. The log is the compiler's text and the label
+ * comes from the user's path or source: nothing here assumes either is well formed
+ * (fuzz/build_log). */
 #include "exec/build_log.h"
 
 #include <ctype.h>

@@ -1,10 +1,11 @@
 /* runtime/exec/launch_debug.h: debug mode's checked launches (AMP_DEBUG set).
  *
- * A program built in debug mode (program.c adds -DAMP_DEBUG=1; kernels_cl/prelude/ampcl_debug.h)
- * gives every view a third kernel parameter, v_debug, and checks every amp_at() against the view's
- * extent. launch.c calls these helpers for a pool whose `checked` flag is set. They read the
- * launch's table (launch_table.h): an argument whose kind has a debug record (arg_kinds.h:
- * debug_record, the views) has one more OpenCL parameter after its own, the record.
+ * A program built in debug mode (program_build.c adds -DAMP_DEBUG=1;
+ * kernels_cl/prelude/ampcl_debug.h) gives every view a third kernel parameter, v_debug, and checks
+ * every amp_at() against the view's extent. launch.c calls these helpers for a pool whose `checked`
+ * flag is set. They read the launch's table (launch_table.h): an argument whose kind has a debug
+ * record (arg_kinds.h: debug_record, the views) has one more OpenCL parameter after its own, the
+ * record.
  *
  *   amp__debug_check_record(...)      a parameter declared by such a kind has its record, a
  *                                     global int*, and was not declared by hand without it

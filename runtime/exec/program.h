@@ -1,4 +1,5 @@
-/* runtime/exec/program.h: programs built per device, and the kernels handed out for launches. */
+/* runtime/exec/program.h: programs built per device, and the kernels handed out for launches
+ * (program.c, program_build.c, program_cache.c, kernel_pool.c). */
 #ifndef AMPCL_RUNTIME_PROGRAM_H
 #define AMPCL_RUNTIME_PROGRAM_H
 
@@ -76,6 +77,12 @@ struct amp__kernel_pool {
 amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__kernel_pool **out);
 amp_status amp__kernel_take(amp__kernel_pool *pool, cl_kernel *out);
 void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k);
+
+/* A new pool for kernel `name` of the entry's built program (kernel_pool.c), with the kernel's
+ * parameters, limits and one kernel object; and a pool freed with its kernel objects. */
+amp_status amp__kernel_pool_new(struct amp__cache_entry *e, const char *name, amp_accelerator *acc,
+                                amp__kernel_pool **out);
+void amp__kernel_pool_free(amp__kernel_pool *pool);
 
 /* Embedded files of kernels_cl/ (generated at build time). */
 typedef struct amp__embedded {
