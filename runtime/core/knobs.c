@@ -1,10 +1,11 @@
-/* runtime/core/knobs.c: the table of AMP_* environment variables (knobs.def) and its one reader. */
+/* runtime/core/knobs.c: the table of AMP_* environment variables (knobs.def) and its one reader
+ * (knobs_int.c turns a value into a number: it records errors, and error.c reads AMP_DEBUG here).
+ */
 #include "core/knobs.h"
 
 #include <stdlib.h>
 
 #include "core/env_parse.h"
-#include "core/error.h"
 
 #ifndef AMP_LAB_KNOBS
 #define AMP_LAB_KNOBS 1
@@ -36,24 +37,10 @@ const char *amp__knob_get(amp__knob k) {
   return v && *v ? v : NULL;
 }
 
-amp_status amp__knob_int_in(amp__knob k, int lo, int hi, int dflt, int *out, const char *fn) {
-  amp_status status = AMP_SUCCESS;
-  const char *env = amp__knob_get(k);
-  *out = dflt;
-  if (env) {
-    char *end = NULL;
-    long v = strtol(env, &end, 10);
-    if (*end || v < lo || v > hi)
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s=%s: expected %d .. %d", fn, amp__knob_name(k),
-                env, lo, hi);
-    *out = (int)v;
-  }
-fail:
-  return status;
+long long amp__knob_lo(amp__knob k) {
+  return (unsigned)k < AMP__KNOB_COUNT ? table[k].lo : 0;
 }
 
-amp_status amp__knob_int(amp__knob k, int dflt, int *out, const char *fn) {
-  long long lo = (unsigned)k < AMP__KNOB_COUNT ? table[k].lo : 0;
-  long long hi = (unsigned)k < AMP__KNOB_COUNT ? table[k].hi : 0;
-  return amp__knob_int_in(k, (int)lo, hi > 0x7fffffff ? 0x7fffffff : (int)hi, dflt, out, fn);
+long long amp__knob_hi(amp__knob k) {
+  return (unsigned)k < AMP__KNOB_COUNT ? table[k].hi : 0;
 }

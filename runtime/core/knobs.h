@@ -19,6 +19,10 @@ const char *amp__knob_name(amp__knob k);
  * (AMP_LAB_KNOBS=OFF), and for a PATH knob in a setuid or setgid program (secure_getenv). */
 const char *amp__knob_get(amp__knob k);
 
+/* The table's range of an INT, ONOFF or BYTES knob. */
+long long amp__knob_lo(amp__knob k);
+long long amp__knob_hi(amp__knob k);
+
 /* An INT or ONOFF knob as an int in the table's range, or dflt when unset; a value that is not a
  * whole number in the range fails with AMP_ERROR_INVALID_ARGUMENT: "fn: NAME=VALUE: expected LO ..
  * HI". amp__knob_int_in takes a narrower range where the call's own limits make one. */
