@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "algorithms/algo.h"
+#include "core/knobs.h"
 #include "exec/program.h"
 
 const char *amp__algo_type_name(amp_elem_kind kind, int vec4) {
@@ -215,29 +216,14 @@ size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_ti
   return want ? want : 1;
 }
 
-amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn) {
-  amp_status status = AMP_SUCCESS;
-  const char *env = getenv(name);
-  *out = dflt;
-  if (env && *env) {
-    char *end = NULL;
-    long v = strtol(env, &end, 10);
-    if (*end || v < lo || v > hi)
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s=%s: expected %d .. %d", fn, name, env, lo, hi);
-    *out = (int)v;
-  }
-fail:
-  return status;
-}
-
-amp_status amp__algo_warp_path(const amp_accelerator_view *view, const char *knob, int *on,
+amp_status amp__algo_warp_path(const amp_accelerator_view *view, amp__knob knob, int *on,
                                const char **opts, const char *fn) {
   amp_status status = AMP_SUCCESS;
   int emulate = 0, wanted = 1;
   *on = 0;
   *opts = " -DAMPCL_WARP_OFF";
-  AMP__TRY(amp__algo_env_int("AMP_WARP_EMULATE", 0, 1, 0, &emulate, fn));
-  AMP__TRY(amp__algo_env_int(knob, 0, 1, 1, &wanted, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_WARP_EMULATE, 0, 1, 0, &emulate, fn));
+  AMP__TRY(amp__knob_int(knob, 1, &wanted, fn));
   *on = wanted && (emulate || view->acc->props.compute_capability >= AMP__ALGO_WARP_CC);
   if (*on)
     *opts = emulate ? " -DAMPCL_WARP_EMULATE=1" : "";
@@ -247,7 +233,7 @@ fail:
 
 int amp__algo_tile_fits(const amp_accelerator_view *view, int least, size_t local_per_thread,
                         size_t local_fixed) {
-  const char *env = getenv("AMP_ALGO_TILE"); /* checked by amp__algo_tile */
+  const char *env = amp__knob_get(AMP_KNOB_ALGO_TILE); /* checked by amp__algo_tile */
   int forced = env && *env ? atoi(env) : 0;
   return (size_t)least <= view->acc->props.max_tile_size && (forced <= 0 || least <= forced) &&
          local_per_thread * (size_t)least + local_fixed <= view->acc->props.local_memory;
@@ -259,7 +245,7 @@ amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least
   amp_status status = AMP_SUCCESS;
   int forced = 0;
   *tile = tuned;
-  AMP__TRY(amp__algo_env_int("AMP_ALGO_TILE", AMP__ALGO_LEAST_TILE, 1024, 0, &forced, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_ALGO_TILE, AMP__ALGO_LEAST_TILE, 1024, 0, &forced, fn));
   if (forced & (forced - 1))
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ALGO_TILE=%d: expected a power of two", fn,
               forced);

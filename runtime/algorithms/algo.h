@@ -7,6 +7,7 @@
 #include "ampcl/algorithms.h"
 #include "ampcl/array.h"
 #include "ampcl/kernel.h"
+#include "core/knobs.h"
 #include "data/source.h"
 
 /* The OpenCL C name of a view's element type and of its 4-vector ("float", "float4", "ulong"),
@@ -49,11 +50,6 @@ amp_status amp__algo_launch1(amp_accelerator_view *view, amp_kernel *k, size_t t
  * device: enough to fill it several times over, never more than needed, at most `cap`. */
 size_t amp__algo_tiles(const amp_accelerator_view *view, size_t n, size_t per_tile, size_t cap);
 
-/* *out = the environment variable `name` as an integer in [lo, hi], or dflt where it is unset or
- * empty; another value is AMP_ERROR_INVALID_ARGUMENT naming it. For the tile-shape knobs kept for
- * measuring (AMP_ONESWEEP_PER, AMP_COMPACT_PER, AMP_STENCIL_OY). */
-amp_status amp__algo_env_int(const char *name, int lo, int hi, int dflt, int *out, const char *fn);
-
 /* The threads per tile an algorithm's kernels are built for and launched with on this view
  * (*tile): `tuned` (the tuned shape), or else the largest power of two below it down to `least`,
  * that
@@ -77,12 +73,12 @@ amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least
 /* Whether a kernel that includes ampcl_warp.h takes its warp path on this view (*on), and the build
  * option that makes the kernel agree (*opts): the warp functions are native on NVIDIA GPUs of
  * compute capability AMP__ALGO_WARP_CC and later (ampcl_warp.h tests the same number) and emulated
- * on any device with AMP_WARP_EMULATE=1 (for tests); the environment variable `knob` (e.g.
+ * on any device with AMP_WARP_EMULATE=1 (for tests); the knob `knob` (e.g.
  * AMP_ONESWEEP_WARP) set to 0 keeps the portable path (for measuring). *opts is
  * " -DAMPCL_WARP_EMULATE=1", "" or " -DAMPCL_WARP_OFF". A value of either variable other than 0
  * or 1 is an error naming it. */
 #define AMP__ALGO_WARP_CC 70
-amp_status amp__algo_warp_path(const amp_accelerator_view *view, const char *knob, int *on,
+amp_status amp__algo_warp_path(const amp_accelerator_view *view, amp__knob knob, int *on,
                                const char **opts, const char *fn);
 
 /* algo_cpu.c: *out = whether reduce, scan and transpose take their CPU-device kernels on this

@@ -9,7 +9,7 @@ amp_status amp__algo_cpu_kernels(const amp_accelerator_view *view, int *out, con
   amp_status status = AMP_SUCCESS;
   int want = 1;
   *out = 0;
-  AMP__TRY(amp__algo_env_int("AMP_ALGO_CPU_KERNELS", 0, 1, 1, &want, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_ALGO_CPU_KERNELS, 0, 1, 1, &want, fn));
   *out = want && view->acc->props.is_emulated;
 fail:
   return status;

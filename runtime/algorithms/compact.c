@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "algorithms/algo.h"
+#include "core/knobs.h"
 
 #define CI_TILE      256 /* threads per tile (AMP_COMPACT_TILE) */
 #define CI_MAX_ITEMS 8192
@@ -19,7 +20,7 @@
 static amp_status passes_wanted(const amp_accelerator_view *view, size_t n, int *out,
                                 const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *env = getenv("AMP_COMPACT_PASSES");
+  const char *env = amp__knob_get(AMP_KNOB_COMPACT_PASSES);
   int one = !view->acc->props.is_emulated;
   if (env && *env) {
     if (strcmp(env, "1") == 0)
@@ -57,11 +58,11 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
    * the others' aggregates (compact.cl, CI_AGG_ONLY), which it seldom does on a CPU device */
   int agg_only = 0, relaxed = 1, warp_path = 0;
   const char *warp = "";
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_AGG_ONLY", 0, 1, 0, &agg_only, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_AGG_ONLY, 0, 1, 0, &agg_only, fn));
   /* AMP_COMPACT_RELAXED=0, for measuring: the GPU's look-back reads with atomic_or(p, 0) too */
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_RELAXED", 0, 1, 1, &relaxed, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_RELAXED, 0, 1, 1, &relaxed, fn));
   /* AMP_COMPACT_WARP=0, for measuring: the portable path on the GPU too */
-  AMP__TRY(amp__algo_warp_path(view, "AMP_COMPACT_WARP", &warp_path, &warp, fn));
+  AMP__TRY(amp__algo_warp_path(view, AMP_KNOB_COMPACT_WARP, &warp_path, &warp, fn));
   /* Elements per thread and threads per tile: the warp path (NVIDIA) 24 x 128 for copy_if and
    * 24 x 256 for unique, each the fastest of its call's shapes on an H200 in three alternating
    * rounds (copy_if 0.73-0.76 of the copy against 0.70-0.72 for 32 x 128, unique 0.71-0.73 against
@@ -71,10 +72,10 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
    * a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them; a tile holds at most CI_MAX_ITEMS
    * elements (32 KB of tile_static memory). */
   int per = 16, tile = CI_TILE, window = 32;
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_PER", 4, 32, warp_path ? 24 : 16, &per, fn));
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_TILE", 64, 1024,
-                             warp_path && pred ? CI_TILE / 2 : CI_TILE, &tile, fn));
-  AMP__TRY(amp__algo_env_int("AMP_COMPACT_WINDOW", 1, 32, 32, &window, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_PER, 4, 32, warp_path ? 24 : 16, &per, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_TILE, 64, 1024,
+                            warp_path && pred ? CI_TILE / 2 : CI_TILE, &tile, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_WINDOW, 1, 32, 32, &window, fn));
   if (tile % 32 != 0)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_TILE=%d: expected a multiple of 32", fn,
               tile);

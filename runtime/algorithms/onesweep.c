@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "algorithms/algo.h"
+#include "core/knobs.h"
 
 #define OS_TILE   256
 #define OS_RADIX  256
@@ -31,7 +32,7 @@
 amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, size_t vs,
                                      int *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *env = getenv("AMP_SORT_ONESWEEP");
+  const char *env = amp__knob_get(AMP_KNOB_SORT_ONESWEEP);
   int want = !view->acc->props.is_emulated;
   if (env && *env) {
     if (strcmp(env, "1") == 0)
@@ -63,11 +64,11 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
    * 512) set them. */
   int warp_pass = 0, tile = OS_TILE, per = 0;
   const char *warp = "";
-  AMP__TRY(amp__algo_warp_path(view, "AMP_ONESWEEP_WARP", &warp_pass, &warp, fn));
-  AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24,
-                             warp_pass ? (values ? 16 : 20) : (values ? 12 : 16), &per, fn));
+  AMP__TRY(amp__algo_warp_path(view, AMP_KNOB_ONESWEEP_WARP, &warp_pass, &warp, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_ONESWEEP_PER, 4, values ? 16 : 24,
+                            warp_pass ? (values ? 16 : 20) : (values ? 12 : 16), &per, fn));
   if (warp_pass)
-    AMP__TRY(amp__algo_env_int("AMP_ONESWEEP_TILE", OS_TILE, 2 * OS_TILE, OS_TILE, &tile, fn));
+    AMP__TRY(amp__knob_int_in(AMP_KNOB_ONESWEEP_TILE, OS_TILE, 2 * OS_TILE, OS_TILE, &tile, fn));
   if (tile != OS_TILE && tile != 2 * OS_TILE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_TILE=%d: expected 256 or 512", fn,
               tile);
@@ -88,7 +89,7 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
       warp = " -DAMPCL_WARP_OFF";
       tile = OS_TILE;
       AMP__TRY(
-          amp__algo_env_int("AMP_ONESWEEP_PER", 4, values ? 16 : 24, values ? 12 : 16, &per, fn));
+          amp__knob_int_in(AMP_KNOB_ONESWEEP_PER, 4, values ? 16 : 24, values ? 12 : 16, &per, fn));
       if (amp__debug_enabled())
         fprintf(stderr,
                 "[ampcl] debug: amp_sort (onesweep): the portable pass (the warp pass's tiles of "

@@ -21,6 +21,7 @@
 
 #include "algorithms/algo.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 
 /* Tile shapes: the tuned ones, and their fallbacks down to 32 threads where the device allows
  * fewer threads per tile or has less tile_static memory (amp__algo_tile; docs/ALGORITHMS.md). */
@@ -42,7 +43,7 @@
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
 static amp_status passes_wanted(int *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *env = getenv("AMP_SCAN_PASSES");
+  const char *env = amp__knob_get(AMP_KNOB_SCAN_PASSES);
   *out = amp__env_scan_passes(env);
   if (!*out)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SCAN_PASSES=%s: expected 1 or 3", fn, env);

@@ -45,7 +45,7 @@ static amp_status launch_tiles(amp_accelerator_view *view, const char *kname, in
   int H = src->extent.dim[0], W = src->extent.dim[1];
   /* outputs per thread down a column: 8; AMP_STENCIL_OY sets it (1 .. 16), for measuring */
   int oy = 8;
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_OY", 1, 16, 8, &oy, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_OY, 1, 16, 8, &oy, fn));
   /* Fewer rows of 32 threads where the device allows fewer threads per tile or has less
    * tile_static memory: the window of (ty * oy + 2r) rows of 32 + 2r pixels (the separable
    * kernel's, with its padding and its second buffer of 33 columns, the larger) and the general
@@ -105,12 +105,12 @@ static amp_status launch_columns(amp_accelerator_view *view, int separable, int 
   int H = src->extent.dim[0], W = src->extent.dim[1];
   int oy = 32, tx = 64, ty = 1, aligned = 1, ring = view->acc->props.is_emulated;
   int pf = !view->acc->props.is_emulated; /* measured on a GPU only (stencil.cl: SC_PF) */
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_ROWS", 1, 128, oy, &oy, fn));
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_TX", 1, 1024, tx, &tx, fn));
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_TY", 1, 1024, ty, &ty, fn));
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_ALIGNED", 0, 1, aligned, &aligned, fn));
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_RING", 0, 1, ring, &ring, fn));
-  AMP__TRY(amp__algo_env_int("AMP_STENCIL_PREFETCH", 0, 1, pf, &pf, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_ROWS, 1, 128, oy, &oy, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_TX, 1, 1024, tx, &tx, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_TY, 1, 1024, ty, &ty, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_ALIGNED, 0, 1, aligned, &aligned, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_RING, 0, 1, ring, &ring, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_PREFETCH, 0, 1, pf, &pf, fn));
   if (tx * ty > 1024)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: AMP_STENCIL_TX %d x AMP_STENCIL_TY %d is %d threads; at most 1024", fn, tx, ty,
@@ -153,7 +153,7 @@ fail:
  * asks for the tile_static kernels (for measuring and their test). amp_stencil_2d takes them for
  * radii up to 3 (SC_MAX_R_GENERAL), amp_stencil_tiles above. */
 static amp_status use_columns(int *out, const char *fn) {
-  return amp__algo_env_int("AMP_STENCIL_COLUMNS", 0, 1, 1, out, fn);
+  return amp__knob_int_in(AMP_KNOB_STENCIL_COLUMNS, 0, 1, 1, out, fn);
 }
 
 amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,

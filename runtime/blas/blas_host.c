@@ -20,6 +20,7 @@
 
 #include "blas/blas_host.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 
 /* CBLAS's enums and LP64 signatures (Debian's libopenblas0 is LP64). */
 enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
@@ -57,7 +58,7 @@ int amp__blas_host_wanted(const amp_accelerator *acc, const amp_array_view *a,
                           const amp_array_view *b, const amp_array_view *c) {
   if (!acc->props.is_emulated || acc->props.is_host)
     return 0;
-  if (amp__env_blas_cpu_opencl(getenv("AMP_BLAS_CPU")))
+  if (amp__env_blas_cpu_opencl(amp__knob_get(AMP_KNOB_BLAS_CPU)))
     return 0;
   if (a->src->home >= 0 || b->src->home >= 0 || c->src->home >= 0)
     return 0; /* device arrays live in the device's buffers */

@@ -35,6 +35,7 @@
 #include "blas/gemm_choice.h"
 #include "blas/gemm_kernels.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 #include "core/timestamps.h"
 #include "core/trace_impl.h"
 
@@ -42,7 +43,7 @@ amp_status amp__gemm_mode_get(amp__gemm_mode *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
   static const amp__gemm_mode modes[] = {AMP__GEMM_AUTO, AMP__GEMM_CLBLAST, AMP__GEMM_FAST,
                                          AMP__GEMM_PORTABLE};
-  const char *env = getenv("AMP_BLAS_GEMM");
+  const char *env = amp__knob_get(AMP_KNOB_BLAS_GEMM);
   int m = amp__env_blas_gemm(env);
   *out = AMP__GEMM_AUTO;
   if (m >= 0)

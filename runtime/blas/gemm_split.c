@@ -47,6 +47,7 @@
 #include "blas/gemm_split.h"
 #include "core/cpu_count.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 #include "data/source.h"
 
 #define FN "amp_blas_gemm_multi"
@@ -92,9 +93,9 @@ static int overlap(const amp_array_view *x, const amp_array_view *y) {
 }
 
 /* An environment setting in [lo, hi], or dflt when unset; a bad value fails, naming it. */
-static amp_status env_size(const char *name, unsigned long long lo, unsigned long long hi,
+static amp_status env_size(amp__knob knob, unsigned long long lo, unsigned long long hi,
                            size_t dflt, size_t *out) {
-  const char *v = getenv(name);
+  const char *name = amp__knob_name(knob), *v = amp__knob_get(knob);
   unsigned long long x;
   *out = dflt;
   if (!v || !*v)
@@ -202,16 +203,16 @@ static amp_status plan_shape(job *j, int nviews) {
   /* the CPUs this process may run on (an MPI rank bound to one core gets 1 filler, not 8) */
   const int ncpu = amp__usable_cpus();
   size_t fill_dflt = ncpu >= 16 ? (size_t)ncpu / 8 : 1;
-  AMP__TRY(env_size("AMP_GEMM_MULTI_PANEL", 1, 0x7fffffff, default_width(n, k, j->es), &j->w));
-  AMP__TRY(env_size("AMP_GEMM_MULTI_RING", 2, MAX_RING, 3, &j->ring));
-  AMP__TRY(env_size("AMP_GEMM_MULTI_A_PARTS", 1, MAX_ACHUNK, m / j->nparts >= 1024 ? 4 : 1,
+  AMP__TRY(env_size(AMP_KNOB_GEMM_MULTI_PANEL, 1, 0x7fffffff, default_width(n, k, j->es), &j->w));
+  AMP__TRY(env_size(AMP_KNOB_GEMM_MULTI_RING, 2, MAX_RING, 3, &j->ring));
+  AMP__TRY(env_size(AMP_KNOB_GEMM_MULTI_A_PARTS, 1, MAX_ACHUNK, m / j->nparts >= 1024 ? 4 : 1,
                     &j->achunks));
   AMP__TRY(
-      env_size("AMP_GEMM_MULTI_THREADS", 1, MAX_FILL, fill_dflt > 8 ? 8 : fill_dflt, &j->nfill));
+      env_size(AMP_KNOB_GEMM_MULTI_THREADS, 1, MAX_FILL, fill_dflt > 8 ? 8 : fill_dflt, &j->nfill));
   /* writers: a share of the CPUs beside the fillers, for each accelerator */
   size_t write_dflt = (size_t)ncpu / (2 * j->nparts);
   write_dflt = write_dflt < 1 ? 1 : write_dflt > 8 ? 8 : write_dflt;
-  AMP__TRY(env_size("AMP_GEMM_MULTI_WRITERS", 1, MAX_WRITERS, write_dflt, &j->nwriters));
+  AMP__TRY(env_size(AMP_KNOB_GEMM_MULTI_WRITERS, 1, MAX_WRITERS, write_dflt, &j->nwriters));
   if (j->w > n)
     j->w = n;
   j->npanels = (n + j->w - 1) / j->w;
@@ -232,7 +233,7 @@ static amp_status plan_regions(job *j, amp_accelerator_view *const *views, size_
   amp_status status = AMP_SUCCESS;
   const size_t m = j->m, k = j->k;
   size_t shared, out_elems, x;
-  AMP__TRY(env_size("AMP_GEMM_MULTI_SHARED", 0, 1, 1, &shared));
+  AMP__TRY(env_size(AMP_KNOB_GEMM_MULTI_SHARED, 0, 1, 1, &shared));
   j->nrings = shared ? 1 : j->nparts;
   if (!mul_ok(k, j->w, &j->slot_elems) || j->slot_elems > 0x7fffffff ||
       !mul_ok(j->slot_elems, j->es, slot_bytes) || !mul_ok(*slot_bytes, j->ring, ring_bytes))
@@ -359,7 +360,7 @@ static amp_status run(job *j, uint64_t *t1) {
 /* With AMP_DEBUG or AMP_GEMM_MULTI_VERBOSE set: the call's plan and time, and each accelerator's
  * times. */
 static void report(const job *j, uint64_t t1) {
-  const char *verbose = getenv("AMP_GEMM_MULTI_VERBOSE");
+  const char *verbose = amp__knob_get(AMP_KNOB_GEMM_MULTI_VERBOSE);
   if (amp__debug_enabled() || (verbose && *verbose && strcmp(verbose, "0") != 0)) {
     fprintf(stderr,
             "[ampcl] " FN ": %zu x %zu x %zu on %zu accelerators, panels of %zu columns (%zu), "

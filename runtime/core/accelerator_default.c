@@ -1,6 +1,7 @@
 /* runtime/core/accelerator_default.c: the default accelerator (AMP §3.2): chosen by the rules of
  * ampcl/accelerator.h at its first use, or set before it, and the reason it is the one it is. */
 #include "core/accelerator_impl.h"
+#include "core/knobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,7 @@ static amp_status choose_default(amp_accelerator **out) {
     snprintf(g.reason, sizeof g.reason, "set by amp_accelerator_set_default");
     return AMP_SUCCESS;
   }
-  const char *env = getenv("AMP_DEFAULT_ACCELERATOR");
+  const char *env = amp__knob_get(AMP_KNOB_DEFAULT_ACCELERATOR);
   if (env && *env) {
     amp_accelerator *a = NULL;
     status = amp__accelerator_lookup(env, "AMP_DEFAULT_ACCELERATOR", &a);

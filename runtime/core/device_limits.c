@@ -2,6 +2,7 @@
  * lowered capabilities take effect. The knob only ever lowers what a device answers; everything
  * that decides by a capability then reads the lowered property, as it would on a weaker device. */
 #include "core/device_limits.h"
+#include "core/knobs.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -112,7 +113,8 @@ static struct {
 } g = {PTHREAD_ONCE_INIT, 0, {0, 0, 0, 0, 0, 0}, ""};
 
 static void read_env(void) {
-  g.ok = amp__device_limits_parse(getenv(VAR), &g.limits, g.why, sizeof g.why);
+  g.ok = amp__device_limits_parse(amp__knob_get(AMP_KNOB_DEVICE_LIMITS), &g.limits, g.why,
+                                  sizeof g.why);
 }
 
 int amp__device_limits_check(char *why, size_t cap) {

@@ -1,9 +1,10 @@
 /* runtime/core/env_parse.h: what each AMP_* environment variable means, from its text.
  *
  * Every function here is pure: it takes the variable's value (NULL when unset) and returns what it
- * means, without reading the environment, so the call sites read their variable once with getenv
- * and fuzz/ drives every parser with arbitrary text. Each variable's documented meaning is in
- * env_parse.c beside its parser. amp__env_secure is the one exception: it reads the environment. */
+ * means, without reading the environment, so the call sites read their variable once from the
+ * table of knobs (core/knobs.h) and fuzz/ drives every parser with arbitrary text. Each variable's
+ * documented meaning is in env_parse.c beside its parser. amp__env_secure is the one exception: it
+ * reads the environment. */
 #ifndef AMPCL_RUNTIME_ENV_PARSE_H
 #define AMPCL_RUNTIME_ENV_PARSE_H
 

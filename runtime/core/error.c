@@ -1,6 +1,7 @@
 /* runtime/core/error.c: the status table's names and messages, and the per-thread reason. */
 #include "core/error.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -65,7 +66,7 @@ static void ensure_cap(size_t need) {
 }
 
 int amp__debug_enabled(void) {
-  return amp__env_debug(getenv("AMP_DEBUG"));
+  return amp__env_debug(amp__knob_get(AMP_KNOB_DEBUG));
 }
 
 amp_status amp__set_error(amp_status status, const char *fmt, ...) {

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "core/env_parse.h"
+#include "core/knobs.h"
 #include "core/profiling.h"
 #include "core/trace_impl.h"
 
 amp_status amp__profiling_default(bool *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *env = getenv("AMP_PROFILE");
+  const char *env = amp__knob_get(AMP_KNOB_PROFILE);
   int on = amp__env_profile(env);
   *out = true;
   if (on == 1)

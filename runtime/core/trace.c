@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/env_parse.h"
+#include "core/knobs.h"
 #include "core/timestamps.h"
 #include "core/trace_impl.h"
 
@@ -82,11 +83,11 @@ static void at_exit(void) {
 }
 
 static void init(void) {
-  const char *p = amp__env_secure("AMP_TRACE");
+  const char *p = amp__knob_get(AMP_KNOB_TRACE);
   if (!p || !*p)
     return;
   T.path = strdup(p);
-  T.max = amp__env_trace_max(getenv("AMP_TRACE_MAX"));
+  T.max = amp__env_trace_max(amp__knob_get(AMP_KNOB_TRACE_MAX));
   T.t_start = amp__trace_now();
   T.on = T.path != NULL;
   if (T.on)

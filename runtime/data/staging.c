@@ -40,6 +40,7 @@
 
 #include "core/cpu_count.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 #include "core/trace_impl.h"
 #include "data/host_memory.h"
 #include "data/staging.h"
@@ -57,14 +58,15 @@ static struct {
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void) {
-  cfg.mode = amp__env_staging_mode(getenv("AMP_STAGING"));
-  cfg.chunk = amp__env_staging_chunk(getenv("AMP_STAGING_CHUNK"), DEFAULT_CHUNK);
+  cfg.mode = amp__env_staging_mode(amp__knob_get(AMP_KNOB_STAGING));
+  cfg.chunk = amp__env_staging_chunk(amp__knob_get(AMP_KNOB_STAGING_CHUNK), DEFAULT_CHUNK);
   /* the CPUs this process may use, not the machine's: an MPI rank bound to one core (mpirun's
    * default for one or two ranks) that started 14 copying threads there staged 4x slower than
    * with one (lab/NOTEBOOK.md, 2026-11-27) */
   long cores = amp__usable_cpus();
   long dflt = cores * 7 / 8 > 14 ? 14 : cores * 7 / 8; /* 14 of an H100 host's 16 were best */
-  cfg.threads = amp__env_staging_threads(getenv("AMP_STAGING_THREADS"), (int)dflt, MAX_THREADS);
+  cfg.threads =
+      amp__env_staging_threads(amp__knob_get(AMP_KNOB_STAGING_THREADS), (int)dflt, MAX_THREADS);
 }
 
 /* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- *
@@ -230,7 +232,7 @@ static void lock_stager(amp__stager *st) {
 }
 
 static int fail_after(void) {
-  return amp__env_staging_fail_after(getenv("AMP_STAGING_FAIL_AFTER"));
+  return amp__env_staging_fail_after(amp__knob_get(AMP_KNOB_STAGING_FAIL_AFTER));
 }
 
 static amp__stager *wanted(amp_accelerator *acc, const void *host, size_t len) {

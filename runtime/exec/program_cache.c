@@ -14,6 +14,7 @@
 #include "exec/program_cache.h"
 #include "core/clobjects.h"
 #include "core/env_parse.h"
+#include "core/knobs.h"
 #include "exec/build_log.h"
 #include "exec/program_build.h"
 
@@ -31,7 +32,7 @@ static size_t cache_max; /* 0 until read from AMP_PROGRAM_CACHE_MAX */
 
 static size_t cache_bound(void) {
   if (!cache_max) {
-    cache_max = amp__env_program_cache_max(getenv("AMP_PROGRAM_CACHE_MAX"));
+    cache_max = amp__env_program_cache_max(amp__knob_get(AMP_KNOB_PROGRAM_CACHE_MAX));
   }
   return cache_max;
 }
