@@ -2,6 +2,8 @@
  * (the C++ AMP article's VectorAddExpPointwise). It is memory bound: the metric is GB/s of 12 * n
  * bytes (two floats read, one written per element). Implementations: a sequential C loop (the
  * baseline), kernels_cl/examples/add_exp.cl's add_exp ("naive", one element per thread),
+ * add_exp_assert ("assert": naive with an amp_assert that holds, so each launch waits for its
+ * kernel and reads the assert record),
  * add_exp_vec4
  * ("vec4", four per thread), and "fast": the fastest for the device (add_exp_vec4 on a GPU,
  * add_exp_cpu on a CPU device); "multi", the same split over the --multi accelerators, one block of
@@ -22,7 +24,7 @@
 #include "omp/omp_bench.h"
 #endif
 
-static const char *const impls[] = {"seq",    "naive", "vec4", "fast", "multi",
+static const char *const impls[] = {"seq",    "naive", "assert", "vec4", "fast", "multi",
 #ifdef AMP_BENCH_OPENMP
                                     "openmp", /* bench/omp/omp_addexp.c */
 #endif
@@ -282,7 +284,10 @@ static void queues_release(ae_parts *ps) {
 static void run_device(bench_ctx *ctx, bench_cell *cell) {
   long n = cell->size;
   ae_parts ps = {.per = per_item(ctx, cell->impl)};
-  const char *kname = ps.per == 1 ? "add_exp" : ps.per == 4 ? "add_exp_vec4" : "add_exp_cpu";
+  const char *kname = strcmp(cell->impl, "assert") == 0 ? "add_exp_assert"
+                      : ps.per == 1                     ? "add_exp"
+                      : ps.per == 4                     ? "add_exp_vec4"
+                                                        : "add_exp_cpu";
   amp_program *prog = NULL;
   double ms;
   if (plan(ctx, cell, &ps))

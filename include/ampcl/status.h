@@ -77,6 +77,7 @@ extern "C" {
   X(AMP_ERROR_KERNEL_ARGS, -2014, "kernel arguments do not match the kernel's parameters")         \
   X(AMP_ERROR_EXTENT_MISMATCH, -2015, "extents do not match")                                      \
   X(AMP_ERROR_OUT_OF_RANGE, -2016, "index or section out of range")                                \
+  X(AMP_ERROR_ASSERT_FAILED, -2017, "an amp_assert in a kernel failed")                            \
   X(AMP_ERROR_OPENCL, -2099, "an OpenCL call failed with a code ampcl has no name for")
 
 /* Status codes. Values of OpenCL errors are OpenCL's own. */

@@ -38,6 +38,19 @@ __kernel void add_exp(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second
   amp_at(result, i) = amp_at(first, i) + fast_math_exp(amp_at(second, i));
 }
 
+/* add_exp with an assert that always holds (the inputs are below exp's overflow), for amp-bench's
+ * "assert" column: what amp_assert costs against "naive" (docs/KERNELS.md). */
+__kernel void add_exp_assert(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
+                             AMP_VIEW(float, result), AMP_ASSERTS) {
+  AMP_INDEX1(idx);
+  const int i = idx[0];
+  if (i >= amp_extent(result, 0))
+    return;
+  const float x = amp_at(second, i);
+  amp_assert(x < 88.0f);
+  amp_at(result, i) = amp_at(first, i) + fast_math_exp(x);
+}
+
 __kernel void add_exp_vec4(AMP_CONST_VIEW(float, first), AMP_CONST_VIEW(float, second),
                            AMP_VIEW(float, result)) {
   AMP_INDEX1(idx);

@@ -24,10 +24,11 @@
  *   idx + offset, e.contains(idx), ...        amp_index2_add(out, idx, off), ... (ampcl_index.h)
  *   the REF accelerator's checks              AMP_DEBUG=1: checked amp_at       (ampcl_debug.h)
  *   textures, samplers, short vectors         AMP_TEXTURE_READ(T, N, t), ...  (ampcl_texture.h)
+ *   assert(i < n) in a restrict(amp) lambda   amp_assert(i < n), AMP_ASSERTS   (ampcl_assert.h)
  *
- * The prelude is five files, put in front of every program in this order: this one, then
- * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h and ampcl_texture.h (this file includes them when
- * it is used on its own, from an installed copy).
+ * The prelude is six files, put in front of every program in this order: this one, then
+ * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h, ampcl_texture.h and ampcl_assert.h (this file
+ * includes them when it is used on its own, from an installed copy).
  *
  * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
  * OpenCL dimension 0, so idx[rank-1] == get_global_id(0) and neighbouring work-items touch
@@ -227,6 +228,7 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 /* The runtime puts them after this file itself (and defines AMPCL_PRELUDE_EMBEDDED); an installed
  * copy used on its own includes them from beside it. */
 #ifndef AMPCL_PRELUDE_EMBEDDED
+#include "ampcl_assert.h"
 #include "ampcl_atomics.h"
 #include "ampcl_debug.h"
 #include "ampcl_index.h"

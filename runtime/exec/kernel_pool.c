@@ -43,6 +43,17 @@ static void strip_spaces(char *s) {
   *o = '\0';
 }
 
+/* Whether the kernel's last parameter is AMP_ASSERTS' record: by its name, or where the driver
+ * gives no parameter names, by the user's source (after the prelude's `#line 1 "...`) using it. */
+static int has_asserts(const amp__kernel_pool *pool, const char *text) {
+  if (!pool->nparams)
+    return 0;
+  if (pool->params)
+    return strcmp(pool->params[pool->nparams - 1].name, "amp__asserts") == 0;
+  const char *user = strstr(text, "\n#line 1 \"");
+  return user && strstr(user, "AMP_ASSERTS") != NULL;
+}
+
 amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerator *acc,
                                 amp__kernel_pool **out) {
   amp_status status = AMP_SUCCESS;
@@ -99,6 +110,7 @@ amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerato
     strip_spaces(pa->type);
   }
   amp__param_sizes(k, e->text, e->options, acc, pool->params, pool->nparams);
+  pool->asserts = has_asserts(pool, e->text);
   amp__kernel_give_back(pool, k);
   *out = pool;
   return AMP_SUCCESS;

@@ -16,6 +16,7 @@
 #include "data/source.h"
 #include "exec/launch.h"
 #include "exec/launch_args.h"
+#include "exec/launch_assert.h"
 #include "exec/launch_debug.h"
 #include "exec/launch_table.h"
 #include "exec/launch_texture.h"
@@ -191,6 +192,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   amp__evlist wait = {0};
   amp__launch_table table = {0};
   amp__launch_debug debug = {0};
+  amp__launch_assert asserts = {0};
   amp__tex_uses tex = {0};
   cl_event ev = NULL;
   size_t nuses = 0;
@@ -217,6 +219,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   AMP__TRY(amp__check_tile_static(&table, k));
   if (pool->checked)
     AMP__TRY(amp__debug_begin(&debug, &table, k));
+  if (pool->asserts)
+    AMP__TRY(amp__assert_begin(&asserts, &table, k));
 
   /* Everything is checked: now data may move. */
   char why[160] = "";
@@ -259,6 +263,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   amp__view_enqueued(view);
   if (pool->checked) /* debug mode: wait, and report a bad access */
     AMP__TRY(amp__debug_end(&debug, view->queue, &table));
+  if (pool->asserts) /* amp_assert: wait, and report the first failure */
+    AMP__TRY(amp__assert_end(&asserts, view->queue, &table));
   if (done) {
     AMP__TRY(amp__future_create(ev, 1, done));
     ev = NULL;
@@ -270,6 +276,7 @@ fail:
   if (k)
     amp__kernel_give_back(pool, k);
   amp__debug_release(&debug);
+  amp__assert_release(&asserts);
   if (ev)
     clReleaseEvent(ev);
   amp__evlist_free(&wait);

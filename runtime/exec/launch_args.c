@@ -20,7 +20,7 @@
  * are one OpenCL parameter each. */
 static size_t user_params(const amp__kernel_pool *pool, amp__user_param *out) {
   size_t n = 0;
-  for (cl_uint p = 0; p < pool->nparams; n++) {
+  for (cl_uint p = 0; p < pool->nparams - (cl_uint)pool->asserts; n++) {
     amp__user_param u = {.first = p, .width = 1};
     u.decl = amp__arg_kind_declaring(pool, p, &u);
     out[n] = u;
@@ -68,7 +68,7 @@ static void list_params(const amp__kernel_pool *pool, const amp__user_param *up,
 static amp_status check_count_only(const amp__launch_table *t) {
   amp_status status = AMP_SUCCESS;
   const amp__kernel_pool *pool = t->pool;
-  if (t->params != pool->nparams)
+  if (t->params + (cl_uint)pool->asserts != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the %zu arguments fill %u OpenCL parameters (a view fills "
               "%u), but the kernel has %u; the driver gives no parameter names to say which differ",

@@ -68,6 +68,8 @@ struct amp__kernel_pool {
                                      kernel declares itself (tile_static variables) */
   int checked;                    /* built in debug mode: views have a third parameter, v_debug, and
                                      launches go through runtime/exec/launch_debug.c */
+  int asserts;                    /* 1: its last parameter is AMP_ASSERTS' record (amp_assert;
+                                     launch_assert.c), which the user passes no argument for */
   struct amp__cache_entry *entry; /* the build it belongs to */
   amp__kernel_pool *next;
 };
