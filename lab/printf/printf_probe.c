@@ -2,7 +2,8 @@
  * Usage: printf_probe N [platform-substring]. Prints the device's CL_DEVICE_PRINTF_BUFFER_SIZE,
  * then runs a kernel in which each of N work items prints "item <i>", writing markers
  * "@ENQUEUED" (after clEnqueueNDRangeKernel, before any wait) and "@FINISHED" (after clFinish) to
- * stdout itself. run.sh counts the lines, where they appear against the markers, and their order. */
+ * stdout itself. run.sh counts the lines, where they appear against the markers, and their order.
+ */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
