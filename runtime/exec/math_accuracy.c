@@ -14,11 +14,12 @@
  *
  * The answer is kept in memory per accelerator and on disk per device (in the cache directory that
  * core/cache_dir.c chooses: <base>/ampcl/fast-math/<hash>.txt), keyed on the platform, the device,
- * its driver and OpenCL versions and, for a CPU device, the host CPU's model and instruction-set
- * flags: a new driver or another CPU is measured afresh. A probe that cannot run (no memory, a
+ * its driver and OpenCL versions, for a CPU device the host CPU's model and instruction-set flags,
+ * and the drivers' settings in the environment: a new driver, another CPU or another code target
+ * is measured afresh. A probe that cannot run (no memory, a
  * build failure) maps every function to the precise built-in for that process and keeps nothing on
  * disk: slower, never outside the bound. */
-#define _GNU_SOURCE /* secure_getenv */
+#define _GNU_SOURCE /* secure_getenv, memmem, environ */
 #include "exec/math_accuracy.h"
 
 #include <errno.h>
@@ -257,13 +258,43 @@ static void host_cpu(char *out, size_t cap) {
   snprintf(out, cap, "%s, flags %016llx", model, (unsigned long long)flags);
 }
 
+/* The drivers' own settings in the environment, which can change the code a device runs: Intel's
+ * CPU runtime compiles for AVX2 on an AVX-512 machine under CL_CONFIG_CPU_TARGET_ARCH=core-avx2,
+ * and its native_* then differ. Every variable under a prefix OpenCL drivers read (cache paths
+ * aside: they move between runs and change no code), hashed in name order. Only a cache key: a
+ * variable listed here that changes nothing costs one measurement more. */
+static uint64_t driver_settings(void) {
+  static const char *const prefixes[] = {"CL_", "POCL_", "RUSTICL_", "MESA_", "LP_", "GALLIUM_"};
+  extern char **environ;
+  uint64_t h = 14695981039346656037ull;
+  const char *last = "";
+  for (;;) { /* the smallest name after `last`: the same order whatever the environment's */
+    const char *next = NULL;
+    for (char **e = environ; e && *e; e++) {
+      int ours = 0;
+      for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        ours |= strncmp(*e, prefixes[i], strlen(prefixes[i])) == 0;
+      size_t name = strcspn(*e, "=");
+      if (!ours || memmem(*e, name, "CACHE", 5) || strcmp(*e, last) <= 0)
+        continue;
+      if (!next || strcmp(*e, next) < 0)
+        next = *e;
+    }
+    if (!next)
+      return h;
+    h = fnv1a(fnv1a(h, next), "\n");
+    last = next;
+  }
+}
+
 /* What the answer depends on, as one line. */
 static void device_key(const amp_accelerator *acc, char *out, size_t cap) {
   char cpu[320] = "";
   if (acc->props.is_emulated)
     host_cpu(cpu, sizeof cpu);
-  snprintf(out, cap, "platform %s | device %s | driver %s | %s | cpu %s", acc->props.platform_name,
-           acc->props.description, acc->props.driver_version, acc->props.version, cpu);
+  snprintf(out, cap, "platform %s | device %s | driver %s | %s | cpu %s | settings %016llx",
+           acc->props.platform_name, acc->props.description, acc->props.driver_version,
+           acc->props.version, cpu, (unsigned long long)driver_settings());
   for (char *p = out; *p; p++)
     if (*p == '\n' || *p == '\r')
       *p = ' ';
