@@ -3,7 +3,8 @@
  * One pass for int, uint and float where the device has cl_khr_int64_base_atomics:
  * amp_scan_init zeroes the look-back state, then amp_scan_onepass scans tiles of 4096 elements in
  * the order they start, each taking the sum before it from the tiles before it (decoupled
- * look-back). It moves what a copy moves: n elements in, n out.
+ * look-back). It moves what a copy moves: n elements in, n out. For float the look-back adds in
+ * tile order (scan.cl: SCAN_ORDERED), so that a scan gives the same bits on every run.
  *
  * Otherwise (double, no 64-bit atomics, or less than 4.5 KB of tile_static memory: the single
  * pass's smallest tile) three passes, reduce-then-scan: G tiles each own a
@@ -32,9 +33,10 @@
 #define SCAN_LOCAL(size) ((size) * (1 + 10))
 #define SCAN_ONE_PER     32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
 #define SCAN_ONE_TILE    128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
-/* the single pass's tile_static bytes: sh[] and buf[] per thread; seen[], tile, next, before */
+/* the single pass's tile_static bytes: sh[] and buf[] per thread; seen[], for float seen_agg[]
+ * and from, tile, next, before */
 #define SCAN_ONE_LOCAL(size) ((size) * (1 + SCAN_ONE_PER))
-#define SCAN_ONE_FIXED       (32 * 8 + 16)
+#define SCAN_ONE_FIXED       (2 * 32 * 8 + 24)
 
 #define SCAN_CPU_PER_CU 4     /* CPU path: chunks (threads) per compute unit */
 #define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk */
@@ -55,19 +57,25 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *k1 = NULL;
   amp_array_view *state = NULL;
-  char opts[128];
+  char opts[160];
   int tile = SCAN_ONE_TILE;
+  /* float sums depend on their order: the look-back adds in tile order (scan.cl: SCAN_ORDERED) */
+  const int ordered = src->type.kind == AMP_ELEM_FLOAT;
+  int agg_only = 0; /* AMP_SCAN_AGG_ONLY=1, for tests: every look-back walks back to tile 0 */
+  AMP__TRY(amp__algo_env_int("AMP_SCAN_AGG_ONLY", 0, 1, 0, &agg_only, fn));
   AMP__TRY(amp__algo_tile(view, SCAN_ONE_TILE, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
                           SCAN_ONE_FIXED, "amp_scan (one pass)", fn, &tile));
   snprintf(opts, sizeof opts,
-           "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d -DSCAN_TILE=%d",
+           "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d -DSCAN_TILE=%d "
+           "-DSCAN_ORDERED=%d -DSCAN_AGG_ONLY=%d",
            amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
-           SCAN_ONE_PER, tile, tile);
+           SCAN_ONE_PER, tile, tile, ordered, agg_only);
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
   size_t n = (size_t)src->extent.dim[0];             /* < 2^31, so 2 * (tiles + 1) fits an int */
   size_t step = (size_t)SCAN_ONE_PER * (size_t)tile; /* elements per tile */
-  size_t tiles = n / step + (n % step != 0), words = 2 * (tiles + 1);
+  size_t tiles = n / step + (n % step != 0);
+  size_t words = 2 * ((ordered ? 2 : 1) * tiles + 1); /* 64-bit: the counter, 1 or 2 per tile */
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
   amp_arg a0[] = {amp_arg_view(state)};
   AMP__TRY(amp__algo_launch1(view, ki, words / (size_t)tile + 1, tile, a0, AMP_NARGS(a0)));
