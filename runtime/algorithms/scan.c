@@ -15,7 +15,10 @@
  * is an error naming it).
  *
  * On a CPU device (props.is_emulated; algo_cpu.c) neither: kernels_cl/algorithms/scan_cpu.cl's
- * two launches with one thread per chunk, a few chunks per core (cpu_scan below). */
+ * two launches with one thread per chunk, a few chunks per core (cpu_scan below).
+ *
+ * With AMP_ALGO_FIXED_ORDER (amp_scan_ex, or the environment variable) none of these: fixed_order.c
+ * scans in an order that is the same on every device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +42,10 @@
 #define SCAN_ONE_FIXED       (2 * 32 * 8 + 24)
 
 #define SCAN_CPU_PER_CU 4     /* CPU path: chunks (threads) per compute unit */
-#define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk */
+#define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk, */
+/* and at most this many: Mesa's llvmpipe (rusticl) ends a work-item's loops after 65535 iterations,
+ * silently; amp_scan_cpu_apply takes 8 elements an iteration, after one per chunk before its own */
+#define SCAN_CPU_MAX (8 * 50000)
 
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
 static amp_status passes_wanted(int *out, const char *fn) {
@@ -105,6 +111,8 @@ static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_
   size_t g = cu > 4096 / SCAN_CPU_PER_CU ? 4096 : cu * SCAN_CPU_PER_CU;
   if (g > n / SCAN_CPU_MIN)
     g = n / SCAN_CPU_MIN ? n / SCAN_CPU_MIN : 1;
+  if (g < n / SCAN_CPU_MAX + 1)
+    g = n / SCAN_CPU_MAX + 1;
   size_t chunk = (n / g + (n % g != 0) + 15) / 16 * 16; /* whole vector steps but the last */
   if (chunk == 0)                                       /* no elements: nothing to scan */
     goto fail;
@@ -124,8 +132,13 @@ fail:
 
 amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                     amp_scan_kind kind) {
+  return amp_scan_ex(view, src, dst, kind, 0);
+}
+
+amp_status amp_scan_ex(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                       amp_scan_kind kind, unsigned flags) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_scan";
+  const char *fn = flags ? "amp_scan_ex" : "amp_scan";
   amp_kernel *ks = NULL, *kc = NULL, *ka = NULL;
   amp_array_view *sums = NULL;
   AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
@@ -142,7 +155,10 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
   amp_elem_kind t = src->type.kind;
   int passes = 1;
   AMP__TRY(passes_wanted(&passes, fn)); /* checked on every device */
-  int cpu = 0;
+  int fixed = 0, cpu = 0;
+  AMP__TRY(amp__algo_fixed_wanted(flags, &fixed, fn));
+  if (fixed)
+    return amp__scan_fixed(view, src, dst, kind, fn);
   AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
   if (cpu)
     return cpu_scan(view, src, dst, kind, fn);
