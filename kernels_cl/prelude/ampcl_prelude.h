@@ -24,10 +24,13 @@
  *   idx + offset, e.contains(idx), ...        amp_index2_add(out, idx, off), ... (ampcl_index.h)
  *   the REF accelerator's checks              AMP_DEBUG=1: checked amp_at       (ampcl_debug.h)
  *   textures, samplers, short vectors         AMP_TEXTURE_READ(T, N, t), ...  (ampcl_texture.h)
+ *   (random numbers: not AMP's)               amp_random_make, amp_random_float (ampcl_random.h)
+ *   (tile-wide reduce, scan, broadcast)       amp_tile_reduce(T, sum, x, sh), ... (ampcl_collectives.h)
  *
- * The prelude is five files, put in front of every program in this order: this one, then
- * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h and ampcl_texture.h (this file includes them when
- * it is used on its own, from an installed copy).
+ * The prelude is seven files, put in front of every program in this order: this one, then
+ * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h, ampcl_texture.h, ampcl_random.h and
+ * ampcl_collectives.h (this file includes them when it is used on its own, from an installed
+ * copy).
  *
  * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
  * OpenCL dimension 0, so idx[rank-1] == get_global_id(0) and neighbouring work-items touch
@@ -231,6 +234,8 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #include "ampcl_debug.h"
 #include "ampcl_index.h"
 #include "ampcl_texture.h"
+#include "ampcl_random.h"
+#include "ampcl_collectives.h"
 #endif
 
 #endif /* AMPCL_PRELUDE_H */

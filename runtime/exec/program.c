@@ -99,8 +99,9 @@ fail:
 }
 
 /* The files of the kernel prelude, in the order they go in front of every program. */
-static const char *const prelude_parts[] = {"ampcl_prelude", "ampcl_atomics", "ampcl_index",
-                                            "ampcl_debug", "ampcl_texture"};
+static const char *const prelude_parts[] = {"ampcl_prelude",    "ampcl_atomics", "ampcl_index",
+                                            "ampcl_debug",      "ampcl_texture", "ampcl_random",
+                                            "ampcl_collectives"};
 #define NPRELUDE_PARTS (sizeof prelude_parts / sizeof prelude_parts[0])
 
 static int is_prelude_part(const char *name) {
