@@ -18,7 +18,8 @@
  * from AMP_TILE_COLLECTIVES below. `scratch` is a tile_static array of T with at least
  * amp_tile_size() elements (1 for a broadcast), declared at kernel scope as tile_static memory
  * must be; a call may reuse another's scratch, since every call ends with a barrier. Tiles of any
- * rank and any size work, powers of two or not.
+ * rank work, of any size up to 1024 threads (AMP_TILE_COLLECTIVES_MAX below), powers of two or
+ * not.
  *
  *   AMP_TILE_SHAPE(256)
  *   __kernel void block_sums(AMP_CONST_VIEW(float, in), AMP_VIEW(float, sums)) {
@@ -40,6 +41,17 @@
  * measured cost beside a hand-written tile reduction). */
 #ifndef AMPCL_COLLECTIVES_H
 #define AMPCL_COLLECTIVES_H
+
+/* The most threads a tile may have for the collectives: C++ AMP's limit on a tile, 1024. Their
+ * loops run a fixed log2(AMP_TILE_COLLECTIVES_MAX) steps, each ending at a barrier, with nothing to
+ * do in the steps beyond the tile's size: loops whose count the compiler knows unroll into one
+ * barrier after another, where loops bounded by the tile's size (known at run time) made POCL 3.1
+ * compile a kernel of 8 collectives in 24 s and one of 10 in more than 5 minutes (its barrier
+ * regions multiply). A kernel with smaller tiles saves the steps beyond them with the build option
+ * -DAMP_TILE_COLLECTIVES_MAX=256, say (a power of two; tiles beyond it give wrong results). */
+#ifndef AMP_TILE_COLLECTIVES_MAX
+#define AMP_TILE_COLLECTIVES_MAX 1024
+#endif
 
 static inline int amp_tile_linear_id(void) {
   return (int)(get_local_id(0) +
@@ -74,16 +86,13 @@ static inline int amp_tile_size(void) {
 #define AMP_TILE_COLLECTIVES(T, OP, IDENTITY, COMBINE)                                             \
   static AMP_TILE_HELPER T AMP__TILE_FN(reduce, OP, T)(T x, __local T *sh) {                       \
     const int lid = amp_tile_linear_id(), n = amp_tile_size();                                     \
-    int top = 1;                                                                                   \
-    while (top < n)                                                                                \
-      top <<= 1;                                                                                   \
     sh[lid] = x;                                                                                   \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    for (int s = top >> 1; s > 0; s >>= 1) {                                                       \
+    for (int s = AMP_TILE_COLLECTIVES_MAX / 2; s > 0; s >>= 1) { /* s >= n: nothing to do */       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
       if (lid < s && lid + s < n)                                                                  \
         sh[lid] = COMBINE(sh[lid], sh[lid + s]);                                                   \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
     }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
     const T r = sh[0];                                                                             \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
     return r;                                                                                      \
@@ -92,14 +101,14 @@ static inline int amp_tile_size(void) {
                                                      T *total) {                                   \
     const int lid = amp_tile_linear_id(), n = amp_tile_size();                                     \
     sh[lid] = x;                                                                                   \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    for (int off = 1; off < n; off <<= 1) {                                                        \
+    for (int off = 1; off < AMP_TILE_COLLECTIVES_MAX; off <<= 1) { /* off >= n: nothing */         \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
       const T y = lid >= off ? sh[lid - off] : (T)(IDENTITY);                                      \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                \
       if (lid >= off)                                                                              \
         sh[lid] = COMBINE(y, sh[lid]);                                                             \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
     }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
     const T r = inclusive ? sh[lid] : lid > 0 ? sh[lid - 1] : (T)(IDENTITY);                       \
     *total = sh[n - 1];                                                                            \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
