@@ -53,6 +53,18 @@
 #define AMP_TILE_COLLECTIVES_MAX 1024
 #endif
 
+/* The rank of the tiles the collectives run in, where they are called: AMP_TILED_INDEX1(idx)
+ * declares amp__tile_rank = 1 in its scope (AMP_TILED_INDEX2 and 3 say 2 and 3), and elsewhere
+ * this file's 3 holds, which works for tiles of any rank. In 1-D tiles a thread's position is
+ * get_local_id(0) alone, which Intel's CPU runtime vectorises across the threads of a tile; a
+ * position that involves get_local_id(1) it does not, and a tile reduction of 2^24 floats took 20
+ * times as long there (docs/KERNELS.md, "Tile collectives"). -DAMP_TILE_RANK=1 in a program's build
+ * options says the same for all its collectives. */
+enum { amp__tile_rank = 3 };
+#ifndef AMP_TILE_RANK
+#define AMP_TILE_RANK amp__tile_rank
+#endif
+
 static inline int amp_tile_linear_id(void) {
   return (int)(get_local_id(0) +
                get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
@@ -62,84 +74,95 @@ static inline int amp_tile_size(void) {
   return (int)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 }
 
-/* The function of collective KIND for OP and T, T expanded first (a kernel built with -DT=float
+/* The function KIND of operator OP for type T, T expanded first (a kernel built with -DT=float
  * may write amp_tile_reduce(T, sum, ...)). */
 #define AMP__TILE_FN_(KIND, OP, T) amp__tile_##KIND##_##OP##_##T
 #define AMP__TILE_FN(KIND, OP, T)  AMP__TILE_FN_(KIND, OP, T)
 
-#define amp_tile_reduce(T, OP, x, scratch) AMP__TILE_FN(reduce, OP, T)((x), (scratch))
-#define amp_tile_scan_inclusive(T, OP, x, scratch)                                                 \
-  AMP__TILE_FN(scan_inclusive, OP, T)((x), (scratch))
-#define amp_tile_scan_exclusive(T, OP, x, scratch)                                                 \
-  AMP__TILE_FN(scan_exclusive, OP, T)((x), (scratch))
-#define amp_tile_scan_exclusive_total(T, OP, x, scratch, total)                                    \
-  AMP__TILE_FN(scan, OP, T)((x), (scratch), 0, (total))
-#define amp_tile_broadcast(T, x, from, scratch)                                                    \
-  AMP__TILE_FN(broadcast, any, T)((x), (from), (scratch))
+/* A thread's position in its tile and the tile's threads, for tiles of `rank` (a constant). */
+#define AMP__TILE_LID(rank) ((rank) == 1 ? (int)get_local_id(0) : amp_tile_linear_id())
+#define AMP__TILE_N(rank)   ((rank) == 1 ? (int)get_local_size(0) : amp_tile_size())
 
-/* AMP_TILE_COLLECTIVES(T, OP, IDENTITY, COMBINE): the collectives of an operator of your own,
- * named OP, for type T: COMBINE(a, b) a function or function-like macro, IDENTITY its identity
- * element (COMBINE(IDENTITY, x) == x). Write it at file scope, after the prelude:
+/* The collectives are expressions of clang's (and GCC's) statement-expression extension, which
+ * every OpenCL compiler ampcl meets has (they are clang's: POCL, Intel's runtimes, Mesa's rusticl,
+ * oclgrind, NVIDIA's; the prelude's atomics rely on clang's `overloadable` the same way), so that
+ * they index the caller's tile_static array itself: Intel's CPU runtime vectorises a tile's
+ * accesses to a tile_static array, and not those through a pointer to it, which a function would
+ * need (a tile reduction of 2^24 floats took 66 ms there through a pointer, 7 ms on the array). */
+#define amp_tile_reduce(T, OP, x, scratch)                                                         \
+  ({                                                                                               \
+    const int amp__lid = AMP__TILE_LID(AMP_TILE_RANK), amp__n = AMP__TILE_N(AMP_TILE_RANK);        \
+    (scratch)[amp__lid] = (T)(x);                                                                  \
+    for (int amp__s = AMP_TILE_COLLECTIVES_MAX / 2; amp__s > 0; amp__s >>= 1) {                    \
+      barrier(CLK_LOCAL_MEM_FENCE); /* steps with amp__s >= amp__n have nothing to do */           \
+      if (amp__lid < amp__s && amp__lid + amp__s < amp__n)                                         \
+        (scratch)[amp__lid] =                                                                      \
+            AMP__TILE_FN(combine, OP, T)((scratch)[amp__lid], (scratch)[amp__lid + amp__s]);       \
+    }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    const T amp__r = (scratch)[0];                                                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    amp__r;                                                                                        \
+  })
+
+/* The scans: Hillis and Steele's steps; SET_TOTAL stores amp__total where it is wanted. */
+#define AMP__TILE_SCAN(T, OP, x, scratch, inclusive, SET_TOTAL)                                    \
+  ({                                                                                               \
+    const int amp__lid = AMP__TILE_LID(AMP_TILE_RANK), amp__n = AMP__TILE_N(AMP_TILE_RANK);        \
+    (scratch)[amp__lid] = (T)(x);                                                                  \
+    for (int amp__off = 1; amp__off < AMP_TILE_COLLECTIVES_MAX; amp__off <<= 1) {                  \
+      barrier(CLK_LOCAL_MEM_FENCE); /* steps with amp__off >= amp__n have nothing to do */         \
+      const T amp__y = amp__lid >= amp__off ? (scratch)[amp__lid - amp__off]                       \
+                                            : AMP__TILE_FN(identity, OP, T)();                     \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
+      if (amp__lid >= amp__off)                                                                    \
+        (scratch)[amp__lid] = AMP__TILE_FN(combine, OP, T)(amp__y, (scratch)[amp__lid]);           \
+    }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    const T amp__r = (inclusive)      ? (scratch)[amp__lid]                                        \
+                     : amp__lid > 0 ? (scratch)[amp__lid - 1]                                      \
+                                    : AMP__TILE_FN(identity, OP, T)();                             \
+    const T amp__total = (scratch)[amp__n - 1];                                                    \
+    SET_TOTAL;                                                                                     \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    amp__r;                                                                                        \
+  })
+#define amp_tile_scan_inclusive(T, OP, x, scratch)                                                 \
+  AMP__TILE_SCAN(T, OP, x, scratch, 1, (void)amp__total)
+#define amp_tile_scan_exclusive(T, OP, x, scratch)                                                 \
+  AMP__TILE_SCAN(T, OP, x, scratch, 0, (void)amp__total)
+#define amp_tile_scan_exclusive_total(T, OP, x, scratch, total)                                    \
+  AMP__TILE_SCAN(T, OP, x, scratch, 0, *(total) = amp__total)
+
+#define amp_tile_broadcast(T, x, from, scratch)                                                    \
+  ({                                                                                               \
+    if (AMP__TILE_LID(AMP_TILE_RANK) == (from))                                                    \
+      (scratch)[0] = (T)(x);                                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    const T amp__r = (scratch)[0];                                                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    amp__r;                                                                                        \
+  })
+
+/* AMP_TILE_COLLECTIVES(T, OP, IDENTITY, COMBINE): an operator of your own, named OP, for type T:
+ * COMBINE(a, b) a function or function-like macro, IDENTITY its identity element
+ * (COMBINE(IDENTITY, x) == x). Write it at file scope, after the prelude:
  *   #define MUL(a, b) ((a) * (b))
  *   AMP_TILE_COLLECTIVES(float, product, 1.0f, MUL)
  *   ... amp_tile_reduce(float, product, x, scratch) ... */
 #define AMP_TILE_COLLECTIVES(T, OP, IDENTITY, COMBINE)                                             \
-  static AMP_TILE_HELPER T AMP__TILE_FN(reduce, OP, T)(T x, __local T *sh) {                       \
-    const int lid = amp_tile_linear_id(), n = amp_tile_size();                                     \
-    sh[lid] = x;                                                                                   \
-    for (int s = AMP_TILE_COLLECTIVES_MAX / 2; s > 0; s >>= 1) { /* s >= n: nothing to do */       \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
-      if (lid < s && lid + s < n)                                                                  \
-        sh[lid] = COMBINE(sh[lid], sh[lid + s]);                                                   \
-    }                                                                                              \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    const T r = sh[0];                                                                             \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    return r;                                                                                      \
+  static inline T AMP__TILE_FN(combine, OP, T)(T a, T b) {                                         \
+    return COMBINE(a, b);                                                                          \
   }                                                                                                \
-  static AMP_TILE_HELPER T AMP__TILE_FN(scan, OP, T)(T x, __local T *sh, int inclusive,            \
-                                                     T *total) {                                   \
-    const int lid = amp_tile_linear_id(), n = amp_tile_size();                                     \
-    sh[lid] = x;                                                                                   \
-    for (int off = 1; off < AMP_TILE_COLLECTIVES_MAX; off <<= 1) { /* off >= n: nothing */         \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
-      const T y = lid >= off ? sh[lid - off] : (T)(IDENTITY);                                      \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                \
-      if (lid >= off)                                                                              \
-        sh[lid] = COMBINE(y, sh[lid]);                                                             \
-    }                                                                                              \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    const T r = inclusive ? sh[lid] : lid > 0 ? sh[lid - 1] : (T)(IDENTITY);                       \
-    *total = sh[n - 1];                                                                            \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    return r;                                                                                      \
-  }                                                                                                \
-  static AMP_TILE_HELPER T AMP__TILE_FN(scan_inclusive, OP, T)(T x, __local T *sh) {              \
-    T total;                                                                                       \
-    return AMP__TILE_FN(scan, OP, T)(x, sh, 1, &total);                                            \
-  }                                                                                                \
-  static AMP_TILE_HELPER T AMP__TILE_FN(scan_exclusive, OP, T)(T x, __local T *sh) {              \
-    T total;                                                                                       \
-    return AMP__TILE_FN(scan, OP, T)(x, sh, 0, &total);                                            \
-  }
-
-/* The broadcast of type T. */
-#define AMP__TILE_BROADCAST(T)                                                                     \
-  static AMP_TILE_HELPER T AMP__TILE_FN(broadcast, any, T)(T x, int from, __local T *sh) {         \
-    if (amp_tile_linear_id() == from)                                                              \
-      sh[0] = x;                                                                                   \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    const T r = sh[0];                                                                             \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    return r;                                                                                      \
+  static inline T AMP__TILE_FN(identity, OP, T)(void) {                                            \
+    return (T)(IDENTITY);                                                                          \
   }
 
 #define AMP__TILE_SUM(a, b) ((a) + (b))
 #define AMP__TILE_TYPE(T, LOWEST, HIGHEST, MIN, MAX)                                               \
   AMP_TILE_COLLECTIVES(T, sum, 0, AMP__TILE_SUM)                                                   \
   AMP_TILE_COLLECTIVES(T, min, HIGHEST, MIN)                                                       \
-  AMP_TILE_COLLECTIVES(T, max, LOWEST, MAX)                                                        \
-  AMP__TILE_BROADCAST(T)
+  AMP_TILE_COLLECTIVES(T, max, LOWEST, MAX)
 
 AMP__TILE_TYPE(int, INT_MIN, INT_MAX, min, max)
 AMP__TILE_TYPE(uint, 0u, UINT_MAX, min, max)

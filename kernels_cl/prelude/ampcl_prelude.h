@@ -123,9 +123,17 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
   AMP__TI_FILL(t, 3, 2);
   return t;
 }
-#define AMP_TILED_INDEX1(idx) const amp_tiled_index1 idx = amp__tiled_index1()
-#define AMP_TILED_INDEX2(idx) const amp_tiled_index2 idx = amp__tiled_index2()
-#define AMP_TILED_INDEX3(idx) const amp_tiled_index3 idx = amp__tiled_index3()
+/* Each also tells the tile collectives that follow in its scope the tiles' rank
+ * (ampcl_collectives.h: amp__tile_rank). */
+#define AMP_TILED_INDEX1(idx)                                                                      \
+  const amp_tiled_index1 idx = amp__tiled_index1();                                                \
+  enum { amp__tile_rank = 1 }
+#define AMP_TILED_INDEX2(idx)                                                                      \
+  const amp_tiled_index2 idx = amp__tiled_index2();                                                \
+  enum { amp__tile_rank = 2 }
+#define AMP_TILED_INDEX3(idx)                                                                      \
+  const amp_tiled_index3 idx = amp__tiled_index3();                                                \
+  enum { amp__tile_rank = 3 }
 
 /* ---- tiles: tile_static memory and barriers ----------------------------------------------- */
 /* tile_static variables must be declared at kernel function scope (OpenCL C 1.2 §6.5.2). */

@@ -11,7 +11,9 @@
  * by a comparison for float and double). The host computes the same in the order the header
  * documents (the reduce's tree, Hillis and Steele's scan), so float and double results must have
  * the same bits: their values have 24 and 53 significant bits of every size, and the order shows.
- * uint and ulong sums wrap around. int runs at the default bound on tiles
+ * uint and ulong sums wrap around. The 1-D tiles run twice: in a kernel that declares no tiled
+ * index (positions from get_local_id(0), (1) and (2)) and after AMP_TILED_INDEX1 (positions from
+ * get_local_id(0) alone). int runs at the default bound on tiles
  * (AMP_TILE_COLLECTIVES_MAX, 1024), the other types at -DAMP_TILE_COLLECTIVES_MAX=256. */
 #include "check.h"
 
@@ -45,6 +47,27 @@ static const char *source =
     "  amp_at(out, g, 9) = amp_tile_scan_inclusive(T, custom, x, sh);\n"
     "  amp_at(where, g, 0) = tile;\n"
     "  amp_at(where, g, 1) = amp_tile_linear_id();\n"
+    "}\n"
+    /* the same in 1-D tiles, declared by AMP_TILED_INDEX1: positions from get_local_id(0) */
+    "__kernel void coll1(AMP_CONST_VIEW(T, in), AMP_VIEW(T, out), AMP_VIEW(int, where), int mul) "
+    "{\n"
+    "  AMP_TILED_INDEX1(idx);\n"
+    "  tile_static T sh[256];\n"
+    "  const int g = idx.global_id[0], tile = idx.tile[0];\n"
+    "  const T x = amp_at(in, g);\n"
+    "  T total;\n"
+    "  amp_at(out, g, 0) = amp_tile_reduce(T, sum, x, sh);\n"
+    "  amp_at(out, g, 1) = amp_tile_reduce(T, min, x, sh);\n"
+    "  amp_at(out, g, 2) = amp_tile_reduce(T, max, x, sh);\n"
+    "  amp_at(out, g, 3) = amp_tile_scan_inclusive(T, sum, x, sh);\n"
+    "  amp_at(out, g, 4) = amp_tile_scan_exclusive(T, sum, x, sh);\n"
+    "  amp_at(out, g, 5) = amp_tile_scan_exclusive_total(T, max, x, sh, &total);\n"
+    "  amp_at(out, g, 6) = total;\n"
+    "  amp_at(out, g, 7) = amp_tile_broadcast(T, x, (tile * mul) % amp_tile_size(), sh);\n"
+    "  amp_at(out, g, 8) = amp_tile_reduce(T, custom, x, sh);\n"
+    "  amp_at(out, g, 9) = amp_tile_scan_inclusive(T, custom, x, sh);\n"
+    "  amp_at(where, g, 0) = tile;\n"
+    "  amp_at(where, g, 1) = idx.local_id[0];\n"
     "}\n";
 
 #define NOUT 10
@@ -167,21 +190,29 @@ static void value(int t, uint64_t i, void *out) {
 
 static void check_type(amp_accelerator_view *av, int t, const elem *e) {
   amp_program *p = NULL;
-  amp_kernel *k = NULL;
+  amp_kernel *k = NULL, *k1 = NULL;
   char opts[96];
   /* int at the default bound on tiles (1024), the others at 256, which the largest tile here
    * reaches: a shorter run on a CPU device, and both settings checked */
   snprintf(opts, sizeof opts, "-DT=%s %s%s", e->cl, e->opts,
            t == 0 ? "" : " -DAMP_TILE_COLLECTIVES_MAX=256");
   CHECK_OK(amp_program_create(source, opts, &p));
-  if (p)
+  if (p) {
     CHECK_OK(amp_kernel_create(p, "coll", &k));
+    CHECK_OK(amp_kernel_create(p, "coll1", &k1));
+  }
   amp_program_release(p);
-  if (!k)
+  if (!k || !k1) {
+    amp_kernel_release(k);
+    amp_kernel_release(k1);
     return;
-  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+  }
+  for (size_t run = 0; run < 2 * sizeof shapes / sizeof shapes[0]; run++) {
+    /* each shape with `coll`, the 1-D ones also with `coll1` */
+    const size_t s = run / 2;
     const shape *sh = &shapes[s];
-    if (test_small() && !sh->small)
+    amp_kernel *kern = run % 2 ? k1 : k;
+    if ((test_small() && !sh->small) || (run % 2 && sh->rank != 1))
       continue;
     int n = 1, threads = 1;
     for (int d = 0; d < sh->rank; d++) {
@@ -199,7 +230,7 @@ static void check_type(amp_accelerator_view *av, int t, const elem *e) {
     const int mul = 5;
     amp_arg args[] = {amp_arg_view(vin), amp_arg_view(vout), amp_arg_view(vwhere),
                       amp_arg_int(mul)};
-    amp_launch l = {amp_extent1(n), 1, {0, 0, 0}, k, args, AMP_NARGS(args)};
+    amp_launch l = {amp_extent1(n), 1, {0, 0, 0}, kern, args, AMP_NARGS(args)};
     l.domain.rank = sh->rank;
     for (int d = 0; d < sh->rank; d++) {
       l.domain.dim[d] = sh->ext[d];
@@ -250,8 +281,9 @@ static void check_type(amp_accelerator_view *av, int t, const elem *e) {
         for (int c = 0; c < NOUT && !bad; c++)
           if (memcmp(out + ((size_t)at[lid] * NOUT + c) * e->size,
                      want + ((size_t)lid * NOUT + c) * e->size, e->size) != 0) {
-            fprintf(stderr, "%s, %d-D tile of %d threads: tile %d thread %d output %d differs\n",
-                    e->cl, sh->rank, threads, tile, lid, c);
+            fprintf(stderr,
+                    "%s, %s, %d-D tile of %d threads: tile %d thread %d output %d differs\n", e->cl,
+                    run % 2 ? "coll1" : "coll", sh->rank, threads, tile, lid, c);
             bad = 1;
           }
     }
@@ -267,6 +299,7 @@ static void check_type(amp_accelerator_view *av, int t, const elem *e) {
     free(at);
   }
   amp_kernel_release(k);
+  amp_kernel_release(k1);
 }
 
 int main(void) {
