@@ -19,6 +19,22 @@
 
 #include <stdint.h>
 
+/* Every kernel's ten outputs for element g in tile `tile`, and the tile in where[g][0]. */
+#define BODY                                                                                       \
+  "  const T x = amp_at(in, g);\n"                                                                 \
+  "  T total;\n"                                                                                   \
+  "  amp_at(out, g, 0) = amp_tile_reduce(T, sum, x, sh);\n"                                        \
+  "  amp_at(out, g, 1) = amp_tile_reduce(T, min, x, sh);\n"                                        \
+  "  amp_at(out, g, 2) = amp_tile_reduce(T, max, x, sh);\n"                                        \
+  "  amp_at(out, g, 3) = amp_tile_scan_inclusive(T, sum, x, sh);\n"                                \
+  "  amp_at(out, g, 4) = amp_tile_scan_exclusive(T, sum, x, sh);\n"                                \
+  "  amp_at(out, g, 5) = amp_tile_scan_exclusive_total(T, max, x, sh, &total);\n"                  \
+  "  amp_at(out, g, 6) = total;\n"                                                                 \
+  "  amp_at(out, g, 7) = amp_tile_broadcast(T, x, (tile * mul) % amp_tile_size(), sh);\n"          \
+  "  amp_at(out, g, 8) = amp_tile_reduce(T, custom, x, sh);\n"                                     \
+  "  amp_at(out, g, 9) = amp_tile_scan_inclusive(T, custom, x, sh);\n"                             \
+  "  amp_at(where, g, 0) = tile;\n"
+
 static const char *source =
     "#if defined(T_INT)\n"
     "#define CUSTOM(a, b) ((a) ^ (b))\n"
@@ -32,20 +48,7 @@ static const char *source =
     "  const int g = (int)(get_global_id(0) + get_global_size(0) * (get_global_id(1) +\n"
     "                      get_global_size(1) * get_global_id(2)));\n"
     "  const int tile = (int)(get_group_id(0) + get_num_groups(0) * (get_group_id(1) +\n"
-    "                         get_num_groups(1) * get_group_id(2)));\n"
-    "  const T x = amp_at(in, g);\n"
-    "  T total;\n"
-    "  amp_at(out, g, 0) = amp_tile_reduce(T, sum, x, sh);\n"
-    "  amp_at(out, g, 1) = amp_tile_reduce(T, min, x, sh);\n"
-    "  amp_at(out, g, 2) = amp_tile_reduce(T, max, x, sh);\n"
-    "  amp_at(out, g, 3) = amp_tile_scan_inclusive(T, sum, x, sh);\n"
-    "  amp_at(out, g, 4) = amp_tile_scan_exclusive(T, sum, x, sh);\n"
-    "  amp_at(out, g, 5) = amp_tile_scan_exclusive_total(T, max, x, sh, &total);\n"
-    "  amp_at(out, g, 6) = total;\n"
-    "  amp_at(out, g, 7) = amp_tile_broadcast(T, x, (tile * mul) % amp_tile_size(), sh);\n"
-    "  amp_at(out, g, 8) = amp_tile_reduce(T, custom, x, sh);\n"
-    "  amp_at(out, g, 9) = amp_tile_scan_inclusive(T, custom, x, sh);\n"
-    "  amp_at(where, g, 0) = tile;\n"
+    "                         get_num_groups(1) * get_group_id(2)));\n" BODY
     "  amp_at(where, g, 1) = amp_tile_linear_id();\n"
     "}\n"
     /* the same in 1-D tiles, declared by AMP_TILED_INDEX1: positions from get_local_id(0) */
@@ -53,20 +56,7 @@ static const char *source =
     "{\n"
     "  AMP_TILED_INDEX1(idx);\n"
     "  tile_static T sh[256];\n"
-    "  const int g = idx.global_id[0], tile = idx.tile[0];\n"
-    "  const T x = amp_at(in, g);\n"
-    "  T total;\n"
-    "  amp_at(out, g, 0) = amp_tile_reduce(T, sum, x, sh);\n"
-    "  amp_at(out, g, 1) = amp_tile_reduce(T, min, x, sh);\n"
-    "  amp_at(out, g, 2) = amp_tile_reduce(T, max, x, sh);\n"
-    "  amp_at(out, g, 3) = amp_tile_scan_inclusive(T, sum, x, sh);\n"
-    "  amp_at(out, g, 4) = amp_tile_scan_exclusive(T, sum, x, sh);\n"
-    "  amp_at(out, g, 5) = amp_tile_scan_exclusive_total(T, max, x, sh, &total);\n"
-    "  amp_at(out, g, 6) = total;\n"
-    "  amp_at(out, g, 7) = amp_tile_broadcast(T, x, (tile * mul) % amp_tile_size(), sh);\n"
-    "  amp_at(out, g, 8) = amp_tile_reduce(T, custom, x, sh);\n"
-    "  amp_at(out, g, 9) = amp_tile_scan_inclusive(T, custom, x, sh);\n"
-    "  amp_at(where, g, 0) = tile;\n"
+    "  const int g = idx.global_id[0], tile = idx.tile[0];\n" BODY
     "  amp_at(where, g, 1) = idx.local_id[0];\n"
     "}\n";
 
