@@ -15,7 +15,9 @@
  *   float amp_random_float(&r)                      its next word as a float in [0, 1)
  *   double amp_random_double(&r)                    its next two words as a double in [0, 1)
  *                                                   (devices with double precision)
- *   uint4 amp_random_uint4(&r), float4 amp_random_float4(&r)   the next four at once
+ *   uint4 amp_random_uint4(&r), float4 amp_random_float4(&r)   the next four at once (a whole
+ *                                                   block, the fastest, when the words drawn so
+ *                                                   far are a multiple of 4)
  *   float amp_random_unit_float(uint u)             a word as a float in [0, 1): (u >> 8) / 2^24
  *
  * The stream: block k (k = 0, 1, ...) is amp_philox4x32_10((k low, k high, stream low, stream
@@ -105,6 +107,12 @@ static inline float amp_random_float(amp_random *r) {
 }
 
 static inline uint4 amp_random_uint4(amp_random *r) {
+  if (r->used == 4u) { /* at a block's start: the whole next block, with no choice per word */
+    const uint4 b = amp_philox4x32_10(r->ctr, r->key);
+    r->ctr.x += 1u;
+    r->ctr.y += r->ctr.x == 0u;
+    return b;
+  }
   const uint a = amp_random_uint(r), b = amp_random_uint(r), c = amp_random_uint(r);
   return (uint4)(a, b, c, amp_random_uint(r));
 }

@@ -6,7 +6,8 @@
  *   2. The streams: 4096 work-items, each with a stream of its own under a 64-bit seed (and one
  *      work-item far out, stream 2^40 + 3, past a block counter's low word), draw words, floats and
  *      doubles in a fixed interleaving; the host draws the same with its twin; every value must
- *      have the same bits. amp_random_uint4 and amp_random_float4 give the next four in order.
+ *      have the same bits. amp_random_uint4 and amp_random_float4 give the next four in order,
+ *      a whole block and across two.
  *   3. Floats lie in [0, 1): the largest word gives 1 - 2^-24, zero gives 0; the mean of 2^20
  *      floats is 1/2 within 5 standard errors (1 / sqrt(12 n)).
  * On whichever device runs it: POCL, Intel's CPU runtime and rusticl in CI (doubles where the
@@ -34,7 +35,8 @@ static const char *kernels =
     "  amp_at(out, i, 0) = r.x; amp_at(out, i, 1) = r.y; amp_at(out, i, 2) = r.z;\n"
     "  amp_at(out, i, 3) = r.w;\n"
     "}\n"
-    /* per work-item: 5 words, 3 floats, then 4 words and 4 floats at once, 2 more words */
+    /* per work-item: 5 words, 3 floats, 4 words at once (a whole block), 1 word, 4 floats at
+     * once (across two blocks), 1 more word */
     "__kernel void streams(AMP_VIEW(uint, words), AMP_VIEW(float, floats), uint seed_lo,\n"
     "                      uint seed_hi, uint far) {\n"
     "  const int i = (int)get_global_id(0);\n"
@@ -45,10 +47,11 @@ static const char *kernels =
     "  const uint4 w = amp_random_uint4(&r);\n"
     "  amp_at(words, i, 5) = w.x; amp_at(words, i, 6) = w.y; amp_at(words, i, 7) = w.z;\n"
     "  amp_at(words, i, 8) = w.w;\n"
+    "  amp_at(words, i, 9) = amp_random_uint(&r);\n"
     "  const float4 f = amp_random_float4(&r);\n"
     "  amp_at(floats, i, 3) = f.x; amp_at(floats, i, 4) = f.y; amp_at(floats, i, 5) = f.z;\n"
     "  amp_at(floats, i, 6) = f.w;\n"
-    "  for (int k = 9; k < 11; k++) amp_at(words, i, k) = amp_random_uint(&r);\n"
+    "  amp_at(words, i, 10) = amp_random_uint(&r);\n"
     "}\n"
     "__kernel void ends(AMP_VIEW(float, out)) {\n"
     "  amp_at(out, 0) = amp_random_unit_float(0xffffffffu);\n"
@@ -125,12 +128,11 @@ static void check_streams(amp_accelerator_view *av, amp_program *p) {
       w[j] = amp_random_uint(&r);
     for (int j = 0; j < 3; j++)
       f[j] = amp_random_float(&r);
-    for (int j = 5; j < 9; j++)
+    for (int j = 5; j < 10; j++)
       w[j] = amp_random_uint(&r);
     for (int j = 3; j < 7; j++)
       f[j] = amp_random_float(&r);
-    for (int j = 9; j < 11; j++)
-      w[j] = amp_random_uint(&r);
+    w[10] = amp_random_uint(&r);
     if (memcmp(w, words[i], sizeof w) != 0 || memcmp(f, floats[i], sizeof f) != 0) {
       if (bad++ < 3)
         fprintf(stderr, "stream %d: kernel's words or floats differ from the host's\n", i);
