@@ -26,6 +26,10 @@
  *              a general 2-D view (49 multiply-adds per pixel; the
  *              stencil row's amp_gaussian_blur takes its separable
  *              kernel)
+ *   reduce_fixed  the reduce row with AMP_ALGO_FIXED_ORDER          4n
+ *              (amp_reduce_ex: the same bits on every device)
+ *   scan_float amp_scan(AMP_SCAN_INCLUSIVE) of the n floats           8n
+ *   scan_fixed the same with AMP_ALGO_FIXED_ORDER (amp_scan_ex)       8n
  *
  * GB/s is bytes counted / median time: the least traffic each algorithm must make, so it is
  * comparable with the copy's GB/s, and "vs copy" is the ratio (the goal is >= 0.80). Every result
@@ -38,7 +42,7 @@
 
 #include "bench.h"
 
-#define NALGO 11
+#define NALGO 14
 enum {
   A_COPY,
   A_REDUCE,
@@ -50,13 +54,16 @@ enum {
   A_PAIRS,
   A_COPY_IF,
   A_UNIQUE,
-  A_STENCIL2D
+  A_STENCIL2D,
+  A_REDUCE_FIXED,
+  A_SCAN_FLOAT,
+  A_SCAN_FIXED
 };
-static const char *algo_names[NALGO] = {"copy",      "reduce", "scan",      "transpose",
-                                        "histogram", "sort",   "stencil",   "sort_pairs",
-                                        "copy_if",   "unique", "stencil_2d"};
+static const char *algo_names[NALGO] = {
+    "copy",       "reduce",  "scan",   "transpose",  "histogram",    "sort",       "stencil",
+    "sort_pairs", "copy_if", "unique", "stencil_2d", "reduce_fixed", "scan_float", "scan_fixed"};
 /* per element; copy_if and unique add 4 per element kept (algo_bytes_of) */
-static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8, 16, 4, 4, 8};
+static const double algo_bytes[NALGO] = {8, 4, 8, 8, 4, 8, 8, 16, 4, 4, 8, 4, 8, 8};
 /* AMP_BENCH_ALGORITHMS=name,name,... times only those rows (and copy, every ratio's reference);
  * unset or empty: all. For sweeping one algorithm's knobs without timing the others each time. */
 static int algo_wanted(int a) {
@@ -238,6 +245,14 @@ static amp_status run_once(bench_ctx *ctx, algo_data *d, int a, double *sum) {
   case A_STENCIL2D:
     s = amp_stencil_2d(ctx->av, d->vt_in, d->vt_out, d->vw7);
     return s == AMP_SUCCESS ? amp_accelerator_view_wait(ctx->av) : s;
+  case A_REDUCE_FIXED:
+    s = amp_reduce_ex(ctx->av, d->vf, AMP_REDUCE_SUM, AMP_ALGO_FIXED_ORDER, &f);
+    *sum = f;
+    return s;
+  case A_SCAN_FLOAT:
+  case A_SCAN_FIXED:
+    return amp_scan_ex(ctx->av, d->vf, d->vf2, AMP_SCAN_INCLUSIVE,
+                       a == A_SCAN_FIXED ? AMP_ALGO_FIXED_ORDER : 0);
   default:
     return amp_gaussian_blur(ctx->av, d->vt_in, d->vt_out, 1.0f);
   }
@@ -338,10 +353,37 @@ static int check_new(algo_data *d, int a, char *why, size_t cap) {
 }
 
 /* Checks the result of algorithm a against the host; 0 when right, else 1 with the reason. */
+/* The float scans against prefix sums in double, within 1e-5 of the prefix of magnitudes. */
+static int check_scan_float(algo_data *d, char *why, size_t cap) {
+  long n = d->n;
+  float *o = bench_alloc((size_t)n * sizeof *o);
+  if (amp_copy_from_array(d->af2, o, (size_t)n * sizeof *o)) {
+    snprintf(why, cap, "copy back: %s", amp_last_error());
+    free(o);
+    return 1;
+  }
+  if (bench_inject_error)
+    o[n / 2] += 1.0f + (float)n;
+  double acc = 0, mag = 0;
+  int bad = 0;
+  for (long i = 0; i < n && !bad; i++) {
+    acc += d->xf[i];
+    mag += fabs(d->xf[i]);
+    if (fabs(o[i] - acc) > 1e-5 * mag + 1e-3) {
+      snprintf(why, cap, "element %ld: %.9g, host %.9g", i, o[i], acc);
+      bad = 1;
+    }
+  }
+  free(o);
+  return bad;
+}
+
 static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
   long n = d->n;
   int bad = 0;
-  if (a == 1) {
+  if (a == A_SCAN_FLOAT || a == A_SCAN_FIXED)
+    return check_scan_float(d, why, cap);
+  if (a == 1 || a == A_REDUCE_FIXED) {
     double want = 0, mag = 0;
     for (long i = 0; i < n; i++) {
       want += d->xf[i];
@@ -370,7 +412,7 @@ static int check(algo_data *d, int a, double sum, char *why, size_t cap) {
       snprintf(why, cap, "histogram differs from the host's");
     return bad;
   }
-  if (a >= A_PAIRS && a != A_STENCIL2D)
+  if (a >= A_PAIRS && a <= A_UNIQUE)
     return check_new(d, a, why, cap);
   if (a == A_STENCIL2D)
     a = A_STENCIL; /* the same result, the same check */
@@ -446,7 +488,7 @@ static void run_algo(bench_ctx *ctx, algo_data *d, int a, algo_row *row) {
     row->ms[row->nrun++] = bench_now_ms() - t0;
   }
   /* the sorts and compactions wait between tiles: their last timed result is checked too */
-  if (a >= A_SORT && a != A_STENCIL && a != A_STENCIL2D &&
+  if (a >= A_SORT && a != A_STENCIL && a < A_STENCIL2D &&
       check(d, a, sum, row->note, sizeof row->note)) {
     row->state = BENCH_FAILED;
     return;
@@ -493,7 +535,7 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
     printf("\nAlgorithms on %s, device-resident data, n = %ld (transpose and stencil %ld x %ld, "
            "sort %ld keys); median of %d, end to end\n\n",
            ctx->props.device_path, n, d.side, d.side, d.nsort, ctx->repeats);
-    printf("%-10s %11s %12s %10s %10s %9s %9s %9s  %s\n", "algorithm", "elements", "bytes",
+    printf("%-12s %11s %12s %10s %10s %9s %9s %9s  %s\n", "algorithm", "elements", "bytes",
            "median ms", "min ms", "GB/s", "Gelem/s", "vs copy", "check");
     for (int a = 0; a < NALGO; a++) {
       if (!algo_wanted(a))
@@ -517,10 +559,10 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
                             : r->state == BENCH_FAILED ? "FAILED"
                                                        : "ERROR";
       if (r->state == BENCH_OK)
-        printf("%-10s %11ld %12.0f %10.3f %10.3f %9.1f %9.3f %9.2f  %s\n", algo_names[a], elems,
+        printf("%-12s %11ld %12.0f %10.3f %10.3f %9.1f %9.3f %9.2f  %s\n", algo_names[a], elems,
                bytes, st.median, st.min, gbps, geps, ratio, verdict);
       else
-        printf("%-10s %11ld %12.0f %10s %10s %9s %9s %9s  %s: %s\n", algo_names[a], elems, bytes,
+        printf("%-12s %11ld %12.0f %10s %10s %9s %9s %9s  %s: %s\n", algo_names[a], elems, bytes,
                "-", "-", "-", "-", "-", verdict, r->note);
       unquote(r->note);
       if (csv)

@@ -65,7 +65,8 @@ endif()
 set(_AMPCL_CL_FLAGS -x cl -cl-std=CL1.2 -fsyntax-only -Xclang -finclude-default-header
                     -Wno-unused-command-line-argument)
 # the prelude's parts, in the order runtime/exec/program.c puts them in front of a program
-set(_AMPCL_PRELUDE_PARTS ampcl_prelude ampcl_atomics ampcl_index ampcl_debug ampcl_texture ampcl_assert)
+set(_AMPCL_PRELUDE_PARTS ampcl_prelude ampcl_atomics ampcl_index ampcl_debug ampcl_texture
+                          ampcl_assert ampcl_random ampcl_collectives)
 # where a device is not NVIDIA's: a portable target (SPIR, every extension); NVIDIA's: PTX, whose
 # `asm` statements clang reads with GNU keywords on, with the extensions NVIDIA's OpenCL has that
 # clang's NVPTX target does not declare

@@ -11,6 +11,7 @@
  *   ampcl/algorithms.h   reduce, scan, transpose, histogram, sort, 2-D stencil on views
  *   ampcl/blas.h         GEMM on array views (CLBlast, ampcl's kernels or OpenBLAS)
  *   ampcl/texture.h      textures, samplers, texture copies (AMP's graphics namespace)
+ *   ampcl/random.h       the kernels' random numbers (Philox-4x32-10) on the host, bit for bit
  *   ampcl/stats.h        transfer counters
  *   ampcl/trace.h        a timeline of every command, for Perfetto (AMP_TRACE=file.json)
  */
@@ -26,6 +27,7 @@
 #include "ampcl/extent.h"
 #include "ampcl/kernel.h"
 #include "ampcl/kernel_limits.h"
+#include "ampcl/random.h"
 #include "ampcl/stats.h"
 #include "ampcl/status.h"
 #include "ampcl/texture.h"

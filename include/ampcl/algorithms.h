@@ -39,10 +39,24 @@ typedef enum amp_reduce_op {
 /* *result (an int32_t, uint32_t, float or double, as the view's element type; must not be NULL)
  * = the sum, minimum or maximum of the rank-1 view's elements, computed on the accelerator view's
  * device (two kernel launches; the result is read back, so the call blocks). Integer sums wrap
- * around; float and double sums are added in a tree order, not left to right. On failure *result
- * is unchanged. */
+ * around; float and double sums are added in a tree order, not left to right, that depends on the
+ * device (the same on every run there; amp_reduce_ex's AMP_ALGO_FIXED_ORDER fixes it for every
+ * device). On failure *result is unchanged. */
 AMP_API amp_status amp_reduce(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
                               void *result);
+
+/* Flags of amp_reduce_ex and amp_scan_ex. AMP_ALGO_FIXED_ORDER: combine the elements in one fixed
+ * order, the same whatever the device, its tile shapes and thread count, so that a float or double
+ * result has the same bits on every device (and on every run; the default order gives that too,
+ * on one device). The order (chunks of 1024 elements, a fixed tree in each, the chunks' values
+ * reduced the same way) is written out in docs/ALGORITHMS.md, "The same bits on every device", for
+ * a host to reproduce; its cost there too. AMP_ALGO_FIXED_ORDER=1 in the environment makes
+ * amp_reduce, amp_reduce_custom and amp_scan take it as well. */
+typedef enum amp_algo_flag { AMP_ALGO_FIXED_ORDER = 1 } amp_algo_flag;
+
+/* amp_reduce with flags (0 or AMP_ALGO_FIXED_ORDER; other bits are AMP_ERROR_INVALID_ARGUMENT). */
+AMP_API amp_status amp_reduce_ex(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
+                                 unsigned flags, void *result);
 
 /* The same with the caller's operator: `op_source` is OpenCL C text defining
  *     T amp_reduce_op(T a, T b)
@@ -64,6 +78,11 @@ typedef enum amp_scan_kind { AMP_SCAN_EXCLUSIVE = 0, AMP_SCAN_INCLUSIVE = 1 } am
  * amp_array_view_discard_data(dst) before to skip that). */
 AMP_API amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                             amp_scan_kind kind);
+
+/* amp_scan with flags (0 or AMP_ALGO_FIXED_ORDER, for float and double sums with the same bits on
+ * every device; other bits are AMP_ERROR_INVALID_ARGUMENT). */
+AMP_API amp_status amp_scan_ex(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                               amp_scan_kind kind, unsigned flags);
 
 /* dst(j, i) = src(i, j): src is a rank-2 view of R x C, dst a rank-2 view of C x R of the same
  * element type, on other data than src (AMP_ERROR_INVALID_ARGUMENT if they share a source).

@@ -202,6 +202,19 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
  * and a value stored separately with mem_fence between them were seen out of order at 2^28
  * elements). So only 32-bit T (int, uint, float) take this path; double scans in three passes.
  *
+ * The same bits on every run (SCAN_ORDERED, which the runtime sets for float). Which published
+ * prefix a look-back meets depends on timing, and a float sum on the order of its additions: added
+ * newest first up to whatever prefix was there, the same input gave other last bits from run to
+ * run (POCL with 16 threads on 2 cores: 38 of 100 runs differed). With SCAN_ORDERED a tile
+ * publishes its aggregate and its inclusive prefix in two words of their own (word 1 + 2t and
+ * 2 + 2t), and its look-back first finds the newest predecessor j with a prefix (phase 1), then
+ * adds the aggregates of j + 1 .. t - 1 to it oldest first (from the window it read, when that
+ * window started at t - 1; else read again, 32 at a time: phase 2). Every prefix is then
+ * (((A0 + A1) + A2) + ...) + At, the aggregates added left to right, whatever the timing. int and
+ * uint sums are the same in any order and keep the one-word look-back. SCAN_AGG_ONLY (the
+ * runtime's AMP_SCAN_AGG_ONLY=1, for tests) publishes no prefix but tile 0's, so that every
+ * look-back walks back to tile 0 through aggregates.
+ *
  * Where the tile's elements live. A tile spends much of its life waiting (for its tile number,
  * for its loads, for the look-back), so the scan runs at the rate of the tiles a multiprocessor
  * holds at once, and that is set by registers per thread. The elements therefore stay in
@@ -216,8 +229,9 @@ __kernel void amp_scan_apply(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_CONST
  * so they land in a permutation of 8 neighbouring slots. On an H100 this took the kernel from 60
  * registers per thread to 38 and the scan from 0.72 to 0.88 of a copy's rate (lab/NOTEBOOK.md).
  *
- * `state` is a uint view of 2 * (tiles + 1) elements, read as 64-bit words: word 0 holds the
- * tile counter (in its low half), word 1 + t tile t's publication. amp_scan_init zeroes it first.
+ * `state` is a uint view of 2 * (tiles + 1) elements (2 * (2 tiles + 1) with SCAN_ORDERED), read as
+ * 64-bit words: word 0 holds the tile counter (in its low half), word 1 + t tile t's publication.
+ * amp_scan_init zeroes it first.
  * Tile shape: exactly ONE_TILE threads (reqd_work_group_size; the runtime passes -DONE_TILE=128
  * -DONE_PER=32, the fastest of the shapes measured on an H100 that fits 32 KiB of tile_static
  * memory). Compiled only with -DSCAN_ONEPASS, so that the three passes build on any device. */
@@ -268,11 +282,57 @@ static inline int window_sum(__local const ulong *seen, int j0, T *add, int *fou
   return took;
 }
 
+#define SCAN_BITS(x) as_uint(x)
+#ifndef SCAN_AGG_ONLY /* 1 (AMP_SCAN_AGG_ONLY, for tests): only tile 0 publishes its prefix, so */
+#define SCAN_AGG_ONLY 0 /* every look-back walks back to it through aggregates */
+#endif
+#if SCAN_AGG_ONLY
+#define SCAN_PUBLISH false
+#else
+#define SCAN_PUBLISH true
+#endif
+#ifndef SCAN_ORDERED /* the runtime passes 1 for float (scan.c) */
+#define SCAN_ORDERED 0
+#endif
+
+#if SCAN_ORDERED
+/* Thread 0's half of a round of the ordered look-back (phase 1): the window's inclusive prefixes
+ * p[] and aggregates a[] (newest first: p[k] and a[k] are tile j0 - k's words) are walked up to
+ * the first published prefix, stopping at a tile that has published neither. Returns the next
+ * window's newest tile (-1 when the prefix was found). Where the window starts at the tile just
+ * before this one (t - 1), it holds every aggregate the sum needs, and *before gets it at once:
+ * the prefix plus the aggregates after it, oldest first. Otherwise *before gets the prefix and
+ * *from its tile, and phase 2 adds the aggregates. */
+static inline int window_find(__local const ulong *p, __local const ulong *a, int j0, int t,
+                              __local T *before, __local int *from) {
+  for (int k = 0; k < ONE_WINDOW; k++) { /* ends at tile 0 at the latest */
+    if ((uint)(p[k] >> 32) == 2u) {
+      T b = SCAN_AS(T)((uint)p[k]);
+      if (j0 == t - 1) {
+        for (int m = k - 1; m >= 0; m--)
+          b += SCAN_AS(T)((uint)a[m]);
+      } else {
+        *from = j0 - k;
+      }
+      *before = b;
+      return -1;
+    }
+    if ((uint)(a[k] >> 32) == 0u || j0 - k == 0)
+      return j0 - k; /* nothing yet (tile 0: no prefix yet): read again from here */
+  }
+  return j0 - ONE_WINDOW; /* all aggregates: on to the older tiles */
+}
+#endif
+
 __attribute__((reqd_work_group_size(ONE_TILE, 1, 1))) __kernel void
 amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state), int inclusive) {
   tile_static T sh[ONE_TILE];
   tile_static T4 buf[ONE_ITEMS / 4];
   tile_static ulong seen[ONE_WINDOW];
+#if SCAN_ORDERED
+  tile_static ulong seen_agg[ONE_WINDOW];
+  tile_static int from; /* the predecessor whose inclusive prefix starts the sum; -1: none yet */
+#endif
   tile_static int tile, next;
   tile_static T before; /* the sum of every element before this tile */
   const int lid = (int)get_local_id(0);
@@ -296,8 +356,48 @@ amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state)
   }
   T total;
   T e = tile_exclusive_n(sh, lid, mine, &total, ONE_TILE);
+#if SCAN_ORDERED
   if (lid == 0) {
-    atom_xchg(word + 1 + t, ((ulong)(t == 0 ? 2 : 1) << 32) | as_uint(total));
+    atom_xchg(word + 1 + 2 * t, ((ulong)1 << 32) | SCAN_BITS(total)); /* the aggregate */
+    if (t == 0)
+      atom_xchg(word + 2, ((ulong)2 << 32) | SCAN_BITS(total)); /* the inclusive prefix */
+    before = 0;
+    next = t - 1;
+    from = -1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* Phase 1: find the newest predecessor with its inclusive prefix published, every tile after it
+   * having published its aggregate; a window with a tile that has published neither is read
+   * again from that tile. */
+  while (next >= 0) {
+    const int j0 = next;
+    if (lid < ONE_WINDOW) {
+      const int j = j0 - lid;
+      seen[lid] = j >= 0 ? atom_add(word + 2 + 2 * j, (ulong)0) : 0;
+      seen_agg[lid] = j >= 0 ? atom_add(word + 1 + 2 * j, (ulong)0) : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      next = window_find(seen, seen_agg, j0, t, &before, &from);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  /* Phase 2, where phase 1 did not see every aggregate in the round that found the prefix: they
+   * are read again, oldest first, and added in that order. */
+  const int f = from;
+  for (int b0 = f + 1; f >= 0 && b0 < t; b0 += ONE_WINDOW) {
+    if (lid < ONE_WINDOW)
+      seen_agg[lid] = b0 + lid < t ? atom_add(word + 1 + 2 * (b0 + lid), (ulong)0) : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      for (int k = 0; k < ONE_WINDOW && b0 + k < t; k++)
+        before += SCAN_AS(T)((uint)seen_agg[k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0 && t > 0 && SCAN_PUBLISH)
+    atom_xchg(word + 2 + 2 * t, ((ulong)2 << 32) | SCAN_BITS(before + total));
+#else
+  if (lid == 0) {
+    atom_xchg(word + 1 + t, ((ulong)(t == 0 ? 2 : 1) << 32) | SCAN_BITS(total));
     before = 0;
     next = t - 1; /* the newest predecessor not yet added; -1: done */
   }
@@ -319,8 +419,9 @@ amp_scan_onepass(AMP_CONST_VIEW(T, src), AMP_VIEW(T, dst), AMP_VIEW(uint, state)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (lid == 0 && t > 0)
-    atom_xchg(word + 1 + t, ((ulong)2 << 32) | as_uint(before + total));
+  if (lid == 0 && t > 0 && SCAN_PUBLISH)
+    atom_xchg(word + 1 + t, ((ulong)2 << 32) | SCAN_BITS(before + total));
+#endif
   e += before;
   for (int c = 0; c < ONE_VECS; c++) { /* this thread's elements become their prefix sums */
     const int s = ONE_SWZ(ONE_VECS * lid + c);

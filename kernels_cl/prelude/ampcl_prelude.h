@@ -25,10 +25,13 @@
  *   the REF accelerator's checks              AMP_DEBUG=1: checked amp_at       (ampcl_debug.h)
  *   textures, samplers, short vectors         AMP_TEXTURE_READ(T, N, t), ...  (ampcl_texture.h)
  *   assert(i < n) in a restrict(amp) lambda   amp_assert(i < n), AMP_ASSERTS   (ampcl_assert.h)
+ *   (random numbers: not AMP's)               amp_random_make, amp_random_float (ampcl_random.h)
+ *   (tile-wide reduce, scan, broadcast)       amp_tile_reduce(T, sum, x, sh), ... (ampcl_collectives.h)
  *
- * The prelude is six files, put in front of every program in this order: this one, then
- * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h, ampcl_texture.h and ampcl_assert.h (this file
- * includes them when it is used on its own, from an installed copy).
+ * The prelude is eight files, put in front of every program in this order: this one, then
+ * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h, ampcl_texture.h, ampcl_assert.h, ampcl_random.h
+ * and ampcl_collectives.h (this file includes them when it is used on its own, from an installed
+ * copy).
  *
  * Index order: AMP's idx[0] is the slowest dimension. The runtime launches AMP dimension rank-1 as
  * OpenCL dimension 0, so idx[rank-1] == get_global_id(0) and neighbouring work-items touch
@@ -121,9 +124,17 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
   AMP__TI_FILL(t, 3, 2);
   return t;
 }
-#define AMP_TILED_INDEX1(idx) const amp_tiled_index1 idx = amp__tiled_index1()
-#define AMP_TILED_INDEX2(idx) const amp_tiled_index2 idx = amp__tiled_index2()
-#define AMP_TILED_INDEX3(idx) const amp_tiled_index3 idx = amp__tiled_index3()
+/* Each also tells the tile collectives that follow in its scope the tiles' rank
+ * (ampcl_collectives.h: amp__tile_rank). */
+#define AMP_TILED_INDEX1(idx)                                                                      \
+  const amp_tiled_index1 idx = amp__tiled_index1();                                                \
+  enum { amp__tile_rank = 1 }
+#define AMP_TILED_INDEX2(idx)                                                                      \
+  const amp_tiled_index2 idx = amp__tiled_index2();                                                \
+  enum { amp__tile_rank = 2 }
+#define AMP_TILED_INDEX3(idx)                                                                      \
+  const amp_tiled_index3 idx = amp__tiled_index3();                                                \
+  enum { amp__tile_rank = 3 }
 
 /* ---- tiles: tile_static memory and barriers ----------------------------------------------- */
 /* tile_static variables must be declared at kernel function scope (OpenCL C 1.2 §6.5.2). */
@@ -233,6 +244,8 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #include "ampcl_debug.h"
 #include "ampcl_index.h"
 #include "ampcl_texture.h"
+#include "ampcl_random.h"
+#include "ampcl_collectives.h"
 #endif
 
 #endif /* AMPCL_PRELUDE_H */

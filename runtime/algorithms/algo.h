@@ -93,4 +93,14 @@ amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n,
 amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
                               amp_array_view *values, const char *opts, const char *fn);
 
+/* fixed_order.c: *out = whether a reduce or scan takes the fixed order (the caller's `flags`,
+ * checked here, or AMP_ALGO_FIXED_ORDER=1 in the environment; a bad value is an error naming it),
+ * and the reduce (with the operator text `prefix`, as reduce.c builds it) and the scan in that
+ * order (kernels_cl/algorithms/fixed_order.cl). */
+amp_status amp__algo_fixed_wanted(unsigned flags, int *out, const char *fn);
+amp_status amp__reduce_fixed(amp_accelerator_view *view, amp_array_view *src, const char *prefix,
+                             void *result, const char *fn);
+amp_status amp__scan_fixed(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                           amp_scan_kind kind, const char *fn);
+
 #endif /* AMPCL_RUNTIME_ALGO_H */

@@ -8,7 +8,10 @@
  * On a CPU device (props.is_emulated; algo_cpu.c) the same two launches use amp_reduce_cpu
  * (kernels_cl/algorithms/reduce_cpu.cl) instead: a few threads per core, each folding one long
  * contiguous run of the view with 16-vector loads, then one thread folding their partials. The
- * builtin operators also give it their vector form (AMP_REDUCE_VOP). */
+ * builtin operators also give it their vector form (AMP_REDUCE_VOP).
+ *
+ * With AMP_ALGO_FIXED_ORDER (amp_reduce_ex, or the environment variable) fixed_order.c instead,
+ * the same operator text in front of kernels_cl/algorithms/fixed_order.cl. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,10 @@
   4                       /* CPU path: threads per compute unit (a few, so a late core is shared)  \
                            */
 #define RED_CPU_MIN 16384 /* CPU path: at least this many elements per thread */
+/* CPU path: at most this many per thread: Mesa's llvmpipe (rusticl) ends a work-item's loops after
+ * 65535 iterations, silently (a sum of 2^26 ones came out 67107872), and a thread of
+ * amp_reduce_cpu takes 32 elements an iteration */
+#define RED_CPU_MAX (32 * 60000)
 
 /* The operator text and identity of a builtin reduction for element kind k. */
 static void builtin_op(amp_reduce_op op, amp_elem_kind k, const char **src, const char **id,
@@ -62,6 +69,8 @@ static amp_status reduce_cpu(amp_accelerator_view *view, amp_array_view *src, co
   size_t g = cu > 4096 / RED_CPU_PER_CU ? 4096 : cu * RED_CPU_PER_CU;
   if (g > n / RED_CPU_MIN)
     g = n / RED_CPU_MIN ? n / RED_CPU_MIN : 1;
+  if (g < n / RED_CPU_MAX + 1)
+    g = n / RED_CPU_MAX + 1;
   size_t chunk = (n / g + (n % g != 0) + 31) / 32 * 32; /* whole steps of 32 but the last */
   if (chunk == 0)
     chunk = 32;
@@ -83,7 +92,8 @@ fail:
 }
 
 static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const char *op_src,
-                         const char *identity, const char *vop, void *result, const char *fn) {
+                         const char *identity, const char *vop, unsigned flags, void *result,
+                         const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp_kernel *k = NULL;
   amp_array_view *partial = NULL, *one = NULL;
@@ -100,7 +110,12 @@ static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const 
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for the operator text", fn);
   snprintf(prefix, a + b + c + sizeof mid + 4, "%s%s%s)\n%s%s%s", op_src, mid, identity,
            vop ? vmid : "", vop ? vop : "", vop ? "\n" : "");
-  int cpu = 0;
+  int fixed = 0, cpu = 0;
+  AMP__TRY(amp__algo_fixed_wanted(flags, &fixed, fn));
+  if (fixed) {
+    status = amp__reduce_fixed(view, src, prefix, result, fn);
+    goto fail; /* frees the operator text */
+  }
   AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
   if (cpu) {
     status = reduce_cpu(view, src, prefix, result, fn);
@@ -132,15 +147,20 @@ fail:
 
 amp_status amp_reduce(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
                       void *result) {
+  return amp_reduce_ex(view, src, op, 0, result);
+}
+
+amp_status amp_reduce_ex(amp_accelerator_view *view, amp_array_view *src, amp_reduce_op op,
+                         unsigned flags, void *result) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_reduce", *op_src, *id, *vop;
+  const char *fn = flags ? "amp_reduce_ex" : "amp_reduce", *op_src, *id, *vop;
   if (op != AMP_REDUCE_SUM && op != AMP_REDUCE_MIN && op != AMP_REDUCE_MAX)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: op is %d, which is not AMP_REDUCE_SUM, AMP_REDUCE_MIN or AMP_REDUCE_MAX", fn,
               (int)op);
   AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
   builtin_op(op, src->type.kind, &op_src, &id, &vop);
-  AMP__TRY(reduce(view, src, op_src, id, vop, result, fn));
+  AMP__TRY(reduce(view, src, op_src, id, vop, flags, result, fn));
 fail:
   return status;
 }
@@ -152,7 +172,7 @@ amp_status amp_reduce_custom(amp_accelerator_view *view, amp_array_view *src, co
   if (!op_source || !identity)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
               op_source ? "identity" : "op_source");
-  AMP__TRY(reduce(view, src, op_source, identity, NULL, result, fn));
+  AMP__TRY(reduce(view, src, op_source, identity, NULL, 0, result, fn));
 fail:
   return status;
 }

@@ -3,7 +3,8 @@
  * One pass for int, uint and float where the device has cl_khr_int64_base_atomics:
  * amp_scan_init zeroes the look-back state, then amp_scan_onepass scans tiles of 4096 elements in
  * the order they start, each taking the sum before it from the tiles before it (decoupled
- * look-back). It moves what a copy moves: n elements in, n out.
+ * look-back). It moves what a copy moves: n elements in, n out. For float the look-back adds in
+ * tile order (scan.cl: SCAN_ORDERED), so that a scan gives the same bits on every run.
  *
  * Otherwise (double, no 64-bit atomics, or less than 4.5 KB of tile_static memory: the single
  * pass's smallest tile) three passes, reduce-then-scan: G tiles each own a
@@ -14,7 +15,10 @@
  * is an error naming it).
  *
  * On a CPU device (props.is_emulated; algo_cpu.c) neither: kernels_cl/algorithms/scan_cpu.cl's
- * two launches with one thread per chunk, a few chunks per core (cpu_scan below). */
+ * two launches with one thread per chunk, a few chunks per core (cpu_scan below).
+ *
+ * With AMP_ALGO_FIXED_ORDER (amp_scan_ex, or the environment variable) none of these: fixed_order.c
+ * scans in an order that is the same on every device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +37,16 @@
 #define SCAN_LOCAL(size) ((size) * (1 + 10))
 #define SCAN_ONE_PER     32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
 #define SCAN_ONE_TILE    128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
-/* the single pass's tile_static bytes: sh[] and buf[] per thread; seen[], tile, next, before */
+/* the single pass's tile_static bytes: sh[] and buf[] per thread; seen[], for float seen_agg[]
+ * and from, tile, next, before */
 #define SCAN_ONE_LOCAL(size) ((size) * (1 + SCAN_ONE_PER))
-#define SCAN_ONE_FIXED       (32 * 8 + 16)
+#define SCAN_ONE_FIXED       (2 * 32 * 8 + 24)
 
 #define SCAN_CPU_PER_CU 4     /* CPU path: chunks (threads) per compute unit */
-#define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk */
+#define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk, */
+/* and at most this many: Mesa's llvmpipe (rusticl) ends a work-item's loops after 65535 iterations,
+ * silently; amp_scan_cpu_apply takes 8 elements an iteration, after one per chunk before its own */
+#define SCAN_CPU_MAX (8 * 50000)
 
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
 static amp_status passes_wanted(int *out, const char *fn) {
@@ -56,19 +64,25 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *k1 = NULL;
   amp_array_view *state = NULL;
-  char opts[128];
+  char opts[160];
   int tile = SCAN_ONE_TILE;
+  /* float sums depend on their order: the look-back adds in tile order (scan.cl: SCAN_ORDERED) */
+  const int ordered = src->type.kind == AMP_ELEM_FLOAT;
+  int agg_only = 0; /* AMP_SCAN_AGG_ONLY=1, for tests: every look-back walks back to tile 0 */
+  AMP__TRY(amp__algo_env_int("AMP_SCAN_AGG_ONLY", 0, 1, 0, &agg_only, fn));
   AMP__TRY(amp__algo_tile(view, SCAN_ONE_TILE, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
                           SCAN_ONE_FIXED, "amp_scan (one pass)", fn, &tile));
   snprintf(opts, sizeof opts,
-           "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d -DSCAN_TILE=%d",
+           "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d -DSCAN_TILE=%d "
+           "-DSCAN_ORDERED=%d -DSCAN_AGG_ONLY=%d",
            amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
-           SCAN_ONE_PER, tile, tile);
+           SCAN_ONE_PER, tile, tile, ordered, agg_only);
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
   size_t n = (size_t)src->extent.dim[0];             /* < 2^31, so 2 * (tiles + 1) fits an int */
   size_t step = (size_t)SCAN_ONE_PER * (size_t)tile; /* elements per tile */
-  size_t tiles = n / step + (n % step != 0), words = 2 * (tiles + 1);
+  size_t tiles = n / step + (n % step != 0);
+  size_t words = 2 * ((ordered ? 2 : 1) * tiles + 1); /* 64-bit: the counter, 1 or 2 per tile */
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
   amp_arg a0[] = {amp_arg_view(state)};
   AMP__TRY(amp__algo_launch1(view, ki, words / (size_t)tile + 1, tile, a0, AMP_NARGS(a0)));
@@ -98,6 +112,8 @@ static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_
   size_t g = cu > 4096 / SCAN_CPU_PER_CU ? 4096 : cu * SCAN_CPU_PER_CU;
   if (g > n / SCAN_CPU_MIN)
     g = n / SCAN_CPU_MIN ? n / SCAN_CPU_MIN : 1;
+  if (g < n / SCAN_CPU_MAX + 1)
+    g = n / SCAN_CPU_MAX + 1;
   size_t chunk = (n / g + (n % g != 0) + 15) / 16 * 16; /* whole vector steps but the last */
   if (chunk == 0)                                       /* no elements: nothing to scan */
     goto fail;
@@ -117,8 +133,13 @@ fail:
 
 amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
                     amp_scan_kind kind) {
+  return amp_scan_ex(view, src, dst, kind, 0);
+}
+
+amp_status amp_scan_ex(amp_accelerator_view *view, amp_array_view *src, amp_array_view *dst,
+                       amp_scan_kind kind, unsigned flags) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_scan";
+  const char *fn = flags ? "amp_scan_ex" : "amp_scan";
   amp_kernel *ks = NULL, *kc = NULL, *ka = NULL;
   amp_array_view *sums = NULL;
   AMP__TRY(amp__algo_check_view(view, src, 1, 0, 0, "src", fn));
@@ -135,7 +156,10 @@ amp_status amp_scan(amp_accelerator_view *view, amp_array_view *src, amp_array_v
   amp_elem_kind t = src->type.kind;
   int passes = 1;
   AMP__TRY(passes_wanted(&passes, fn)); /* checked on every device */
-  int cpu = 0;
+  int fixed = 0, cpu = 0;
+  AMP__TRY(amp__algo_fixed_wanted(flags, &fixed, fn));
+  if (fixed)
+    return amp__scan_fixed(view, src, dst, kind, fn);
   AMP__TRY(amp__algo_cpu_kernels(view, &cpu, fn));
   if (cpu)
     return cpu_scan(view, src, dst, kind, fn);

@@ -18,8 +18,9 @@
 typedef struct amp__cache_entry cache_entry;
 
 /* The files of the kernel prelude, in the order they go in front of every program. */
-static const char *const prelude_parts[] = {"ampcl_prelude", "ampcl_atomics", "ampcl_index",
-                                            "ampcl_debug",   "ampcl_texture", "ampcl_assert"};
+static const char *const prelude_parts[] = {"ampcl_prelude", "ampcl_atomics",    "ampcl_index",
+                                            "ampcl_debug",   "ampcl_texture",    "ampcl_assert",
+                                            "ampcl_random",  "ampcl_collectives"};
 #define NPRELUDE_PARTS (sizeof prelude_parts / sizeof prelude_parts[0])
 
 int amp__prelude_has_part(const char *name) {
