@@ -266,6 +266,22 @@ endforeach()
 amp_kc(gemm/matmul_tf32.cl "-DAMP_COMPUTE_CAPABILITY=80" "-DBN=64 -DAMP_COMPUTE_CAPABILITY=80"
        "-DBM=64 -DBN=64 -DWM=32 -DWN=32 -DSTAGES=2 -DTF_ROUND=0 -DAMP_COMPUTE_CAPABILITY=80")
 
+# fixed_order.cl (AMP_ALGO_FIXED_ORDER, runtime/algorithms/fixed_order.c): each number type with its
+# word type, the CPU shape (one thread a row of chunks) and the GPU tile at its tuned size and at 32,
+# reduce's built-in sum and a caller's operator in front
+foreach(t IN LISTS numbers)
+  if(t STREQUAL "double")
+    set(u ulong)
+  else()
+    set(u uint)
+  endif()
+  foreach(w 1 32 256)
+    amp_kc(algorithms/fixed_order.cl "-DT=${t} -DFIX_U=${u} -DFIX_W=${w}"
+           "-DT=${t} -DFIX_U=${u} -DFIX_W=${w} -include ${amp_kc_dir}/reduce_sum.h"
+           "-DT=${t} -DFIX_U=${u} -DFIX_W=${w} -include ${amp_kc_dir}/reduce_custom.h")
+  endforeach()
+endforeach()
+
 # ---- lessons/ (tests/lessons/lessons.c, tests/kernels/matmul.c, amp-bench) ---------------------
 foreach(t float double int)
   amp_kc(lessons/matmul_naive.cl "-DT=${t}")
@@ -275,6 +291,9 @@ foreach(t float double int)
   amp_kc(lessons/matmul_lesson5_vectors.cl "-DT=${t}" "-DT=${t} -DTILE=16 -DWPT_N=8 -DPADV=0")
   amp_kc(lessons/matmul_lesson6_double_buffer.cl "-DT=${t}" "-DT=${t} -DTILE=16 -DWPT_M=8 -DPADV=2")
 endforeach()
+# the lessons beside the course (tests/lessons/prelude_lessons.c)
+amp_kc(lessons/random_walks.cl " ")
+amp_kc(lessons/tile_compact.cl " " "-DTILE=96" "-DTILE=7")
 
 # Every .cl file of kernels_cl/ has its sets: a new one without them stops the configure.
 file(GLOB_RECURSE amp_kc_all CONFIGURE_DEPENDS RELATIVE ${K} ${K}/*.cl)

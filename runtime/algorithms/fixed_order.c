@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "algorithms/algo.h"
+#include "core/knobs.h"
 
 #define FIX_CHUNK  1024
 #define FIX_TILE   256 /* threads per chunk on GPUs, or fewer where the device allows less */
@@ -35,7 +36,7 @@ amp_status amp__algo_fixed_wanted(unsigned flags, int *out, const char *fn) {
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
               "%s: flags is 0x%x; the only flag is AMP_ALGO_FIXED_ORDER (0x%x)", fn, flags,
               (unsigned)AMP_ALGO_FIXED_ORDER);
-  AMP__TRY(amp__algo_env_int("AMP_ALGO_FIXED_ORDER", 0, 1, 0, &env, fn));
+  AMP__TRY(amp__knob_int(AMP_KNOB_ALGO_FIXED_ORDER, 0, &env, fn));
   *out = env || (flags & AMP_ALGO_FIXED_ORDER);
 fail:
   return status;

@@ -69,7 +69,7 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   /* float sums depend on their order: the look-back adds in tile order (scan.cl: SCAN_ORDERED) */
   const int ordered = src->type.kind == AMP_ELEM_FLOAT;
   int agg_only = 0; /* AMP_SCAN_AGG_ONLY=1, for tests: every look-back walks back to tile 0 */
-  AMP__TRY(amp__algo_env_int("AMP_SCAN_AGG_ONLY", 0, 1, 0, &agg_only, fn));
+  AMP__TRY(amp__knob_int(AMP_KNOB_SCAN_AGG_ONLY, 0, &agg_only, fn));
   AMP__TRY(amp__algo_tile(view, SCAN_ONE_TILE, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
                           SCAN_ONE_FIXED, "amp_scan (one pass)", fn, &tile));
   snprintf(opts, sizeof opts,
