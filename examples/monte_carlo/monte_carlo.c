@@ -16,7 +16,7 @@
 #include "example.h"
 #include "monte_carlo_cl.h" /* monte_carlo_cl: monte_carlo.cl as a string */
 
-#define TILE 256
+#define TILE 256 /* threads per tile, or the most the device allows where fewer */
 #define PI   3.14159265358979323846
 
 static void usage(FILE *to) {
@@ -30,9 +30,9 @@ static void usage(FILE *to) {
 }
 
 /* The points of tile t that fall inside, counted on the host from the same streams. */
-static uint32_t host_tile_count(uint32_t seed, int tile, int per) {
+static uint32_t host_tile_count(uint32_t seed, int tile, int tile_threads, int per) {
   uint32_t inside = 0;
-  for (int g = tile * TILE; g < (tile + 1) * TILE; g++) {
+  for (int g = tile * tile_threads; g < (tile + 1) * tile_threads; g++) {
     amp_random r = amp_random_make(seed, (uint64_t)g);
     for (int k = 0; k < per; k++) {
       const float x = amp_random_float(&r), y = amp_random_float(&r);
@@ -69,10 +69,6 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  const int per_tile = TILE * per;
-  const int tiles = samples / per_tile + (samples % per_tile != 0);
-  const double n = (double)tiles * per_tile;
-
   amp_accelerator *acc = NULL;
   amp_accelerator_view *av = NULL;
   amp_program *program = NULL;
@@ -82,11 +78,21 @@ int main(int argc, char **argv) {
   uint32_t *counts = NULL;
   int failed = 0;
   char opts[32], buf[32];
-  snprintf(opts, sizeof opts, "-DTILE=%d", TILE);
   EX_TRY(ex_open_view(path, &acc, &av));
+  amp_accelerator_properties props;
+  EX_TRY(amp_accelerator_get_properties(acc, &props));
+  int tile = TILE;
+  while ((size_t)tile > props.max_tile_size && tile > 1)
+    tile /= 2;
+  if (tile != TILE)
+    printf("tiles of %d threads: the device allows %zu per tile\n", tile, props.max_tile_size);
+  const int per_tile = tile * per;
+  const int tiles = samples / per_tile + (samples % per_tile != 0);
+  const double n = (double)tiles * per_tile;
+  snprintf(opts, sizeof opts, "-DTILE=%d", tile);
   EX_TRY(ex_load_program(kernels_dir, "monte_carlo", monte_carlo_cl, opts, &program));
   EX_TRY(amp_kernel_create(program, "quarter_circle", &kernel));
-  printf("%.0f points: %d tiles of %d threads, %d points each, seed %d\n", n, tiles, TILE, per,
+  printf("%.0f points: %d tiles of %d threads, %d points each, seed %d\n", n, tiles, tile, per,
          seed);
 
   counts = calloc((size_t)tiles, sizeof *counts);
@@ -97,10 +103,10 @@ int main(int argc, char **argv) {
   }
   EX_TRY(amp_array_view_create(amp_extent1(tiles), AMP_UINT32, counts, &hits));
   amp_arg args[] = {amp_arg_view(hits), amp_arg_uint((uint32_t)seed), amp_arg_int(per)};
-  amp_tiled_extent dom = amp_tile1(amp_extent1(tiles * TILE), TILE);
+  amp_tiled_extent dom = amp_tile1(amp_extent1(tiles * tile), tile);
   amp_launch launch = {.domain = dom.extent,
                        .tiled = 1,
-                       .tile = {TILE},
+                       .tile = {tile},
                        .kernel = kernel,
                        .args = args,
                        .nargs = AMP_NARGS(args)};
@@ -132,7 +138,7 @@ int main(int argc, char **argv) {
   EX_TRY(amp_array_view_synchronize(hits));
   const int check[2] = {0, tiles - 1};
   for (int c = 0; c < 2; c++) {
-    uint32_t want = host_tile_count((uint32_t)seed, check[c], per);
+    uint32_t want = host_tile_count((uint32_t)seed, check[c], tile, per);
     if (counts[check[c]] != want) {
       printf("FAILED: tile %d counted %" PRIu32 " points inside, the host %" PRIu32 "\n", check[c],
              counts[check[c]], want);

@@ -210,6 +210,12 @@ static void check_type(amp_accelerator_view *av, int t, const elem *e) {
     if ((test_small() && sh->tier != SMALL) || (!test_full() && sh->tier == GPU) ||
         (run % 2 && sh->rank != 1))
       continue;
+    if (test_tile_allowed(av, kern, sh->rank, sh->tile) == TEST_TILE_ABOVE_DEVICE) {
+      printf("%s: a tile of %d x %d x %d is above what the device allows: not run\n",
+             run % 2 ? "coll1" : "coll", sh->tile[0], sh->rank > 1 ? sh->tile[1] : 1,
+             sh->rank > 2 ? sh->tile[2] : 1);
+      continue;
+    }
     int n = 1, threads = 1;
     for (int d = 0; d < sh->rank; d++) {
       n *= sh->ext[d];

@@ -91,6 +91,12 @@ static void check_compact(amp_accelerator_view *av) {
     amp_kernel *k = builtin("tile_compact", t == 0 ? NULL : opts);
     if (!k)
       continue;
+    if (test_tile_allowed(av, k, 1, &tiles[t]) == TEST_TILE_ABOVE_DEVICE) {
+      printf("tile_compact: tiles of %d threads are above what the device allows: not run\n",
+             tiles[t]);
+      amp_kernel_release(k);
+      continue;
+    }
     for (size_t c = 0; c < 3; c++) {
       const int tile = tiles[t], ntiles = counts[c], n = tile * ntiles;
       float *in = malloc((size_t)n * sizeof *in), *above = malloc((size_t)n * sizeof *above);
