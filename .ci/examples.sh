@@ -21,6 +21,7 @@ examples=(
   "amp-split"
   "amp-algorithms"
   "amp-image --size 256"
+  "amp-monte-carlo"
 )
 # An example added to the build but not to this list would be left out silently: refuse.
 for exe in build/examples/amp-*; do
