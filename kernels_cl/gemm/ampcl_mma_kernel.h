@@ -66,11 +66,11 @@ __kernel void MMA_KERNEL(AMP_CONST_VIEW(MMA_T, a), AMP_CONST_VIEW(MMA_T, b), AMP
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = MMA_ZERO;
 
-  /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
-   * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does both
-   * jobs: after it, tile kt has landed (every thread waited for its own copies first), and every
-   * warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the last tile,
-   * empty groups keep the count of groups in flight the same in every step. */
+      /* A ring of STAGES K tiles: tiles 0 .. STAGES - 2 are requested before the loop, and step kt
+       * requests tile kt + STAGES - 1 into the buffer of tile kt - 1. One barrier per step does
+       * both jobs: after it, tile kt has landed (every thread waited for its own copies first), and
+       * every warp has finished multiplying tile kt - 1, so its buffer may be refilled. Past the
+       * last tile, empty groups keep the count of groups in flight the same in every step. */
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
     if (s < ktiles)
@@ -88,8 +88,8 @@ __kernel void MMA_KERNEL(AMP_CONST_VIEW(MMA_T, a), AMP_CONST_VIEW(MMA_T, b), AMP
                 AMP_VIEW_ARG(b), m, n, w, row0, col0, next * BK, tid, aligned);
     else
       AMPCL_CP_ASYNC_COMMIT();
-    MMA_MULTIPLY(MMA_A_CAST MMA_AS[kt % STAGES], (__local const MMA_T *)MMA_BS[kt % STAGES], wm,
-                 wn, lane, acc);
+    MMA_MULTIPLY(MMA_A_CAST MMA_AS[kt % STAGES], (__local const MMA_T *)MMA_BS[kt % STAGES], wm, wn,
+                 lane, acc);
   }
 
   /* Each accumulator pair to C (rows g and g + 8 of each mma tile, columns 2t and 2t + 1). */

@@ -112,14 +112,14 @@ static inline int amp_tile_size(void) {
     (scratch)[amp__lid] = (T)(x);                                                                  \
     for (int amp__off = 1; amp__off < AMP_TILE_COLLECTIVES_MAX; amp__off <<= 1) {                  \
       barrier(CLK_LOCAL_MEM_FENCE); /* steps with amp__off >= amp__n have nothing to do */         \
-      const T amp__y = amp__lid >= amp__off ? (scratch)[amp__lid - amp__off]                       \
-                                            : AMP__TILE_FN(identity, OP, T)();                     \
+      const T amp__y =                                                                             \
+          amp__lid >= amp__off ? (scratch)[amp__lid - amp__off] : AMP__TILE_FN(identity, OP, T)(); \
       barrier(CLK_LOCAL_MEM_FENCE);                                                                \
       if (amp__lid >= amp__off)                                                                    \
         (scratch)[amp__lid] = AMP__TILE_FN(combine, OP, T)(amp__y, (scratch)[amp__lid]);           \
     }                                                                                              \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    const T amp__r = (inclusive)      ? (scratch)[amp__lid]                                        \
+    const T amp__r = (inclusive)    ? (scratch)[amp__lid]                                          \
                      : amp__lid > 0 ? (scratch)[amp__lid - 1]                                      \
                                     : AMP__TILE_FN(identity, OP, T)();                             \
     const T amp__total = (scratch)[amp__n - 1];                                                    \

@@ -26,7 +26,7 @@
  *   textures, samplers, short vectors         AMP_TEXTURE_READ(T, N, t), ...  (ampcl_texture.h)
  *   assert(i < n) in a restrict(amp) lambda   amp_assert(i < n), AMP_ASSERTS   (ampcl_assert.h)
  *   (random numbers: not AMP's)               amp_random_make, amp_random_float (ampcl_random.h)
- *   (tile-wide reduce, scan, broadcast)       amp_tile_reduce(T, sum, x, sh), ... (ampcl_collectives.h)
+ *   (tile-wide reduce, scan, broadcast)       amp_tile_reduce(T, sum, x, sh)  (ampcl_collectives.h)
  *
  * The prelude is eight files, put in front of every program in this order: this one, then
  * ampcl_atomics.h, ampcl_index.h, ampcl_debug.h, ampcl_texture.h, ampcl_assert.h, ampcl_random.h
@@ -239,6 +239,7 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 /* The runtime puts them after this file itself (and defines AMPCL_PRELUDE_EMBEDDED); an installed
  * copy used on its own includes them from beside it. */
 #ifndef AMPCL_PRELUDE_EMBEDDED
+/* clang-format off: in the runtime's order (program_build.c) */
 #include "ampcl_assert.h"
 #include "ampcl_atomics.h"
 #include "ampcl_debug.h"
@@ -246,6 +247,7 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #include "ampcl_texture.h"
 #include "ampcl_random.h"
 #include "ampcl_collectives.h"
+/* clang-format on */
 #endif
 
 #endif /* AMPCL_PRELUDE_H */
