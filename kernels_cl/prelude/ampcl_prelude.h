@@ -239,7 +239,8 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 /* The runtime puts them after this file itself (and defines AMPCL_PRELUDE_EMBEDDED); an installed
  * copy used on its own includes them from beside it. */
 #ifndef AMPCL_PRELUDE_EMBEDDED
-/* clang-format off: in the runtime's order (program_build.c) */
+/* in the runtime's order (program_build.c) */
+/* clang-format off */
 #include "ampcl_assert.h"
 #include "ampcl_atomics.h"
 #include "ampcl_debug.h"
