@@ -76,8 +76,8 @@ struct amp_accelerator_view {
   cl_command_queue queue;
 };
 
-/* What an asynchronous host-side operation (a copy on a worker thread) reports: its status and
- * reason, shared by the future and the worker; freed by whichever lets go last. */
+/* What host-side work behind a future (an asynchronous copy done in its call) reports: its status
+ * and reason; freed by whichever holder lets go last. */
 typedef struct amp__async {
   _Atomic int refs;
   amp_status status;
@@ -113,11 +113,13 @@ amp_status amp__context(amp_accelerator *acc, cl_context *out);
  * as such: host-side work must not fix the default), else the first device's. */
 amp_status amp__any_context(cl_context *out);
 
-/* Runs work(arg) on a new thread and gives back a future that is ready when it returns; the
- * future's wait returns work's status and reason. `cleanup(arg)` runs on the thread afterwards;
- * its failure becomes the future's status when the work itself succeeded. */
-amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void *), void *arg,
-                          amp_future **out);
+/* A future for host-side work that is already over (an asynchronous copy done in the call, which
+ * keeps it in order with every later call): ready at once, its wait returning `outcome` and, on
+ * failure, this thread's last error as the reason. */
+amp_status amp__future_done(amp_status outcome, amp_future **out);
+/* An asynchronous command's event becomes its future (*ev passes to it, and is NULL after); for a
+ * blocking command (async_out NULL) nothing happens. */
+amp_status amp__future_hand_over(cl_event *ev, amp_future **async_out);
 void amp__async_release(amp__async *a);
 
 /* After an enqueue on the view: submit now in immediate mode. */

@@ -397,32 +397,6 @@ void amp__async_release(amp__async *a) {
   }
 }
 
-typedef struct async_job {
-  amp_status (*work)(void *);
-  amp_status (*cleanup)(void *);
-  void *arg;
-  amp__async *outcome;
-  cl_event done; /* a user event: complete, or the (negative) status on failure */
-} async_job;
-
-static void *async_main(void *p) {
-  async_job *j = p;
-  amp_status st = j->work(j->arg);
-  char *reason = st != AMP_SUCCESS ? strdup(amp_last_error()) : NULL; /* this thread's reason */
-  amp_status done = j->cleanup ? j->cleanup(j->arg) : AMP_SUCCESS;
-  if (st == AMP_SUCCESS && done != AMP_SUCCESS) { /* e.g. the last release's copy home failed */
-    st = done;
-    reason = strdup(amp_last_error());
-  }
-  j->outcome->status = st;
-  j->outcome->reason = reason;
-  clSetUserEventStatus(j->done, st == AMP_SUCCESS ? CL_COMPLETE : (cl_int)st);
-  clReleaseEvent(j->done);
-  amp__async_release(j->outcome);
-  free(j);
-  return NULL;
-}
-
 /* See accelerator.h. */
 amp_status amp__any_context(cl_context *out) {
   amp_status status = AMP_SUCCESS;
@@ -443,44 +417,42 @@ fail:
   return status;
 }
 
-amp_status amp__run_async(amp_status (*work)(void *), amp_status (*cleanup)(void *), void *arg,
-                          amp_future **out) {
+amp_status amp__future_hand_over(cl_event *ev, amp_future **async_out) {
+  amp_status status = AMP_SUCCESS;
+  if (async_out) {
+    AMP__TRY(amp__future_create(*ev, 0, async_out));
+    *ev = NULL;
+  }
+fail:
+  return status;
+}
+
+amp_status amp__future_done(amp_status outcome, amp_future **out) {
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
   cl_event ev = NULL;
-  async_job *j = calloc(1, sizeof *j);
+  /* The reason is this thread's last error, taken before anything below can replace it. */
+  char *reason = outcome != AMP_SUCCESS ? strdup(amp_last_error()) : NULL;
   amp__async *a = calloc(1, sizeof *a);
-  if (!j || !a)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory starting an asynchronous copy");
+  if (!a || (outcome != AMP_SUCCESS && !reason))
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory recording an asynchronous copy's outcome");
   /* The future's event is a user event, which needs some context. */
   AMP__TRY(amp__any_context(&ctx));
   cl_int err = CL_SUCCESS;
   ev = clCreateUserEvent(ctx, &err);
   AMP__CL(err, "clCreateUserEvent");
+  AMP__CL(clSetUserEventStatus(ev, outcome == AMP_SUCCESS ? CL_COMPLETE : (cl_int)outcome),
+          "clSetUserEventStatus");
   AMP__TRY(amp__future_create(ev, 0, out));
-  atomic_init(&a->refs, 2); /* the future and the worker */
+  a->status = outcome;
+  a->reason = reason;
+  atomic_init(&a->refs, 1); /* the future's */
   (*out)->async = a;
-  clRetainEvent(ev); /* the worker's reference */
-  j->work = work;
-  j->cleanup = cleanup;
-  j->arg = arg;
-  j->outcome = a;
-  j->done = ev;
-  pthread_t t;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  int rc = pthread_create(&t, &attr, async_main, j);
-  pthread_attr_destroy(&attr);
-  if (rc != 0) /* no thread: do the work here, the future is ready at once */
-    async_main(j);
   return AMP_SUCCESS;
 fail:
-  free(j);
+  free(reason);
   free(a);
   if (ev)
     clReleaseEvent(ev);
-  if (cleanup)
-    cleanup(arg);
   return status;
 }

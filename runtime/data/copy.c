@@ -1,6 +1,6 @@
 /* runtime/data/copy.c: AMP's explicit copies (AMP §5.3): amp_copy_* between host memory, views
- * and arrays, blocking and on a worker thread (the _async forms, which return a future). Every
- * copy is checked whole (shapes, types, byte counts) before a byte moves. */
+ * and arrays, blocking, and the _async forms, which return a future. Every copy is checked whole
+ * (shapes, types, byte counts) before a byte moves. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,25 +140,32 @@ fail:
   return status;
 }
 
-amp_status amp_copy_array(amp_array *src, amp_array *dst) {
+/* Array to array: on one accelerator a device copy, left running behind a future for async_out;
+ * between accelerators through the host, done before it returns (a ready future). */
+static amp_status array_copy(amp_array *src, amp_array *dst, amp_future **async_out,
+                             const char *fn) {
   amp_status status = AMP_SUCCESS;
   void *tmp = NULL;
-  AMP__TRY(check_array_copy(src, dst, "amp_copy_array"));
+  AMP__TRY(check_array_copy(src, dst, fn));
   amp__source *s = src->whole->src, *d = dst->whole->src;
-  if (s == d)
-    return AMP_SUCCESS;
-  if (s->home == d->home) {
-    AMP__TRY(amp__source_copy_device(s, d, dst->view));
-  } else { /* different accelerators: through the host */
+  if (s != d && s->home == d->home)
+    return amp__source_copy_device(s, d, dst->view, async_out);
+  if (s != d) { /* different accelerators: through the host */
     tmp = malloc(s->bytes);
     if (!tmp)
-      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_array: out of memory for %zu bytes", s->bytes);
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes", fn, s->bytes);
     AMP__TRY(amp__source_read_home(s, src->view, tmp, NULL));
     AMP__TRY(amp__source_write_home(d, dst->view, tmp, NULL));
   }
+  if (async_out)
+    AMP__TRY(amp__future_done(AMP_SUCCESS, async_out));
 fail:
   free(tmp);
   return status;
+}
+
+amp_status amp_copy_array(amp_array *src, amp_array *dst) {
+  return array_copy(src, dst, NULL, "amp_copy_array");
 }
 
 /* Copies between the view's part of host memory and a contiguous row-major buffer. */
@@ -220,103 +227,48 @@ fail:
   return status;
 }
 
-/* ---- asynchronous copies on a worker thread ----------------------------------------------------
- * The worker holds references to the handles it uses, so the caller may release theirs at once. */
+/* ---- asynchronous copies of views ----------------------------------------------------------
+ * A view copy moves bytes through the coherence protocol and host memory, so it is done in the
+ * call, in order with every call before and after it (a copy left to another thread would take its
+ * place only when that thread ran, after later calls); the future is ready at once and reports the
+ * copy's outcome. Argument errors come back from the call itself. */
 
-typedef enum { VIEW_TO_VIEW, HOST_TO_VIEW, VIEW_TO_HOST, ARRAY_TO_ARRAY } copy_kind;
-
-typedef struct copy_job {
-  copy_kind kind;
-  amp_array_view *sv, *dv;
-  amp_array *sa, *da;
-  const void *src;
-  void *dst;
-  size_t bytes;
-} copy_job;
-
-static amp_status copy_job_run(void *p) {
-  copy_job *j = p;
-  switch (j->kind) {
-  case VIEW_TO_VIEW:
-    return amp_copy_view(j->sv, j->dv);
-  case HOST_TO_VIEW:
-    return amp_copy_to_view(j->src, j->bytes, j->dv);
-  case VIEW_TO_HOST:
-    return amp_copy_from_view(j->sv, j->dst, j->bytes);
-  default:
-    return amp_copy_array(j->sa, j->da);
-  }
-}
-
-/* Drops the worker's references; the last release of a view may copy data home (rule 7), and
- * its status is the job's if the copy itself succeeded. */
-static amp_status copy_job_done(void *p) {
-  copy_job *j = p;
-  amp_status st[4] = {amp_array_view_release(j->sv), amp_array_view_release(j->dv),
-                      amp_array_release(j->sa), amp_array_release(j->da)};
-  free(j);
-  for (int i = 0; i < 4; i++)
-    if (st[i] != AMP_SUCCESS)
-      return st[i];
-  return AMP_SUCCESS;
-}
-
-/* Checks what the synchronous call would check first, so argument errors come back at once and
- * not at the wait. */
-static amp_status start_copy(copy_job *tmpl, amp_future **out, const char *fn) {
+amp_status amp_copy_view_async(amp_array_view *src, amp_array_view *dst, amp_future **out) {
   amp_status status = AMP_SUCCESS;
-  copy_job *j = NULL;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-  *out = NULL;
-  switch (tmpl->kind) {
-  case VIEW_TO_VIEW:
-    AMP__TRY(check_view_copy(tmpl->sv, tmpl->dv, fn));
-    break;
-  case HOST_TO_VIEW:
-    AMP__TRY(check_host_copy(tmpl->dv, tmpl->src, tmpl->bytes, 1, fn));
-    break;
-  case VIEW_TO_HOST:
-    AMP__TRY(check_host_copy(tmpl->sv, tmpl->dst, tmpl->bytes, 0, fn));
-    break;
-  default:
-    AMP__TRY(check_array_copy(tmpl->sa, tmpl->da, fn));
-  }
-  j = malloc(sizeof *j);
-  if (!j)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  *j = *tmpl;
-  if (j->sv)
-    amp_array_view_retain(j->sv);
-  if (j->dv)
-    amp_array_view_retain(j->dv);
-  if (j->sa)
-    amp_array_retain(j->sa);
-  if (j->da)
-    amp_array_retain(j->da);
-  return amp__run_async(copy_job_run, copy_job_done, j, out); /* it owns j from here */
+  AMP__CHECK_OUT(out);
+  AMP__TRY(check_view_copy(src, dst, "amp_copy_view_async"));
+  AMP__TRY(amp__future_done(amp_copy_view(src, dst), out));
 fail:
   return status;
 }
 
-amp_status amp_copy_view_async(amp_array_view *src, amp_array_view *dst, amp_future **out) {
-  copy_job t = {VIEW_TO_VIEW, src, dst, NULL, NULL, NULL, NULL, 0};
-  return start_copy(&t, out, "amp_copy_view_async");
+/* Host memory into a view (to_view) or out of it. */
+static amp_status view_host_async(amp_array_view *v, void *host, size_t bytes, int to_view,
+                                  amp_future **out, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK_OUT(out);
+  AMP__TRY(check_host_copy(v, host, bytes, to_view, fn));
+  AMP__TRY(amp__future_done(
+      to_view ? amp_copy_to_view(host, bytes, v) : amp_copy_from_view(v, host, bytes), out));
+fail:
+  return status;
 }
 
 amp_status amp_copy_to_view_async(const void *src, size_t bytes, amp_array_view *dst,
                                   amp_future **out) {
-  copy_job t = {HOST_TO_VIEW, NULL, dst, NULL, NULL, src, NULL, bytes};
-  return start_copy(&t, out, "amp_copy_to_view_async");
+  return view_host_async(dst, (void *)(uintptr_t)src, bytes, 1, out, "amp_copy_to_view_async");
 }
 
 amp_status amp_copy_from_view_async(amp_array_view *src, void *dst, size_t bytes,
                                     amp_future **out) {
-  copy_job t = {VIEW_TO_HOST, src, NULL, NULL, NULL, NULL, dst, bytes};
-  return start_copy(&t, out, "amp_copy_from_view_async");
+  return view_host_async(src, dst, bytes, 0, out, "amp_copy_from_view_async");
 }
 
+/* A device copy left running on the destination's view, in both arrays' order. */
 amp_status amp_copy_array_async(amp_array *src, amp_array *dst, amp_future **out) {
-  copy_job t = {ARRAY_TO_ARRAY, NULL, NULL, src, dst, NULL, NULL, 0};
-  return start_copy(&t, out, "amp_copy_array_async");
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK_OUT(out);
+  AMP__TRY(array_copy(src, dst, out, "amp_copy_array_async"));
+fail:
+  return status;
 }

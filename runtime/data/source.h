@@ -115,7 +115,8 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
                                  amp_future **async_out);
 /* Whole copy between two arrays on the same accelerator, in device memory, on q (AMP runs a copy
  * into an array on the array's accelerator_view). */
-amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accelerator_view *q);
+amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accelerator_view *q,
+                                   amp_future **async_out);
 /* The contiguous view's part, readable in place: mapped from the accelerator holding the latest
  * contents (no copy on a device that shares host memory), or the host memory when that holds it
  * (copying it there first when no one location does). Writes are refused until

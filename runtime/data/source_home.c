@@ -4,17 +4,6 @@
 #include "data/source_steps.h"
 #include "data/staging.h"
 
-/* An asynchronous copy's event becomes its future (*ev passes to it); a blocking copy keeps it. */
-static amp_status hand_over(cl_event *ev, amp_future **async_out) {
-  amp_status status = AMP_SUCCESS;
-  if (async_out) {
-    AMP__TRY(amp__future_create(*ev, 0, async_out));
-    *ev = NULL;
-  }
-fail:
-  return status;
-}
-
 amp_status amp__source_make_array(amp__source *s, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   AMP__TRY(amp__source_ensure_buffer(s, acc));
@@ -45,7 +34,7 @@ amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const
   amp__location_record_write(L, ev);
   if (amp__source_valid_only_at_home(s))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  AMP__TRY(hand_over(&ev, async_out));
+  AMP__TRY(amp__future_hand_over(&ev, async_out));
 fail:
   if (ev)
     clReleaseEvent(ev);
@@ -75,7 +64,7 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
   amp__view_enqueued(q);
   if (amp__location_record_read(L, q->queue, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(hand_over(&ev, async_out));
+  AMP__TRY(amp__future_hand_over(&ev, async_out));
 fail:
   if (ev)
     clReleaseEvent(ev);
@@ -84,9 +73,10 @@ fail:
   return status;
 }
 
-/* Same-accelerator array to array copy, in device memory, on q (the destination array's view).
- * Locks both (in address order). */
-amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accelerator_view *q) {
+/* Same-accelerator array to array copy, in device memory, on q (the destination array's view),
+ * its event the future for async_out. Locks both (in address order). */
+amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accelerator_view *q,
+                                   amp_future **async_out) {
   amp_status status = AMP_SUCCESS;
   amp__rangeset all = {0};
   amp__evlist deps = {0};
@@ -115,6 +105,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accel
   amp__location_record_write(D, ev);
   if (amp__source_valid_only_at_home(dst))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  AMP__TRY(amp__future_hand_over(&ev, async_out));
 fail:
   if (ev)
     clReleaseEvent(ev);

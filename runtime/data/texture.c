@@ -1,6 +1,6 @@
 /* runtime/data/texture.c: textures (ampcl/texture.h): an OpenCL image on one accelerator, made
- * empty or from host data, its copies to and from host memory and between textures (blocking, and
- * on a worker thread for the _async forms), and the ordering of the commands that use it.
+ * empty or from host data, its copies to and from host memory and between textures (blocking, or
+ * left running behind a future for the _async forms), and the ordering of the commands that use it.
  *
  * Unlike a view, a texture has no host copy and no coherence protocol: its one copy lives on its
  * accelerator. Commands on it (copies here, kernels in exec/launch_texture.c) may come from any
@@ -287,10 +287,11 @@ fail:
   return status;
 }
 
-/* Host memory into the texture (to_texture) or out of it, blocking, ordered after the commands
- * that use it. */
+/* Host memory into the texture (to_texture) or out of it, ordered after the commands that use it
+ * and recorded before the call returns, so that every later command is ordered after it. Blocking,
+ * or (async_out) left running with its event as the future. */
 static amp_status host_copy(amp_texture *t, void *host, size_t bytes, int to_texture,
-                            const char *fn) {
+                            amp_future **async_out, const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp__evlist wait = {0};
   cl_event ev = NULL;
@@ -302,10 +303,11 @@ static amp_status host_copy(amp_texture *t, void *host, size_t bytes, int to_tex
   status = amp__texture_wait_list(t, to_texture, &wait);
   if (status == AMP_SUCCESS) {
     amp__flush_producers(wait.ev, wait.n, v->queue);
+    cl_bool block = async_out ? CL_FALSE : CL_TRUE;
     cl_int err = to_texture
-                     ? clEnqueueWriteImage(v->queue, t->image, CL_TRUE, origin, region, 0, 0, host,
+                     ? clEnqueueWriteImage(v->queue, t->image, block, origin, region, 0, 0, host,
                                            (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev)
-                     : clEnqueueReadImage(v->queue, t->image, CL_TRUE, origin, region, 0, 0, host,
+                     : clEnqueueReadImage(v->queue, t->image, block, origin, region, 0, 0, host,
                                           (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev);
     if (err != CL_SUCCESS)
       status = amp__set_error(amp__cl_status(err), "%s: %s failed: %s (%d)", fn,
@@ -324,6 +326,7 @@ static amp_status host_copy(amp_texture *t, void *host, size_t bytes, int to_tex
       atomic_fetch_add(&acc->to_host_count, 1);
       atomic_fetch_add(&acc->to_host_bytes, bytes);
     }
+    status = amp__future_hand_over(&ev, async_out);
   }
 fail:
   if (ev)
@@ -333,16 +336,17 @@ fail:
 }
 
 amp_status amp_copy_to_texture(const void *src, size_t bytes, amp_texture *dst) {
-  return host_copy(dst, (void *)(uintptr_t)src, bytes, 1, "amp_copy_to_texture");
+  return host_copy(dst, (void *)(uintptr_t)src, bytes, 1, NULL, "amp_copy_to_texture");
 }
 
 amp_status amp_copy_from_texture(amp_texture *src, void *dst, size_t bytes) {
-  return host_copy(src, dst, bytes, 0, "amp_copy_from_texture");
+  return host_copy(src, dst, bytes, 0, NULL, "amp_copy_from_texture");
 }
 
 /* On one accelerator: one device copy on the destination's queue, after the source's last write
- * and the destination's last write and reads. */
-static amp_status device_copy(amp_texture *s, amp_texture *d, const char *fn) {
+ * and the destination's last write and reads; blocking, or (async_out) left running. */
+static amp_status device_copy(amp_texture *s, amp_texture *d, amp_future **async_out,
+                              const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp__evlist wait = {0};
   cl_event ev = NULL;
@@ -370,7 +374,9 @@ static amp_status device_copy(amp_texture *s, amp_texture *d, const char *fn) {
   }
   pthread_mutex_unlock(&second->lock);
   pthread_mutex_unlock(&first->lock);
-  if (status == AMP_SUCCESS) /* blocking, as AMP's copy */
+  if (status == AMP_SUCCESS && async_out)
+    status = amp__future_hand_over(&ev, async_out);
+  else if (status == AMP_SUCCESS) /* blocking, as AMP's copy */
     status = amp__event_wait(ev) == CL_SUCCESS
                  ? AMP_SUCCESS
                  : amp__set_error(AMP_CL_EXEC_STATUS_ERROR, "%s: the device copy failed", fn);
@@ -380,92 +386,59 @@ static amp_status device_copy(amp_texture *s, amp_texture *d, const char *fn) {
   return status;
 }
 
-amp_status amp_copy_texture(amp_texture *src, amp_texture *dst) {
+/* Texture to texture. On one accelerator a device copy, left running behind a future for
+ * async_out; between accelerators through the host, done before it returns (a ready future). */
+static amp_status texture_copy(amp_texture *src, amp_texture *dst, amp_future **async_out,
+                               const char *fn) {
   amp_status status = AMP_SUCCESS;
   void *tmp = NULL;
-  const char *fn = "amp_copy_texture";
   AMP__TRY(check_texture_copy(src, dst, fn));
-  if (src == dst)
-    return AMP_SUCCESS;
-  if (src->view->acc == dst->view->acc) {
-    AMP__TRY(device_copy(src, dst, fn));
-  } else { /* different accelerators: through the host */
+  if (src != dst && src->view->acc == dst->view->acc)
+    return device_copy(src, dst, async_out, fn);
+  if (src != dst) { /* different accelerators: through the host */
     if (!(tmp = malloc(src->bytes)))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes", fn, src->bytes);
-    AMP__TRY(host_copy(src, tmp, src->bytes, 0, fn));
-    AMP__TRY(host_copy(dst, tmp, dst->bytes, 1, fn));
+    AMP__TRY(host_copy(src, tmp, src->bytes, 0, NULL, fn));
+    AMP__TRY(host_copy(dst, tmp, dst->bytes, 1, NULL, fn));
   }
+  if (async_out)
+    AMP__TRY(amp__future_done(AMP_SUCCESS, async_out));
 fail:
   free(tmp);
   return status;
 }
 
-/* ---- asynchronous copies: the blocking ones on a worker thread, which holds references --------
- */
-
-typedef struct tex_job {
-  int kind; /* 0 host to texture, 1 texture to host, 2 texture to texture */
-  amp_texture *src, *dst;
-  void *host;
-  size_t bytes;
-} tex_job;
-
-static amp_status tex_job_run(void *p) {
-  tex_job *j = p;
-  switch (j->kind) {
-  case 0:
-    return amp_copy_to_texture(j->host, j->bytes, j->dst);
-  case 1:
-    return amp_copy_from_texture(j->src, j->host, j->bytes);
-  default:
-    return amp_copy_texture(j->src, j->dst);
-  }
+amp_status amp_copy_texture(amp_texture *src, amp_texture *dst) {
+  return texture_copy(src, dst, NULL, "amp_copy_texture");
 }
 
-static amp_status tex_job_done(void *p) {
-  tex_job *j = p;
-  amp_status a = amp_texture_release(j->src), b = amp_texture_release(j->dst);
-  free(j);
-  return a != AMP_SUCCESS ? a : b;
-}
+/* ---- asynchronous copies ---------------------------------------------------------------------
+ * Each enqueues its command in the call, in the texture's order, exactly as the blocking form does,
+ * and leaves it running: a later copy or kernel on the texture, from any thread or accelerator
+ * view, waits for it, and the caller's host memory must stay as it is until the future is ready. */
 
-static amp_status start_job(tex_job *tmpl, amp_future **out, const char *fn) {
+amp_status amp_copy_to_texture_async(const void *src, size_t bytes, amp_texture *dst,
+                                     amp_future **out) {
   amp_status status = AMP_SUCCESS;
-  tex_job *j = NULL;
-  if (!out)
-    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-  *out = NULL;
-  if (tmpl->kind == 0)
-    AMP__TRY(check_host_copy(tmpl->dst, tmpl->host, tmpl->bytes, 1, fn));
-  else if (tmpl->kind == 1)
-    AMP__TRY(check_host_copy(tmpl->src, tmpl->host, tmpl->bytes, 0, fn));
-  else
-    AMP__TRY(check_texture_copy(tmpl->src, tmpl->dst, fn));
-  if (!(j = malloc(sizeof *j)))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  *j = *tmpl;
-  if (j->src)
-    amp_texture_retain(j->src);
-  if (j->dst)
-    amp_texture_retain(j->dst);
-  return amp__run_async(tex_job_run, tex_job_done, j, out); /* it owns j from here */
+  AMP__CHECK_OUT(out);
+  AMP__TRY(host_copy(dst, (void *)(uintptr_t)src, bytes, 1, out, "amp_copy_to_texture_async"));
 fail:
   return status;
 }
 
-amp_status amp_copy_to_texture_async(const void *src, size_t bytes, amp_texture *dst,
-                                     amp_future **out) {
-  tex_job t = {0, NULL, dst, (void *)(uintptr_t)src, bytes};
-  return start_job(&t, out, "amp_copy_to_texture_async");
-}
-
 amp_status amp_copy_from_texture_async(amp_texture *src, void *dst, size_t bytes,
                                        amp_future **out) {
-  tex_job t = {1, src, NULL, dst, bytes};
-  return start_job(&t, out, "amp_copy_from_texture_async");
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK_OUT(out);
+  AMP__TRY(host_copy(src, dst, bytes, 0, out, "amp_copy_from_texture_async"));
+fail:
+  return status;
 }
 
 amp_status amp_copy_texture_async(amp_texture *src, amp_texture *dst, amp_future **out) {
-  tex_job t = {2, src, dst, NULL, 0};
-  return start_job(&t, out, "amp_copy_texture_async");
+  amp_status status = AMP_SUCCESS;
+  AMP__CHECK_OUT(out);
+  AMP__TRY(texture_copy(src, dst, out, "amp_copy_texture_async"));
+fail:
+  return status;
 }
