@@ -1,7 +1,8 @@
 /* fuzz/build_log.c: the build-log mapper (runtime/exec/build_log.c) on arbitrary text: the label
  * taken from a source, the #line directive made from a label (one string literal on one line,
  * whatever the label holds), the first line number of a log, the offset of the user's lines, and
- * the log rewritten in the user's lines (never longer than the room computed for it). */
+ * the log rewritten in the user's lines (never longer than the room computed for it), and the log
+ * tidied (never longer than it, but for a last newline). */
 #include "exec/build_log.h"
 #include "fuzz.h"
 
@@ -45,6 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (offsets[i] == 0 && !strstr(text, "<kernel>:"))
       FUZZ_ASSERT(strcmp(s, text) == 0); /* nothing to move: the log as it was */
     free(s);
+  }
+  for (int only = 0; only < 2; only++) {
+    char *t = amp__log_tidy(text, only);
+    if (!t)
+      continue;
+    FUZZ_ASSERT(strlen(t) <= strlen(text) + 1); /* lines dropped, at most a last '\n' added */
+    FUZZ_ASSERT(!*t || t[strlen(t) - 1] == '\n');
+    free(t);
   }
   free(text);
   return 0;

@@ -1,5 +1,5 @@
-/* runtime/exec/build_log.c: a failed build's log in the user's file and line numbers
- * (build_log.h).
+/* runtime/exec/build_log.c: a build's log in the user's file and line numbers, and tidied: the
+ * compiler's counts dropped, repeated diagnostics folded (build_log.h).
  *
  * ampcl builds prelude + `#line 1 "LABEL"` + the user's source, so compilers that honour the
  * directive report the user's file and lines. Where a compiler does not (NVIDIA's, driver 580;
@@ -98,6 +98,78 @@ char *amp__log_shift(const char *log, long offset, const char *label) {
       continue;
     }
     out[o++] = *c++;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/* ---- tidying a log: the compiler's counts dropped, repeated diagnostics folded ----------------
+ */
+
+static int has_text(const char *c, size_t n, const char *what) {
+  size_t w = strlen(what);
+  for (size_t i = 0; i + w <= n; i++)
+    if (memcmp(c + i, what, w) == 0)
+      return 1;
+  return 0;
+}
+
+/* "1 error generated.", "3 warnings generated.", "1 warning and 2 errors generated." */
+static int is_count(const char *c, size_t n) {
+  static const char tail[] = " generated.";
+  size_t t = sizeof tail - 1;
+  return n > t && isdigit((unsigned char)c[0]) && memcmp(c + n - t, tail, t) == 0;
+}
+
+static int is_diagnostic(const char *c, size_t n) {
+  return has_text(c, n, "error:") || has_text(c, n, "warning:") || has_text(c, n, "note:");
+}
+
+/* The source line and caret under a diagnostic: indented. */
+static int is_context(const char *c, size_t n) {
+  return n > 0 && (c[0] == ' ' || c[0] == '\t');
+}
+
+/* Whether the line c[0..n) is one of the lines of out[0..o). */
+static int already_kept(const char *out, size_t o, const char *c, size_t n) {
+  for (size_t i = 0; i < o;) {
+    size_t m = 0;
+    while (i + m < o && out[i + m] != '\n')
+      m++;
+    if (m == n && memcmp(out + i, c, n) == 0)
+      return 1;
+    i += m + 1;
+  }
+  return 0;
+}
+
+char *amp__log_tidy(const char *log, int diagnostics_only) {
+  char *out = malloc(strlen(log) + 1);
+  if (!out)
+    return NULL;
+  size_t o = 0;
+  enum { NONE, KEEP, DROP } context = NONE; /* what becomes of the lines under a diagnostic */
+  for (const char *c = log; *c;) {
+    size_t n = strcspn(c, "\n");
+    int keep;
+    if (is_count(c, n)) {
+      keep = 0;
+      context = NONE;
+    } else if (is_diagnostic(c, n)) {
+      keep = !already_kept(out, o, c, n);
+      context = keep ? KEEP : DROP;
+    } else if (is_context(c, n) && context != NONE) {
+      keep = context == KEEP;
+    } else {
+      keep = !diagnostics_only;
+      context = NONE;
+    }
+    if (keep) {
+      memcpy(out + o, c, n);
+      o += n;
+      out[o++] = '\n';
+    }
+    c += n + (c[n] == '\n');
   }
   out[o] = '\0';
   return out;

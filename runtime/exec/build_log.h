@@ -1,4 +1,4 @@
-/* runtime/exec/build_log.h: a failed build's log in the user's file and line numbers
+/* runtime/exec/build_log.h: a build's log in the user's file and line numbers, tidied
  * (build_log.c). Pure text functions: no OpenCL call, so fuzz/ drives them without a device. */
 #ifndef AMPCL_RUNTIME_BUILD_LOG_H
 #define AMPCL_RUNTIME_BUILD_LOG_H
@@ -23,5 +23,12 @@ long amp__log_user_offset(const char *text);
 /* `log` with every ":LINE:COL:" past `offset` moved back by `offset` lines and the compiler's name
  * for the source ("<kernel>", NVIDIA's) replaced by `label` (malloc'd; NULL when out of memory). */
 char *amp__log_shift(const char *log, long offset, const char *label);
+
+/* `log` tidied (malloc'd; NULL when out of memory): the compiler's counts ("2 errors generated.")
+ * dropped, and a diagnostic line ("...: error: ...", "warning:", "note:") that repeats an earlier
+ * one dropped with the indented source and caret lines under it. With diagnostics_only, only the
+ * diagnostics and the lines under them are kept (a build's warnings without the driver's progress
+ * lines). Every line kept ends with '\n'. */
+char *amp__log_tidy(const char *log, int diagnostics_only);
 
 #endif /* AMPCL_RUNTIME_BUILD_LOG_H */

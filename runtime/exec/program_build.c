@@ -5,9 +5,11 @@
  * makes the compiler count lines in the user's source and name the user's file. In debug mode
  * (AMP_DEBUG set) a program is built with -DAMP_DEBUG=1 as well, which gives it checked view
  * access (kernels_cl/prelude/ampcl_debug.h). A failed build's error carries the compiler's log, in
- * the user's line numbers. */
+ * the user's line numbers; a user's program that builds with warnings has them printed on stderr
+ * (AMP_BUILD_WARNINGS=0: not). Both logs are tidied: counts dropped, repeated lines folded. */
 #include "exec/program_build.h"
 #include "core/clobjects.h"
+#include "core/knobs.h"
 #include "exec/build_log.h"
 #include "exec/math_accuracy.h"
 
@@ -115,6 +117,60 @@ static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
   return honours;
 }
 
+/* The build log of prog as the compiler wrote it: malloc'd, NULL when there is none or memory ran
+ * out. */
+static char *read_log(cl_program prog, amp_accelerator *acc) {
+  size_t n = 0;
+  if (clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS)
+    return NULL;
+  char *log = calloc(n + 1, 1);
+  if (log &&
+      clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) {
+    free(log);
+    return NULL;
+  }
+  return log;
+}
+
+/* log (which it takes) in the user's file and lines, tidied (build_log.c); NULL for NULL. */
+static char *user_lines(char *log, amp_accelerator *acc, cl_context ctx, const cache_entry *e,
+                        const amp_program *p, int diagnostics_only) {
+  char *shifted = NULL;
+  /* a log that names the user's file followed the directive: no probe (whose failed build some
+   * compilers count on stderr) */
+  if (log && *log && !strstr(log, p->label) && !compiler_honours_line(acc, ctx))
+    shifted = amp__log_shift(log, amp__log_user_offset(e->text), p->label);
+  char *tidy = log ? amp__log_tidy(shifted ? shifted : log, diagnostics_only) : NULL;
+  if (tidy) {
+    free(log);
+    log = tidy;
+  }
+  free(shifted);
+  return log;
+}
+
+/* A user's program built with warnings: their text on stderr, once per build (the compiler itself
+ * may print only their count there). ampcl's own kernels are left out: their warnings are not the
+ * program's to fix. */
+static amp_status show_warnings(cl_program prog, amp_accelerator *acc, cl_context ctx,
+                                const cache_entry *e, const amp_program *p) {
+  int on = 1;
+  amp_status status = amp__knob_int(AMP_KNOB_BUILD_WARNINGS, 1, &on, "building a program");
+  if (status != AMP_SUCCESS || !on || strncmp(p->label, "builtin:", 8) == 0)
+    return status;
+  char *log = read_log(prog, acc);
+  if (!log || !strstr(log, "warning:")) {
+    free(log);
+    return AMP_SUCCESS;
+  }
+  log = user_lines(log, acc, ctx, e, p, 1);
+  if (log && *log)
+    fprintf(stderr, "[ampcl] kernel source %s built for %s with warnings%s:\n%s", p->label,
+            acc->props.device_path, e->checked ? " (debug mode: -DAMP_DEBUG=1)" : "", log);
+  free(log);
+  return AMP_SUCCESS;
+}
+
 amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
@@ -158,28 +214,17 @@ amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_ac
     }
   }
   if (err != CL_SUCCESS) {
-    size_t n = 0;
-    clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-    log = calloc(n + 1, 1);
-    if (log)
-      clGetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+    log = user_lines(read_log(prog, acc), acc, ctx, e, p, 0);
     status = amp__set_error(err == CL_BUILD_PROGRAM_FAILURE ? AMP_ERROR_BUILD_FAILED
                                                             : amp__cl_status(err),
                             "kernel source %s failed to build for %s (%s, options \"%s\"%s); "
                             "build log:\n",
                             p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)),
                             p->options, e->checked ? ", debug mode: -DAMP_DEBUG=1" : "");
-    if (!log || !*log) {
-      amp__append_error("(the compiler gave no log)");
-    } else if (compiler_honours_line(acc, ctx)) {
-      amp__append_error(log);
-    } else { /* the log in the user's lines (build_log.c) */
-      char *shifted = amp__log_shift(log, amp__log_user_offset(e->text), p->label);
-      amp__append_error(shifted ? shifted : log);
-      free(shifted);
-    }
+    amp__append_error(log && *log ? log : "(the compiler gave no log)");
     goto fail;
   }
+  AMP__TRY(show_warnings(prog, acc, ctx, e, p));
   e->program = prog;
   prog = NULL;
 fail:
