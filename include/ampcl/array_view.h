@@ -139,6 +139,13 @@ AMP_API amp_status amp_array_view_create_empty(amp_extent extent, amp_elem_type 
 AMP_API amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_extent extent,
                                           amp_array_view **out);
 
+/* The part of `view` from `origin` to the view's end in every dimension (AMP's section(idx)):
+ * amp_array_view_section with the extent the view's extent minus origin. The origin must have the
+ * view's rank (AMP_ERROR_RANK_MISMATCH) and lie inside the view, so that the section holds at
+ * least one element (AMP_ERROR_OUT_OF_RANGE). */
+AMP_API amp_status amp_array_view_section_from(amp_array_view *view, amp_index origin,
+                                               amp_array_view **out);
+
 /* Row i of a rank-2 view (a rank-1 view) or plane i of a rank-3 view (a rank-2 view): AMP's
  * projection v[i]. */
 AMP_API amp_status amp_array_view_project(amp_array_view *view, int i, amp_array_view **out);

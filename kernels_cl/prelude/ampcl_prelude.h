@@ -221,6 +221,15 @@ static inline amp_tiled_index3 amp__tiled_index3(void) {
 #ifndef fast_math_divide
 #define fast_math_divide native_divide
 #endif
+/* AMP's fast_math::pow: native_powr, which OpenCL defines for x >= 0, where x > 0 and powr was
+ * measured accurate (else the runtime defines fast_math_pow as pow); pow for other x, whose
+ * results (negative x with whole y, zero) powr does not give. */
+#ifndef fast_math_pow
+static inline float amp__fast_math_pow(float x, float y) {
+  return x > 0.0f ? native_powr(x, y) : pow(x, y);
+}
+#define fast_math_pow(x, y) amp__fast_math_pow((x), (y))
+#endif
 #define precise_math_exp   exp
 #define precise_math_exp2  exp2
 #define precise_math_exp10 exp10

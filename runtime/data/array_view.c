@@ -285,11 +285,12 @@ static int contiguous(const amp_array_view *v) {
   return 1;
 }
 
-amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_extent extent,
-                                  amp_array_view **out) {
+/* The section of view at origin with extent, its errors naming fn. */
+static amp_status section(amp_array_view *view, amp_index origin, amp_extent extent,
+                          amp_array_view **out, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *fn = "amp_array_view_section";
-  AMP__TRY(AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out));
+  AMP__TRY(amp__check_handle(view, AMP__MAGIC_ARRAY_VIEW, "array view", fn));
+  AMP__TRY(amp__check_out(out, fn));
   const amp_extent e = view->extent;
   if (origin.rank != e.rank || extent.rank != e.rank)
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH,
@@ -310,6 +311,34 @@ amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_ex
     off += (size_t)origin.i[d] * view->stride[d];
   (*out)->offset = off;
   (*out)->extent = extent;
+fail:
+  return status;
+}
+
+amp_status amp_array_view_section(amp_array_view *view, amp_index origin, amp_extent extent,
+                                  amp_array_view **out) {
+  return section(view, origin, extent, out, "amp_array_view_section");
+}
+
+amp_status amp_array_view_section_from(amp_array_view *view, amp_index origin,
+                                       amp_array_view **out) {
+  amp_status status = AMP_SUCCESS;
+  const char *fn = "amp_array_view_section_from";
+  AMP__TRY(AMP__CHECK_GET(view, AMP__MAGIC_ARRAY_VIEW, "array view", out));
+  const amp_extent e = view->extent;
+  if (origin.rank != e.rank)
+    AMP__FAIL(AMP_ERROR_RANK_MISMATCH, "%s: the view has rank %d but the origin rank %d", fn,
+              e.rank, origin.rank);
+  amp_extent rest = e;
+  for (int d = 0; d < e.rank; d++) {
+    if (origin.i[d] < 0 || origin.i[d] >= e.dim[d])
+      AMP__FAIL(AMP_ERROR_OUT_OF_RANGE,
+                "%s: in dimension %d the origin %d is outside the view's [0, %d), so the section "
+                "to the view's end would hold no element",
+                fn, d, origin.i[d], e.dim[d]);
+    rest.dim[d] = e.dim[d] - origin.i[d];
+  }
+  AMP__TRY(section(view, origin, rest, out, fn));
 fail:
   return status;
 }

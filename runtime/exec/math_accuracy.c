@@ -459,6 +459,12 @@ size_t amp__fast_math_options(amp_accelerator *acc, char *out, size_t cap) {
     int n = snprintf(used < cap ? out + used : NULL, used < cap ? cap - used : 0,
                      " -Dfast_math_%s%s", fns[f].name, rhs);
     used += n > 0 ? (size_t)n : 0;
+    /* fast_math_pow is native_powr where x > 0 (the prelude): it follows powr's verdict */
+    if (strcmp(fns[f].name, "powr") == 0) {
+      n = snprintf(used < cap ? out + used : NULL, used < cap ? cap - used : 0,
+                   " -Dfast_math_pow=pow");
+      used += n > 0 ? (size_t)n : 0;
+    }
   }
   return used;
 }

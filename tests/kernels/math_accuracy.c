@@ -5,10 +5,10 @@
  *   precise_math_*  OpenCL's full-profile bounds for float (exp, exp2, exp10, log, log2, log10:
  *                   3 ulp; sqrt 3; rsqrt 2; sin, cos 4; tan 5; pow, powr 16) over each function's
  *                   whole finite range;
- *   fast_math_*     ampcl's fast bound: at most 2^-16 relative error where the result is a normal
- *                   float (2^-16 absolute where the result is below 1 in magnitude, for log* near
- *                   1 and for sin, cos and tan), over the domains the table states (sin, cos, tan
- *                   on [-pi, pi]).
+ *   fast_math_*     ampcl's fast bound (pow: x > 0 as powr, and x < 0 with whole exponents): at
+ * most 2^-16 relative error where the result is a normal float (2^-16 absolute where the result is
+ * below 1 in magnitude, for log* near 1 and for sin, cos and tan), over the domains the table
+ * states (sin, cos, tan on [-pi, pi]).
  *
  * Each function runs over 4096 points spread over its domain (exponents evenly, mantissas from a
  * fixed pseudo-random sequence) plus its edge points. `test_kernel_math_accuracy report` prints
@@ -86,6 +86,10 @@ static double r_tan(double x, double y) {
 static double r_pow(double x, double y) {
   return pow(x, y);
 }
+/* pow with a whole exponent (what negative x needs); the kernel rounds y the same way */
+static double r_pow_whole(double x, double y) {
+  return pow(x, nearbyint(y));
+}
 static double r_divide(double x, double y) {
   return x / y;
 }
@@ -121,6 +125,8 @@ static const fn_spec specs[] = {
   {"fast_math_tan",      31, 0, r_tan,    -1.5,    1.5,      0, 0,     0, 1, 1},
   {"fast_math_powr",     32, 1, r_pow,    1e-3,    1e3,      -12, 12,  0, 1, 0},
   {"fast_math_divide",   33, 1, r_divide, 1e-18,   1e18,     1e-18, 1e18, 0, 1, 0},
+  {"fast_math_pow",      34, 1, r_pow,    1e-3,    1e3,      -12, 12,  0, 1, 0},
+  {"fast_math_pow (x<0)",35, 1, r_pow_whole, -1e3, -1e-3,    -12, 12,  0, 1, 0},
 };
 /* clang-format on */
 #define NSPECS (sizeof specs / sizeof specs[0])
@@ -158,6 +164,8 @@ static const char *src =
     "  case 31: r = fast_math_tan(x); break;\n"
     "  case 32: r = fast_math_powr(x, y); break;\n"
     "  case 33: r = fast_math_divide(x, y); break;\n"
+    "  case 34: r = fast_math_pow(x, y); break;\n"
+    "  case 35: r = fast_math_pow(x, rint(y)); break;\n"
     "  }\n"
     "  amp_at(out, i[0]) = r;\n"
     "}\n";
