@@ -129,11 +129,13 @@ AMP_API amp_arg amp_arg_local(size_t bytes);
  * pointer, a view of another element type; views of structs and amp_arg_bytes are compared by
  * size with the parameter's type, whose sizeof ampcl asks the compiler for when it is a struct), a
  * read-only view given to a non-const parameter (AMP_ERROR_ACCESS_DENIED), double data or arguments
- * on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), a kernel written for a tile shape
- * (AMP_TILE_SHAPE / reqd_work_group_size) launched untiled (AMP_ERROR_INVALID_ARGUMENT, naming the
- * shape), and a build failure (the build log in amp_last_error()). AMP_SUCCESS means the kernel was
- * enqueued; a failure while it runs is reported by the next call that waits for it (a synchronize,
- * amp_future_wait, ..._wait). */
+ * on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), and a build failure (the build
+ * log in amp_last_error()). A kernel written for a tile shape (AMP_TILE_SHAPE /
+ * reqd_work_group_size) runs tiled with that shape, as amp_parallel_for_each_tiled would: its tile
+ * is stated once, in the kernel (AMP_ERROR_INVALID_COMPUTE_DOMAIN where it does not divide the
+ * extent, AMP_ERROR_RANK_MISMATCH where it has more dimensions than the extent). AMP_SUCCESS means
+ * the kernel was enqueued; a failure while it runs is reported by the next call that waits for it
+ * (a synchronize, amp_future_wait, ..._wait). */
 AMP_API amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain,
                                          amp_kernel *kernel, const amp_arg *args, size_t nargs);
 

@@ -32,7 +32,8 @@ static void amp_order(const size_t *cl3, int n, char *buf, size_t cap) {
 }
 
 /* A kernel written for one tile shape (reqd_work_group_size, e.g. through AMP_TILE_SHAPE) runs
- * only with that tile: an untiled launch or another tile would give wrong results or none. */
+ * only with that tile: another tile would give wrong results or none. (An untiled launch has
+ * taken the kernel's tile before this: tile_of_kernel.) */
 static amp_status check_required_tile(const amp_launch *l, const amp__kernel_pool *pool,
                                       const size_t *local) {
   const size_t *rt = pool->required_tile;
@@ -42,12 +43,6 @@ static amp_status check_required_tile(const amp_launch *l, const amp__kernel_poo
   int n = krank > rank ? krank : rank;
   char want[64], got[64];
   amp_order(rt, n, want, sizeof want);
-  if (!l->tiled)
-    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
-                          "parallel_for_each(%s): the kernel is written for tiles of %s "
-                          "(reqd_work_group_size / AMP_TILE_SHAPE), but the launch is not tiled; "
-                          "launch it with amp_parallel_for_each_tiled and tiles of %s",
-                          pool->name, want, want);
   size_t lc[3] = {local[0], local[1], local[2]};
   for (int d = rank; d < 3; d++)
     lc[d] = 1;
@@ -59,6 +54,32 @@ static amp_status check_required_tile(const amp_launch *l, const amp__kernel_poo
                           "tiles of %s (AMP order)",
                           pool->name, want, got);
   }
+  return AMP_SUCCESS;
+}
+
+/* An untiled launch of a kernel written for one tile shape runs tiled with that shape, so a
+ * program states its tile once, in the kernel: *own is the launch to run (l itself otherwise).
+ * A kernel's tile of higher rank than the extent is refused, naming both. */
+static amp_status tile_of_kernel(const amp_launch *l, const amp__kernel_pool *pool,
+                                 amp_launch *own) {
+  const size_t *rt = pool->required_tile;
+  const int rank = l->domain.rank;
+  *own = *l;
+  if (l->tiled || (!rt[0] && !rt[1] && !rt[2]) || rank < 1 || rank > AMP_MAX_RANK)
+    return AMP_SUCCESS; /* check_domain reports a bad rank */
+  int krank = rt[2] > 1 ? 3 : rt[1] > 1 ? 2 : 1;
+  if (krank > rank) {
+    char want[64];
+    amp_order(rt, krank, want, sizeof want);
+    return amp__set_error(AMP_ERROR_RANK_MISMATCH,
+                          "parallel_for_each(%s): the kernel is written for tiles of %s "
+                          "(reqd_work_group_size / AMP_TILE_SHAPE), of rank %d, but the extent "
+                          "has rank %d",
+                          pool->name, want, krank, rank);
+  }
+  own->tiled = 1;
+  for (int d = 0; d < rank; d++)
+    own->tile[d] = (int)rt[rank - 1 - d];
   return AMP_SUCCESS;
 }
 
@@ -77,8 +98,10 @@ static const char *device_allows_note(const amp_accelerator *acc) {
   return note;
 }
 
+/* tile_by_kernel: the tile is the kernel's own (tile_of_kernel), for the messages. */
 static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
-                               const amp__kernel_pool *pool, size_t *global, size_t *local) {
+                               const amp__kernel_pool *pool, int tile_by_kernel, size_t *global,
+                               size_t *local) {
   amp_status status = AMP_SUCCESS;
   const amp_extent e = l->domain;
   const char *kname = pool->name;
@@ -98,10 +121,10 @@ static amp_status check_domain(const amp_launch *l, const amp_accelerator *acc,
                 "parallel_for_each(%s): tile size %d in dimension %d is not positive", kname, t, d);
     if (e.dim[d] % t != 0)
       AMP__FAIL(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                "parallel_for_each(%s): tile size %d does not divide the extent's dimension %d "
+                "parallel_for_each(%s): tile size %d%s does not divide the extent's dimension %d "
                 "(%d); pad the tiled extent (amp_tiled_extent_pad) and check bounds in the kernel, "
                 "or truncate it",
-                kname, t, d, e.dim[d]);
+                kname, t, tile_by_kernel ? " (the kernel's own tile)" : "", d, e.dim[d]);
     size_t lim = acc->props.max_tile_extent[AMP_MAX_RANK - e.rank + d];
     if ((size_t)t > AMP__MAX_TILE_THREADS)
       AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
@@ -208,7 +231,11 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
               launch->kernel->name, launch->nargs);
   amp_accelerator *acc = view->acc;
   AMP__TRY(amp__kernel_pool_get(launch->kernel, acc, &pool));
-  AMP__TRY(check_domain(launch, acc, pool, global, local));
+  amp_launch own;
+  AMP__TRY(tile_of_kernel(launch, pool, &own));
+  const int tile_by_kernel = own.tiled && !launch->tiled;
+  launch = &own;
+  AMP__TRY(check_domain(launch, acc, pool, tile_by_kernel, global, local));
   if (launch->nargs > 16 && !(uses = malloc(launch->nargs * sizeof *uses)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   AMP__TRY(amp__launch_table_init(&table, launch, acc, pool));

@@ -1,7 +1,8 @@
 /* tile_refused: a launch that cannot run the kernel as written is refused, never run wrong
  * (kernel.h, docs/KERNELS.md). A kernel written for one tile shape (AMP_TILE_SHAPE, i.e.
- * reqd_work_group_size) launched untiled or with another tile fails with
- * AMP_ERROR_INVALID_ARGUMENT naming both shapes in AMP order; tile_static memory the kernel
+ * reqd_work_group_size) launched with another tile fails with AMP_ERROR_INVALID_ARGUMENT naming
+ * both shapes in AMP order, and launched untiled over an extent its tile does not fit (one it does
+ * not divide, or of lower rank) fails naming the kernel's tile; tile_static memory the kernel
  * declares beyond the device's is AMP_ERROR_LIMIT_EXCEEDED (on NVIDIA's OpenCL, which runs such a
  * kernel, only when a __local argument is added; the kernel itself then runs and is checked).
  * Nothing moves and host data stay. */
@@ -51,9 +52,14 @@ int main(void) {
   amp_arg a[] = {amp_arg_view(v)}, a1[] = {amp_arg_view(v1)};
   CHECK_OK(amp_transfer_stats_reset());
 
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(R, C), tk, a, 1), AMP_ERROR_INVALID_ARGUMENT);
-  CHECK_MSG("tiles of 4 x 8");
-  CHECK_MSG("not tiled");
+  /* untiled, the kernel's own tile is taken (tile_from_kernel): refused where it does not fit */
+  amp_array_view *v_odd = NULL;
+  REQUIRE_OK(amp_array_view_section(v, amp_index2(0, 0), amp_extent2(R, C - 4), &v_odd));
+  amp_arg a_odd[] = {amp_arg_view(v_odd)};
+  CHECK_STATUS(amp_parallel_for_each(av, amp_extent2(R, C - 4), tk, a_odd, 1),
+               AMP_ERROR_INVALID_COMPUTE_DOMAIN);
+  CHECK_MSG("tile size 8 (the kernel's own tile) does not divide the extent's dimension 1 (12)");
+  amp_array_view_release(v_odd);
   CHECK_STATUS(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(R, C), 8, 4), tk, a, 1),
                AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("written for tiles of 4 x 8");
@@ -69,8 +75,9 @@ int main(void) {
                AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("written for tiles of 16 ");
   CHECK_MSG("launched with tiles of 32");
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), lk, a1, 1), AMP_ERROR_INVALID_ARGUMENT);
-  CHECK_MSG("tiles of 16");
+  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), tk, a1, 1), AMP_ERROR_RANK_MISMATCH);
+  CHECK_MSG("written for tiles of 4 x 8 (reqd_work_group_size / AMP_TILE_SHAPE), of rank 2, but "
+            "the extent has rank 1");
   CHECK_UNMOVED(h, orig);
 
   /* The shape it was written for runs, with the right numbers. */
