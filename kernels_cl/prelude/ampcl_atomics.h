@@ -16,8 +16,9 @@
  *   tile_static_memory_fence(idx.barrier)      amp_tile_static_memory_fence()
  *
  * Operands: 32-bit int or unsigned int (uint), in global memory (a view's element: &amp_at(v, i))
- * or in tile_static memory. The amp_ prefix is there because OpenCL C 2.0 and later define
- * atomic_fetch_add and friends for their own atomic_int types.
+ * or in tile_static memory; 64-bit long and ulong too where the device has 64-bit atomics (below).
+ * The amp_ prefix is there because OpenCL C 2.0 and later define atomic_fetch_add and friends for
+ * their own atomic_int types.
  *
  * Return values are AMP's (spec §8.2):
  *   - every fetch operation and amp_atomic_exchange return the value the location held just
@@ -79,16 +80,16 @@ AMP__ATOMIC_INTS(AMP__ATOMIC_V, amp_atomic_fetch_xor, atomic_xor)
 AMP__ATOMIC_INTS(AMP__ATOMIC_V, amp_atomic_exchange, atomic_xchg)
 AMP__ATOMIC_V(amp_atomic_exchange, atomic_xchg, float, __global)
 AMP__ATOMIC_V(amp_atomic_exchange, atomic_xchg, float, __local)
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_add, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_sub, )
-AMP__ATOMIC_INTS(AMP__CONST_0, amp_atomic_fetch_inc, )
-AMP__ATOMIC_INTS(AMP__CONST_0, amp_atomic_fetch_dec, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_max, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_min, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_and, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_or, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_fetch_xor, )
-AMP__ATOMIC_INTS(AMP__CONST_V, amp_atomic_exchange, )
+/* every integer function's const-destination overloads, for one list of types */
+#define AMP__CONST_DESTS(types)                                                                    \
+  types(AMP__CONST_V, amp_atomic_fetch_add, ) types(AMP__CONST_V, amp_atomic_fetch_sub, )          \
+      types(AMP__CONST_0, amp_atomic_fetch_inc, ) types(AMP__CONST_0, amp_atomic_fetch_dec, )      \
+          types(AMP__CONST_V, amp_atomic_fetch_max, ) types(AMP__CONST_V, amp_atomic_fetch_min, )  \
+              types(AMP__CONST_V, amp_atomic_fetch_and, )                                          \
+                  types(AMP__CONST_V, amp_atomic_fetch_or, )                                       \
+                      types(AMP__CONST_V, amp_atomic_fetch_xor, )                                  \
+                          types(AMP__CONST_V, amp_atomic_exchange, )
+AMP__CONST_DESTS(AMP__ATOMIC_INTS)
 AMP__CONST_V(amp_atomic_exchange, , float, __global)
 AMP__CONST_V(amp_atomic_exchange, , float, __local)
 AMP__CONST_V(amp_atomic_fetch_add, , float, __global)
@@ -96,10 +97,10 @@ AMP__CONST_V(amp_atomic_fetch_add, , float, __local)
 
 /* ---- compare and exchange ------------------------------------------------------------------ */
 /* expected may be in private (the usual case: &a_variable), global or tile_static memory. */
-#define AMP__CAS(T, AS, EAS)                                                                       \
+#define AMP__CAS(T, AS, EAS, cmpxchg)                                                              \
   AMP__OVERLOAD bool amp_atomic_compare_exchange(volatile AS T *dest, EAS T *expected, T value) {  \
     const T want = *expected;                                                                      \
-    const T seen = atomic_cmpxchg(dest, want, value);                                              \
+    const T seen = cmpxchg(dest, want, value);                                                     \
     if (seen == want)                                                                              \
       return true;                                                                                 \
     *expected = seen;                                                                              \
@@ -108,15 +109,80 @@ AMP__CONST_V(amp_atomic_fetch_add, , float, __local)
 #define AMP__CAS_CONST(T, AS, EAS)                                                                 \
   AMP__OVERLOAD AMP__CONST_DEST bool amp_atomic_compare_exchange(const volatile AS T *dest,        \
                                                                  EAS T *expected, T value);
-#define AMP__CAS_EXPECTED(T, AS)                                                                   \
-  AMP__CAS(T, AS, __private)                                                                       \
-  AMP__CAS(T, AS, __global)                                                                        \
-  AMP__CAS(T, AS, __local)                                                                         \
+#define AMP__CAS_EXPECTED(T, AS, cmpxchg)                                                          \
+  AMP__CAS(T, AS, __private, cmpxchg)                                                              \
+  AMP__CAS(T, AS, __global, cmpxchg)                                                               \
+  AMP__CAS(T, AS, __local, cmpxchg)                                                                \
   AMP__CAS_CONST(T, AS, __private) AMP__CAS_CONST(T, AS, __global) AMP__CAS_CONST(T, AS, __local)
-AMP__CAS_EXPECTED(int, __global)
-AMP__CAS_EXPECTED(uint, __global)
-AMP__CAS_EXPECTED(int, __local)
-AMP__CAS_EXPECTED(uint, __local)
+AMP__CAS_EXPECTED(int, __global, atomic_cmpxchg)
+AMP__CAS_EXPECTED(uint, __global, atomic_cmpxchg)
+AMP__CAS_EXPECTED(int, __local, atomic_cmpxchg)
+AMP__CAS_EXPECTED(uint, __local, atomic_cmpxchg)
+
+/* ---- 64-bit integers (an ampcl extension: AMP's atomics are 32-bit) -------------------------
+ * The same functions on long and ulong, in global and tile_static memory, where the device lists
+ * the extensions: cl_khr_int64_base_atomics for add, sub, inc, dec, exchange and compare-exchange,
+ * cl_khr_int64_extended_atomics for min, max, and, or and xor. The runtime tells the prelude what
+ * the device lists as AMP_INT64_ATOMICS (0, 1 base, 2 extended too); a compiler used on its own
+ * (the build-time check of ampcl_embed_cl) goes by its own extension macros. Where an extension is
+ * missing, a call does not compile, and the message names the extension. */
+#ifndef AMP_INT64_ATOMICS
+#if defined(cl_khr_int64_extended_atomics)
+#define AMP_INT64_ATOMICS 2
+#elif defined(cl_khr_int64_base_atomics)
+#define AMP_INT64_ATOMICS 1
+#else
+#define AMP_INT64_ATOMICS 0
+#endif
+#endif
+#define AMP__ATOMIC_LONGS(kind, name, builtin)                                                     \
+  kind(name, builtin, long, __global) kind(name, builtin, ulong, __global)                         \
+      kind(name, builtin, long, __local) kind(name, builtin, ulong, __local)
+#define AMP__NO_BASE64                                                                             \
+  __attribute__((                                                                                  \
+      unavailable("64-bit atomics need the device extension cl_khr_int64_base_atomics, "           \
+                  "which this device does not list (clinfo prints its extensions)")))
+#define AMP__NO_EXT64                                                                              \
+  __attribute__((unavailable("64-bit atomic min, max, and, or and xor need the device extension "  \
+                             "cl_khr_int64_extended_atomics, which this device does not list "     \
+                             "(clinfo prints its extensions)")))
+#define AMP__MISSING_V(name, attr, T, AS) AMP__OVERLOAD attr T name(volatile AS T *dest, T value);
+#define AMP__MISSING_0(name, attr, T, AS) AMP__OVERLOAD attr T name(volatile AS T *dest);
+#define AMP__MISSING_CAS(name, attr, T, AS)                                                        \
+  AMP__OVERLOAD attr bool name(volatile AS T *dest, __private T *expected, T value);
+
+/* Each function a definition where its extension is there, else a declaration that says what is
+ * missing. */
+#if AMP_INT64_ATOMICS >= 1
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define AMP__BASE64_V(name, builtin) AMP__ATOMIC_LONGS(AMP__ATOMIC_V, name, builtin)
+#define AMP__BASE64_0(name, builtin) AMP__ATOMIC_LONGS(AMP__ATOMIC_0, name, builtin)
+AMP__CAS_EXPECTED(long, __global, atom_cmpxchg)
+AMP__CAS_EXPECTED(ulong, __global, atom_cmpxchg)
+AMP__CAS_EXPECTED(long, __local, atom_cmpxchg)
+AMP__CAS_EXPECTED(ulong, __local, atom_cmpxchg)
+#else
+#define AMP__BASE64_V(name, builtin) AMP__ATOMIC_LONGS(AMP__MISSING_V, name, AMP__NO_BASE64)
+#define AMP__BASE64_0(name, builtin) AMP__ATOMIC_LONGS(AMP__MISSING_0, name, AMP__NO_BASE64)
+AMP__ATOMIC_LONGS(AMP__MISSING_CAS, amp_atomic_compare_exchange, AMP__NO_BASE64)
+#endif
+#if AMP_INT64_ATOMICS >= 2
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#define AMP__EXT64_V(name, builtin) AMP__ATOMIC_LONGS(AMP__ATOMIC_V, name, builtin)
+#else
+#define AMP__EXT64_V(name, builtin) AMP__ATOMIC_LONGS(AMP__MISSING_V, name, AMP__NO_EXT64)
+#endif
+AMP__BASE64_V(amp_atomic_fetch_add, atom_add)
+AMP__BASE64_V(amp_atomic_fetch_sub, atom_sub)
+AMP__BASE64_0(amp_atomic_fetch_inc, atom_inc)
+AMP__BASE64_0(amp_atomic_fetch_dec, atom_dec)
+AMP__BASE64_V(amp_atomic_exchange, atom_xchg)
+AMP__EXT64_V(amp_atomic_fetch_max, atom_max)
+AMP__EXT64_V(amp_atomic_fetch_min, atom_min)
+AMP__EXT64_V(amp_atomic_fetch_and, atom_and)
+AMP__EXT64_V(amp_atomic_fetch_or, atom_or)
+AMP__EXT64_V(amp_atomic_fetch_xor, atom_xor)
+AMP__CONST_DESTS(AMP__ATOMIC_LONGS)
 
 /* ---- float add (an ampcl extension: AMP has none) -------------------------------------------
  * OpenCL C 1.2 has no floating-point atomic add, so on most devices this is a

@@ -38,8 +38,10 @@ struct amp_accelerator {
    * compute capability (docs/KERNELS.md). Above props.local_memory, a kernel's own declared arrays
    * are the driver's to judge; a __local argument is not. */
   uint64_t declared_local_limit;
-  /* cl_khr_int64_base_atomics is listed: 64-bit atomics in global memory (amp_scan's single
-   * pass publishes a tile's state and value in one 64-bit word). */
+  /* The 64-bit atomics the device lists: 0 none, 1 cl_khr_int64_base_atomics (add, sub, inc, dec,
+   * exchange, compare-exchange), 2 cl_khr_int64_extended_atomics too (min, max, and, or, xor).
+   * Kernels get it as AMP_INT64_ATOMICS (the prelude's 64-bit atomics), and amp_scan's single pass
+   * publishes a tile's state and value in one 64-bit word where it is at least 1. */
   int has_int64_atomics;
   /* Whether the device's event timestamps measure anything (core/timestamps.c, measured at the
    * first amp_future_elapsed_ns): 0 not yet known, 1 usable, -1 not (why: timestamps_why, kept

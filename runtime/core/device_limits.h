@@ -31,6 +31,7 @@ typedef struct amp__device_limits {
   size_t kernel_tile; /* 0: the kernels' own */
   uint64_t local;     /* 0: the device's own */
   int no_fp64, no_images, no_profiling;
+  int int64_atomics; /* 0: as the device answers; else 1 + the level it is lowered to (0, 1, 2) */
 } amp__device_limits;
 
 /* Pure: what the value `v` (NULL when unset) asks for. 1 and *out; else 0, *out all "no change",

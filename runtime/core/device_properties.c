@@ -186,7 +186,9 @@ amp_accelerator *amp__describe_device(cl_platform_id p, cl_device_id d, const ch
   if (pr->max_tile_extent[0] > AMP__MAX_TILE_DEPTH) /* AMP's rule for a rank-3 tile's dimension 0 */
     pr->max_tile_extent[0] = AMP__MAX_TILE_DEPTH;
   pr->local_memory = local;
-  a->has_int64_atomics = has_extension(d, "cl_khr_int64_base_atomics");
+  a->has_int64_atomics = !has_extension(d, "cl_khr_int64_base_atomics")       ? 0
+                         : !has_extension(d, "cl_khr_int64_extended_atomics") ? 1
+                                                                              : 2;
   pr->compute_units = cus;
   pr->max_clock_mhz = clock;
   pr->compute_capability = nv_compute_capability(d);

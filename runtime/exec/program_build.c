@@ -62,8 +62,9 @@ const char *amp__prelude_text(void) {
 
 void amp__device_defines(const amp_program *p, amp_accelerator *acc, int checked,
                          char out[AMP__DEVICE_DEFINES_MAX]) {
-  int n = snprintf(out, AMP__DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u%s",
-                   acc->props.compute_capability, checked ? " -DAMP_DEBUG=1" : "");
+  int n = snprintf(
+      out, AMP__DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u -DAMP_INT64_ATOMICS=%d%s",
+      acc->props.compute_capability, acc->has_int64_atomics, checked ? " -DAMP_DEBUG=1" : "");
   /* every function's mapping together is far below the room left */
   if (n > 0 && n < AMP__DEVICE_DEFINES_MAX && strstr(p->source, "fast_math_"))
     amp__fast_math_options(acc, out + n, AMP__DEVICE_DEFINES_MAX - (size_t)n);
@@ -171,6 +172,18 @@ static amp_status show_warnings(cl_program prog, amp_accelerator *acc, cl_contex
   return AMP_SUCCESS;
 }
 
+/* Whether a failed build's log names an error in the user's file: an error of the source, which a
+ * second build would only repeat (and some compilers count on stderr again). */
+static int error_in_source(cl_program prog, amp_accelerator *acc, const amp_program *p) {
+  char *log = read_log(prog, acc);
+  int in_source = 0;
+  for (const char *c = log ? strstr(log, p->label) : NULL; c && !in_source;
+       c = strstr(c + 1, p->label))
+    in_source = strncmp(c + strlen(p->label), ":", 1) == 0 && strstr(c, "error") != NULL;
+  free(log);
+  return in_source;
+}
+
 amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_accelerator *acc) {
   amp_status status = AMP_SUCCESS;
   cl_context ctx;
@@ -189,10 +202,11 @@ amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_ac
   amp__clobj(AMP_CL_PROGRAM, prog ? 1 : 0);
   AMP__CL(err, "clCreateProgramWithSource");
   err = clBuildProgram(prog, 1, &acc->device, e->options, NULL, NULL);
-  if (err == CL_BUILD_PROGRAM_FAILURE) {
+  if (err == CL_BUILD_PROGRAM_FAILURE && !error_in_source(prog, acc, p)) {
     /* NVIDIA's compiler (driver 580) emits PTX that ptxas rejects for a kernel without parameters
      * when -cl-kernel-arg-info is on. A second build without it tells a driver problem from an
-     * error in the source: if that one succeeds, the program is used without argument checks. */
+     * error in the source: if that one succeeds, the program is used without argument checks.
+     * A log that already names an error in the user's file needs no second build. */
     cl_program plain = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     amp__clobj(AMP_CL_PROGRAM, plain ? 1 : 0);
     if (err == CL_SUCCESS &&

@@ -419,14 +419,14 @@ static void test_float(void) {
   amp_kernel_release(kt);
 }
 
-/* A const view cannot be an atomic's destination, and double has no atomics: both fail to build,
- * with the compiler's reason. */
+/* A const view cannot be an atomic's destination, and short has no atomics (64-bit ones:
+ * kernel_atomics64): both fail to build, with the compiler's reason. */
 static void test_misuse(void) {
   amp_accelerator *acc;
   CHECK_OK(amp_accelerator_view_get_accelerator(av, &acc));
   const char *bad[] = {
       "__kernel void k(AMP_CONST_VIEW(int, c)) { amp_atomic_fetch_add(&amp_at(c, 0), 1); }\n",
-      "__kernel void k(__global long *c) { amp_atomic_fetch_add(c, 1L); }\n",
+      "__kernel void k(__global short *c) { amp_atomic_fetch_add(c, (short)1); }\n",
       "__kernel void k(AMP_CONST_VIEW(uint, c)) {\n"
       "  uint e = 0;\n"
       "  amp_atomic_compare_exchange(&amp_at(c, 0), &e, 1u);\n"
