@@ -16,7 +16,13 @@
  * Only accesses through amp_at() and AMP_AT_INDEXN() are checked; a kernel that does its own
  * arithmetic on v_data is not. A helper function that takes a view as AMP_VIEW(T, v) must be
  * called with AMP_VIEW_ARG(v), which passes whatever the view's parameters are in either mode.
- * Kernels can test `#ifdef AMP_DEBUG` themselves. */
+ * Kernels can test `#ifdef AMP_DEBUG` themselves.
+ *
+ * Robust mode (AMP_ROBUST=1 in the environment, without AMP_DEBUG; docs/CHECKING.md) builds
+ * programs with -DAMP_ROBUST=1: the same third parameter and checks, but a bad access is neither
+ * recorded nor reported. It reads 0 and its write is dropped, as out-of-range accesses behave in
+ * C++ AMP on Direct3D: it is sent to a slot of its own work item (record int 16 is the number of
+ * slots, int 17 their size in bytes), which is zeroed first. */
 #ifndef AMPCL_DEBUG_H
 #define AMPCL_DEBUG_H
 
@@ -26,10 +32,12 @@
  *   [5..7] the indexes                             [8] the source line
  *   [9] the launch's rank                          [10..12] global id (AMP order)
  *                                                  [13..15] local id (AMP order)
- * and from int 32 (byte 128) on, the dummy element. */
+ *   [16] robust mode: slots   [17] their bytes     [18] [19] the views' positions (shape.s6)
+ *                                                  with bad accesses, one bit each below 64
+ * and from int 32 (byte 128) on, the dummy element (robust mode: the slots). */
 #define AMP__DEBUG_DUMMY 32
 
-#ifdef AMP_DEBUG
+#if defined(AMP_DEBUG) || defined(AMP_ROBUST)
 #undef AMP_VIEW
 #undef AMP_CONST_VIEW
 #undef AMP_VIEW_ARG
@@ -42,7 +50,7 @@
 #define AMP_VIEW_ARG(v) v##_data, v##_shape, v##_debug
 
 /* The element's address when (i, j, k)'s first n are inside the view, else the dummy's after
- * recording the access. */
+ * recording the access (robust mode: its work item's slot, zeroed, unrecorded). */
 static __global char *amp__checked_at(__global char *data, __global int *rec, size_t size,
                                       int8 shape, int n, int i, int j, int k, int line) {
   const int rank = shape.s7;
@@ -57,6 +65,19 @@ static __global char *amp__checked_at(__global char *data, __global int *rec, si
       off += (long)i * shape.s4 + (long)j * shape.s5 + k;
     return data + off * (long)size;
   }
+#if defined(AMP_ROBUST) && !defined(AMP_DEBUG)
+  (void)line;
+  const size_t linear =
+      get_global_id(0) +
+      get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2));
+  __global char *slot =
+      (__global char *)(rec + AMP__DEBUG_DUMMY) + (linear % (size_t)rec[16]) * (size_t)rec[17];
+  for (size_t b = 0; b < size; b++)
+    slot[b] = 0;
+  return slot;
+#else
+  if (shape.s6 >= 0 && shape.s6 < 64)
+    atomic_or(&rec[18 + shape.s6 / 32], 1 << (shape.s6 % 32));
   if (atomic_inc((volatile __global uint *)&rec[0]) == 0xffffffffu)
     atomic_inc(&rec[1]);
   if (atomic_cmpxchg(&rec[2], 0, 1) == 0) {
@@ -74,6 +95,7 @@ static __global char *amp__checked_at(__global char *data, __global int *rec, si
     }
   }
   return (__global char *)(rec + AMP__DEBUG_DUMMY);
+#endif
 }
 
 #define AMP__CHECKED(v, n, i, j, k)                                                                \
@@ -82,6 +104,6 @@ static __global char *amp__checked_at(__global char *data, __global int *rec, si
 #define AMP__AT1(v, i)       AMP__CHECKED(v, 1, (i), 0, 0)
 #define AMP__AT2(v, i, j)    AMP__CHECKED(v, 2, (i), (j), 0)
 #define AMP__AT3(v, i, j, k) AMP__CHECKED(v, 3, (i), (j), (k))
-#endif /* AMP_DEBUG */
+#endif /* AMP_DEBUG || AMP_ROBUST */
 
 #endif /* AMPCL_DEBUG_H */

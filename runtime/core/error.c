@@ -69,6 +69,15 @@ int amp__debug_enabled(void) {
   return amp__env_debug(amp__knob_get(AMP_KNOB_DEBUG));
 }
 
+const char *amp__device_fault_hint(cl_int err) {
+  if (amp__debug_enabled() || (err != CL_OUT_OF_RESOURCES && err != CL_INVALID_COMMAND_QUEUE &&
+                               err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST))
+    return "";
+  return "; where a kernel ran before this, it may have accessed memory outside its views: run "
+         "with AMP_DEBUG=1 to find the access (or AMP_ROBUST=1 to make such accesses read 0 and "
+         "drop their writes; docs/CHECKING.md)";
+}
+
 amp_status amp__set_error(amp_status status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -40,6 +40,11 @@ amp_status amp__cl_status(cl_int err);
 /* True when AMP_DEBUG is set to something other than "0". */
 int amp__debug_enabled(void);
 
+/* For an OpenCL error that a kernel's bad memory access leaves behind (CL_OUT_OF_RESOURCES,
+ * CL_INVALID_COMMAND_QUEUE, a failed command in a wait list), outside debug mode: the advice to
+ * run with AMP_DEBUG=1, as text to append to a message ("; ..."); otherwise "". */
+const char *amp__device_fault_hint(cl_int err);
+
 #define AMP__FAIL(st, ...)                                                                         \
   do {                                                                                             \
     status = amp__set_error((st), __VA_ARGS__);                                                    \
@@ -57,8 +62,9 @@ int amp__debug_enabled(void);
   do {                                                                                             \
     cl_int amp__e = (call);                                                                        \
     if (amp__e != CL_SUCCESS)                                                                      \
-      AMP__FAIL(amp__cl_status(amp__e), "%s failed: %s (%d)", (what),                              \
-                amp_status_name(amp__cl_status(amp__e)), (int)amp__e);                             \
+      AMP__FAIL(amp__cl_status(amp__e), "%s failed: %s (%d)%s", (what),                            \
+                amp_status_name(amp__cl_status(amp__e)), (int)amp__e,                              \
+                amp__device_fault_hint(amp__e));                                                   \
   } while (0)
 
 #endif /* AMPCL_RUNTIME_ERROR_H */

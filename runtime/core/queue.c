@@ -235,8 +235,8 @@ static amp_status event_outcome(cl_event ev, const char *fn) {
   if (err != CL_SUCCESS)
     return amp__set_error(amp__cl_status(err), "%s: clGetEventInfo failed (%d)", fn, (int)err);
   if (st < 0)
-    return amp__set_error(amp__cl_status(st), "%s: the work failed on the device: %s (%d)", fn,
-                          amp_status_name(amp__cl_status(st)), (int)st);
+    return amp__set_error(amp__cl_status(st), "%s: the work failed on the device: %s (%d)%s", fn,
+                          amp_status_name(amp__cl_status(st)), (int)st, amp__device_fault_hint(st));
   return AMP_SUCCESS;
 }
 

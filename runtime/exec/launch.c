@@ -199,9 +199,9 @@ static amp_status refused_launch(const amp_launch *l, const amp_accelerator *acc
                           pool->name, threads, acc->props.device_path,
                           amp_status_name(amp__cl_status(err)), pool->work_group_size);
   }
-  return amp__set_error(amp__cl_status(err),
-                        "parallel_for_each(%s): clEnqueueNDRangeKernel failed: %s (%d)", pool->name,
-                        amp_status_name(amp__cl_status(err)), (int)err);
+  return amp__set_error(
+      amp__cl_status(err), "parallel_for_each(%s): clEnqueueNDRangeKernel failed: %s (%d)%s",
+      pool->name, amp_status_name(amp__cl_status(err)), (int)err, amp__device_fault_hint(err));
 }
 
 amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp_future **done,
@@ -288,7 +288,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   amp__texture_uses_finish(&tex, ev);
   acquired = 0;
   amp__view_enqueued(view);
-  if (pool->checked) /* debug mode: wait, and report a bad access */
+  if (pool->checked == AMP__CHECKED_DEBUG) /* debug mode: wait, and report a bad access */
     AMP__TRY(amp__debug_end(&debug, view->queue, &table));
   if (pool->asserts) /* amp_assert: wait, and report the first failure */
     AMP__TRY(amp__assert_end(&asserts, view->queue, &table));

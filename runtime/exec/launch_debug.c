@@ -28,7 +28,10 @@ enum {
   REC_DIMS = 9,
   REC_GLOBAL = 10, /* 3 ints, AMP order */
   REC_LOCAL = 13,  /* 3 ints, AMP order */
-  REC_INTS = 16,
+  REC_SLOTS = 16,  /* robust mode: the dummy's slots, and their bytes */
+  REC_SLOT_BYTES = 17,
+  REC_BAD_VIEWS = 18, /* 2 ints: bit p set when the view at argument position p was misused */
+  REC_INTS = 20,
   REC_DUMMY_BYTES = 128 /* the dummy element starts here (AMP__DEBUG_DUMMY ints) */
 };
 
@@ -74,10 +77,25 @@ amp_status amp__debug_begin(amp__launch_debug *d, const amp__launch_table *t, cl
               "parallel_for_each(%s): debug mode cannot check views of %zu-byte elements (its "
               "dummy element holds at most 1 MiB)",
               pool->name, elem);
-  size_t bytes = REC_DUMMY_BYTES + (elem + 127) / 128 * 128;
+  /* Debug mode: one dummy. Robust mode: a slot per work item, so that a bad read gives 0 whatever
+   * others write (up to 4 MiB of slots; beyond, work items share them round robin). A slot is
+   * the element's size rounded up to a power of two, the largest alignment its type can have. */
+  size_t slot = 128, slots = 1;
+  if (pool->checked == AMP__CHECKED_ROBUST) {
+    for (slot = 4; slot < elem; slot *= 2)
+      ;
+    size_t items = amp_extent_size(t->launch->domain);
+    slots = items < ((size_t)4 << 20) / slot ? items : ((size_t)4 << 20) / slot;
+    slots = slots ? slots : 1;
+  } else {
+    slot = (elem + 127) / 128 * 128;
+  }
+  size_t bytes = REC_DUMMY_BYTES + slots * slot; /* at most 4 MiB + 1 MiB: no overflow */
   AMP__TRY(amp__context(t->acc, &ctx));
   if (!(zeros = calloc(1, bytes)))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "parallel_for_each(%s): out of memory", pool->name);
+  ((cl_int *)zeros)[REC_SLOTS] = (cl_int)slots;
+  ((cl_int *)zeros)[REC_SLOT_BYTES] = (cl_int)slot;
   cl_int err = CL_SUCCESS;
   d->record = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros, &err);
   AMP__CL(err, "clCreateBuffer (debug mode's record)");
@@ -89,6 +107,33 @@ amp_status amp__debug_begin(amp__launch_debug *d, const amp__launch_table *t, cl
 fail:
   free(zeros);
   return status;
+}
+
+/* The name of the view at argument position arg: its parameter's, without "_data". */
+static const char *view_name(const amp__launch_table *t, size_t arg, char *buf, size_t cap) {
+  const amp__kernel_pool *pool = t->pool;
+  snprintf(buf, cap, "?");
+  if (arg < t->launch->nargs && pool->params && t->arg[arg].first < pool->nparams)
+    return amp__strip_suffix(pool->params[t->arg[arg].first].name, t->arg[arg].kind->name_suffix,
+                             buf, cap);
+  return buf;
+}
+
+/* ", and also views 'b' (argument 2), ..." for every other view the record marks as misused. */
+static void other_views(const amp__launch_table *t, const cl_int *rec, size_t first, char *buf,
+                        size_t cap) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (size_t arg = 0; arg < t->launch->nargs && arg < 64 && o < cap; arg++) {
+    if (arg == first || !((cl_uint)rec[REC_BAD_VIEWS + arg / 32] >> (arg % 32) & 1u))
+      continue;
+    char nbuf[64];
+    o += (size_t)snprintf(buf + o, cap - o, "%s'%s' (argument %zu)",
+                          o ? ", " : "; bad accesses to views ",
+                          view_name(t, arg, nbuf, sizeof nbuf), arg);
+  }
+  if (o)
+    snprintf(buf + (o < cap ? o : cap - 1), o < cap ? cap - o : 1, " too");
 }
 
 /* "[a, b, c]" of the first n ints of v. */
@@ -117,12 +162,9 @@ amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp__l
       ((unsigned long long)(cl_uint)rec[REC_COUNT_HI] << 32) | (cl_uint)rec[REC_COUNT_LO];
   size_t arg = (size_t)rec[REC_VIEW];
   const amp_array_view *v = arg < launch->nargs ? checked_view(t, arg) : NULL;
-  /* the view's name: its parameter's, without "_data" */
-  char nbuf[64] = "?";
-  const char *name = nbuf;
-  if (arg < launch->nargs && pool->params && t->arg[arg].first < pool->nparams)
-    name = amp__strip_suffix(pool->params[t->arg[arg].first].name, t->arg[arg].kind->name_suffix,
-                             nbuf, sizeof nbuf);
+  char nbuf[64], others[512];
+  const char *name = view_name(t, arg, nbuf, sizeof nbuf);
+  other_views(t, rec, arg, others, sizeof others);
   int nidx = rec[REC_NIDX] < 1 ? 1 : rec[REC_NIDX] > 3 ? 3 : rec[REC_NIDX];
   int dims = rec[REC_DIMS] < 1 ? 1 : rec[REC_DIMS] > 3 ? 3 : rec[REC_DIMS];
   char idx[64], ext[64] = "?", gid[64], where[160] = "";
@@ -149,11 +191,11 @@ amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp__l
              nidx == 1 ? "" : "es", v->extent.rank);
   AMP__FAIL(AMP_ERROR_OUT_OF_RANGE,
             "parallel_for_each(%s): out-of-bounds access to view '%s' (argument %zu, extent %s): "
-            "index %s%s at line %d of the kernel source, by work item %s%s; %llu bad access%s "
-            "in all. Debug mode sent them to a dummy element, so no memory outside the views "
-            "changed, but the kernel's results are not to be trusted",
-            pool->name, name, arg, ext, idx, rank_note, (int)rec[REC_LINE], gid, where, count,
-            count == 1 ? "" : "es");
+            "index %s%s at line %d of %s, by work item %s%s; %llu bad access%s in all%s. Debug "
+            "mode sent them to a dummy element, so no memory outside the views changed, but the "
+            "kernel's results are not to be trusted",
+            pool->name, name, arg, ext, idx, rank_note, (int)rec[REC_LINE],
+            launch->kernel->program->label, gid, where, count, count == 1 ? "" : "es", others);
 fail:
   return status;
 }

@@ -9,6 +9,7 @@
  * released. In debug mode (AMP_DEBUG set) a program is built checked: another cache entry, and its
  * kernels other pools. */
 #include "exec/program.h"
+#include "core/knobs.h"
 #include "exec/build_log.h"
 #include "exec/program_build.h"
 #include "exec/program_cache.h"
@@ -136,14 +137,14 @@ amp_status amp_kernel_create(amp_program *program, const char *name, amp_kernel 
   size_t nacc = 0;
   AMP__TRY(amp__accelerators(&accs, &nacc));
   k = amp__handle_alloc(sizeof *k);
-  /* two pools per accelerator: plain and checked (debug mode) */
-  if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(2 * nacc, sizeof *k->pools))) {
+  /* three pools per accelerator: plain, debug mode's and robust mode's */
+  if (!k || !(k->name = strdup(name)) || !(k->pools = calloc(3 * nacc, sizeof *k->pools))) {
     if (k)
       free(k->name);
     amp__handle_retire(k);
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_create: out of memory");
   }
-  k->npools = 2 * nacc;
+  k->npools = 3 * nacc;
   atomic_fetch_add(&program->refs, 1);
   k->program = program;
   k->magic = AMP__MAGIC_KERNEL;
@@ -172,9 +173,14 @@ AMP__DEFINE_REFCOUNT(amp_kernel, AMP__MAGIC_KERNEL, "kernel", kernel_destroy)
 
 /* ---- builds and pools, through the cache --------------------------------------------------- */
 
-/* Whether programs are built, and kernels launched, checked: AMP_DEBUG set, now. */
+/* How programs are built, and kernels launched, now: AMP__CHECKED_DEBUG with AMP_DEBUG set, else
+ * AMP__CHECKED_ROBUST with AMP_ROBUST=1 (a value that is neither 0 nor 1 counts as 1: a program
+ * asked for safety gets it), else 0. */
 static int checked_mode(void) {
-  return amp__debug_enabled();
+  if (amp__debug_enabled())
+    return AMP__CHECKED_DEBUG;
+  const char *robust = amp__knob_get(AMP_KNOB_ROBUST);
+  return robust && strcmp(robust, "0") != 0 ? AMP__CHECKED_ROBUST : 0;
 }
 
 amp_status amp_program_build(amp_program *program, amp_accelerator *acc) {
@@ -196,7 +202,7 @@ amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__k
   amp_status status = AMP_SUCCESS;
   cache_entry *e;
   const int checked = checked_mode();
-  const size_t slot = 2 * acc->index + (size_t)checked;
+  const size_t slot = 3 * acc->index + (size_t)checked;
   /* Fast path: this kernel already found its pool on this accelerator, in this mode. */
   amp__kernel_pool *known = slot < kernel->npools ? atomic_load(&kernel->pools[slot]) : NULL;
   if (known) {

@@ -27,6 +27,10 @@ struct amp_kernel {
   size_t npools;
 };
 
+/* The checked builds (`checked`): debug mode's, which report a bad view access, and robust
+ * mode's, where it reads 0 and its write is dropped (kernels_cl/prelude/ampcl_debug.h). */
+enum { AMP__CHECKED_DEBUG = 1, AMP__CHECKED_ROBUST = 2 };
+
 /* What the compiler says about one kernel parameter (clGetKernelArgInfo). */
 typedef struct amp__param {
   cl_kernel_arg_address_qualifier address;
@@ -66,8 +70,9 @@ struct amp__kernel_pool {
                                      later launches are refused before data moves; 0 = none yet */
   cl_ulong static_local;          /* CL_KERNEL_LOCAL_MEM_SIZE with no __local argument set: what the
                                      kernel declares itself (tile_static variables) */
-  int checked;                    /* built in debug mode: views have a third parameter, v_debug, and
-                                     launches go through runtime/exec/launch_debug.c */
+  int checked;                    /* 0, or built checked (AMP__CHECKED_DEBUG, _ROBUST): views have a
+                                     third parameter, v_debug, and launches go through
+                                     runtime/exec/launch_debug.c */
   int asserts;                    /* 1: its last parameter is AMP_ASSERTS' record (amp_assert;
                                      launch_assert.c), which the user passes no argument for */
   struct amp__cache_entry *entry; /* the build it belongs to */

@@ -62,9 +62,12 @@ const char *amp__prelude_text(void) {
 
 void amp__device_defines(const amp_program *p, amp_accelerator *acc, int checked,
                          char out[AMP__DEVICE_DEFINES_MAX]) {
-  int n = snprintf(
-      out, AMP__DEVICE_DEFINES_MAX, " -DAMP_COMPUTE_CAPABILITY=%u -DAMP_INT64_ATOMICS=%d%s",
-      acc->props.compute_capability, acc->has_int64_atomics, checked ? " -DAMP_DEBUG=1" : "");
+  int n = snprintf(out, AMP__DEVICE_DEFINES_MAX,
+                   " -DAMP_COMPUTE_CAPABILITY=%u -DAMP_INT64_ATOMICS=%d%s",
+                   acc->props.compute_capability, acc->has_int64_atomics,
+                   checked == AMP__CHECKED_DEBUG    ? " -DAMP_DEBUG=1"
+                   : checked == AMP__CHECKED_ROBUST ? " -DAMP_ROBUST=1"
+                                                    : "");
   /* every function's mapping together is far below the room left */
   if (n > 0 && n < AMP__DEVICE_DEFINES_MAX && strstr(p->source, "fast_math_"))
     amp__fast_math_options(acc, out + n, AMP__DEVICE_DEFINES_MAX - (size_t)n);
@@ -118,6 +121,13 @@ static int compiler_honours_line(amp_accelerator *acc, cl_context ctx) {
   return honours;
 }
 
+/* What a checked build adds, for messages. */
+static const char *checked_note(int checked) {
+  return checked == AMP__CHECKED_DEBUG    ? ", debug mode: -DAMP_DEBUG=1"
+         : checked == AMP__CHECKED_ROBUST ? ", robust mode: -DAMP_ROBUST=1"
+                                          : "";
+}
+
 /* The build log of prog as the compiler wrote it: malloc'd, NULL when there is none or memory ran
  * out. */
 static char *read_log(cl_program prog, amp_accelerator *acc) {
@@ -167,7 +177,7 @@ static amp_status show_warnings(cl_program prog, amp_accelerator *acc, cl_contex
   log = user_lines(log, acc, ctx, e, p, 1);
   if (log && *log)
     fprintf(stderr, "[ampcl] kernel source %s built for %s with warnings%s:\n%s", p->label,
-            acc->props.device_path, e->checked ? " (debug mode: -DAMP_DEBUG=1)" : "", log);
+            acc->props.device_path, checked_note(e->checked), log);
   free(log);
   return AMP_SUCCESS;
 }
@@ -234,7 +244,7 @@ amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_ac
                             "kernel source %s failed to build for %s (%s, options \"%s\"%s); "
                             "build log:\n",
                             p->label, acc->props.device_path, amp_status_name(amp__cl_status(err)),
-                            p->options, e->checked ? ", debug mode: -DAMP_DEBUG=1" : "");
+                            p->options, checked_note(e->checked));
     amp__append_error(log && *log ? log : "(the compiler gave no log)");
     goto fail;
   }

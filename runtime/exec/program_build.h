@@ -13,7 +13,8 @@ int amp__prelude_has_part(const char *name);
 const char *amp__prelude_text(void);
 
 /* What ampcl adds to every build's options for `acc`: the device's compute capability as a macro
- * (the prelude's AMP_COMPUTE_CAPABILITY), for checked builds AMP_DEBUG, and, for a program whose
+ * (the prelude's AMP_COMPUTE_CAPABILITY), its 64-bit atomics (AMP_INT64_ATOMICS), for checked
+ * builds AMP_DEBUG or AMP_ROBUST, and, for a program whose
  * text uses fast_math_*, the mappings exec/math_accuracy.c measures on the device (a program that
  * does not use them neither waits for that measurement nor depends on it). */
 #define AMP__DEVICE_DEFINES_MAX 512

@@ -10,7 +10,8 @@ struct amp__cache_entry {
   char *text;    /* prelude + user source */
   char *options; /* as given to clBuildProgram */
   size_t acc_index;
-  int checked;          /* built with -DAMP_DEBUG=1 (debug mode) */
+  int checked;          /* 0, AMP__CHECKED_DEBUG (-DAMP_DEBUG=1) or AMP__CHECKED_ROBUST
+                           (-DAMP_ROBUST=1) */
   pthread_mutex_t lock; /* guards building and the pool list */
   cl_program program;   /* NULL until built */
   amp__kernel_pool *pools;

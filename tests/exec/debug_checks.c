@@ -45,6 +45,12 @@ static const char *src =
     "}\n"
     "__kernel void by_hand(__global int *v_data, const int8 v_shape, int x, int y) {\n"
     "  v_data[get_global_id(0)] = x + y;\n"
+    "}\n"
+    "__kernel void two_bad(AMP_VIEW(int, a), AMP_VIEW(int, b), AMP_VIEW(int, c)) {\n"
+    "  AMP_INDEX1(idx);\n"
+    "  amp_at(a, idx[0] + 1) = 1;\n"
+    "  amp_at(b, idx[0]) = 2;\n"
+    "  amp_at(c, idx[0] - 1) = 3;\n"
     "}\n";
 
 static amp_accelerator_view *av;
@@ -67,7 +73,7 @@ static void test_write_past_end(void) {
     CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), k, a, 2), AMP_ERROR_OUT_OF_RANGE);
     CHECK_MSG("parallel_for_each(shift): out-of-bounds access to view 'out' (argument 1, "
               "extent [40])");
-    CHECK_MSG("index [40] at line 3 of the kernel source, by work item [39]; 1 bad access in");
+    CHECK_MSG("index [40] at line 3 of <source>, by work item [39]; 1 bad access in");
   }
   CHECK_OK(amp_array_view_synchronize(vall));
   int bad = 0;
@@ -140,7 +146,7 @@ static void test_every_item(void) {
   amp_future *done = NULL;
   if (k) {
     CHECK_STATUS(amp_parallel_for_each_ex(av, &l, &done), AMP_ERROR_OUT_OF_RANGE);
-    CHECK_MSG("at line 20 of the kernel source");
+    CHECK_MSG("at line 20 of <source>");
     CHECK_MSG("; 24 bad accesses in all");
     CHECK(done == NULL);
     /* the index's middle component is negative: B - B - ... */
@@ -193,6 +199,31 @@ static void test_good_and_plain(void) {
   amp_kernel_release(hand);
 }
 
+/* Two views misused in one launch, one used right: both bad ones are named, the good one not. */
+static void test_every_view(void) {
+  static int a[N], b[N], c[N];
+  amp_kernel *k = test_kernel(src, NULL, "two_bad");
+  amp_array_view *va, *vb, *vc;
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, a, &va));
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, b, &vb));
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, c, &vc));
+  amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
+  if (k) {
+    CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), k, args, 3), AMP_ERROR_OUT_OF_RANGE);
+    const char *msg = amp_last_error();
+    int first_a = strstr(msg, "access to view 'a' (argument 0") != NULL;
+    CHECK(first_a || strstr(msg, "access to view 'c' (argument 2") != NULL);
+    CHECK_MSG(first_a ? "bad accesses to views 'c' (argument 2) too"
+                      : "bad accesses to views 'a' (argument 0) too");
+    CHECK(strstr(msg, "'b'") == NULL);
+    CHECK_MSG("; 2 bad accesses in all");
+  }
+  amp_array_view_release(va);
+  amp_array_view_release(vb);
+  amp_array_view_release(vc);
+  amp_kernel_release(k);
+}
+
 int main(void) {
   /* Debug mode, whatever the environment says: these kernels must never run unchecked. */
   setenv("AMP_DEBUG", "1", 1);
@@ -202,6 +233,7 @@ int main(void) {
   test_read_past_row();
   test_wrong_rank();
   test_every_item();
+  test_every_view();
   test_good_and_plain();
   return check_done();
 }
