@@ -1,0 +1,67 @@
+/* tests/interop/raw_cl.h: plain OpenCL for the interop tests, written as a program being ported
+ * from OpenCL would: its own kernel, built in a context, run on a queue. */
+#ifndef AMPCL_TESTS_RAW_CL_H
+#define AMPCL_TESTS_RAW_CL_H
+
+#include <ampcl/interop.h>
+
+#include "check.h"
+
+/* x[first + i] = x[first + i] * a + b for i < n: the caller's own kernel. */
+static const char raw_axpb_src[] =
+    "__kernel void raw_axpb(__global float *x, uint first, float a, float b) {\n"
+    "  size_t i = first + get_global_id(0);\n"
+    "  x[i] = x[i] * a + b;\n"
+    "}\n";
+
+/* The kernel raw_axpb built in ctx for dev, or NULL (a failed check, the build log printed). */
+static inline cl_kernel raw_kernel(cl_context ctx, cl_device_id dev) {
+  cl_int err = CL_SUCCESS;
+  const char *src = raw_axpb_src;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  CHECK_EQ_INT(err, CL_SUCCESS);
+  if (err != CL_SUCCESS)
+    return NULL;
+  err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+  CHECK_EQ_INT(err, CL_SUCCESS);
+  cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "raw_axpb", &err) : NULL;
+  CHECK_EQ_INT(err, CL_SUCCESS);
+  clReleaseProgram(p); /* the kernel keeps it */
+  return k;
+}
+
+/* Enqueues raw_axpb over x[first, first + n) on q; its event in *ev (may be NULL). */
+static inline cl_int raw_axpb(cl_command_queue q, cl_kernel k, cl_mem x, cl_uint first, size_t n,
+                              float a, float b, cl_event *ev) {
+  cl_int err = clSetKernelArg(k, 0, sizeof x, &x);
+  err |= clSetKernelArg(k, 1, sizeof first, &first);
+  err |= clSetKernelArg(k, 2, sizeof a, &a);
+  err |= clSetKernelArg(k, 3, sizeof b, &b);
+  if (err != CL_SUCCESS)
+    return err;
+  return clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, ev);
+}
+
+/* An ampcl kernel doing the same to a whole view: v[i] = v[i] * a + b. */
+static const char amp_axpb_src[] =
+    "__kernel void amp_axpb(AMP_VIEW(float, v), float a, float b) {\n"
+    "  AMP_INDEX1(i);\n"
+    "  amp_at(v, i[0]) = amp_at(v, i[0]) * a + b;\n"
+    "}\n";
+
+/* The OpenCL context and device under ampcl's view `av`; 0, or 1 with the reason printed. */
+static inline int raw_objects_of(amp_accelerator_view *av, cl_context *ctx, cl_device_id *dev) {
+  amp_accelerator *acc = test_acc_of(av);
+  REQUIRE_OK(amp_accelerator_get_cl_context(acc, ctx));
+  REQUIRE_OK(amp_accelerator_get_cl_device(acc, dev));
+  return 0;
+}
+
+/* The reference count OpenCL keeps for a buffer (-1 when it cannot say). */
+static inline long raw_mem_refs(cl_mem m) {
+  cl_uint n = 0;
+  return clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, NULL) == CL_SUCCESS ? (long)n
+                                                                                         : -1;
+}
+
+#endif /* AMPCL_TESTS_RAW_CL_H */
