@@ -100,7 +100,8 @@ AMP_API amp_status amp_future_get_cl_event(amp_future *future, cl_event *out);
 
 /* Every command enqueued on `view` after this call starts after `future` is ready. On the device
  * (a barrier waiting for the event) when the event belongs to the view's context; otherwise the
- * call waits for it here. Fails, with the work's failure, if the future's work failed. */
+ * call waits for it here. Returns the work's failure when it has failed already (or fails while
+ * waited for here), enqueueing nothing. */
 AMP_API amp_status amp_accelerator_view_wait_for(amp_accelerator_view *view, amp_future *future);
 
 #ifdef __cplusplus

@@ -98,9 +98,9 @@ static amp_status check_return(const amp_array_view *view, const amp_accelerator
   const size_t n = amp_extent_size(view->extent);
   if (view->src->lent_loc != (long)av->acc->index)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
-              "%s: the view's data is not lent on %s's accelerator %s (amp_array_view_lend_cl_mem "
-              "first, with the same accelerator view)",
-              return_fn, "av", av->acc->props.device_path);
+              "%s: the view's data is not lent on %s (amp_array_view_lend_cl_mem first, with an "
+              "accelerator view of the same accelerator)",
+              return_fn, av->acc->props.device_path);
   if (written != AMP_CL_WROTE_NOTHING && written != AMP_CL_WROTE_ALL &&
       written != AMP_CL_WROTE_RANGE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
