@@ -43,13 +43,16 @@ AMP_API amp_status amp_accelerator_view_create_from_cl(cl_context context, cl_co
 /* An array over the caller's `buffer` (a cl_mem buffer or sub-buffer) on `view`'s accelerator,
  * holding `extent` elements of `type` in its first bytes, row-major. The buffer's current contents
  * are the array's: nothing is copied. extent's size times type.size (overflow-checked) must fit
- * in the buffer's CL_MEM_SIZE, and the buffer must belong to the accelerator's context (view from
- * amp_accelerator_view_create_from_cl, or a buffer made in amp_accelerator_get_cl_context's).
+ * in the buffer's CL_MEM_SIZE; its flags must allow kernels to read and write it and the host to
+ * reach it (no CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY or CL_MEM_HOST_* limit); and it must belong to
+ * the accelerator's context (the view made by amp_accelerator_view_create_from_cl, or a buffer
+ * made in amp_accelerator_get_cl_context's).
  *
  * The array is a device array in every way (ampcl/array.h): views of it (amp_array_view_of) are
  * coherent with the buffer, and what a kernel writes stays in the buffer. ampcl retains the
  * buffer and, when the array's last view goes, releases only that reference: the caller's buffer
- * remains valid and holds the array's latest contents. The caller may use the buffer directly
+ * remains valid and holds the array's latest contents (parts written on another accelerator are
+ * copied into it first). The caller may use the buffer directly
  * between ampcl's commands through amp_array_view_lend_cl_mem (below), which keeps the ordering. */
 AMP_API amp_status amp_array_create_from_cl_mem(amp_accelerator_view *view, cl_mem buffer,
                                                 amp_extent extent, amp_elem_type type,

@@ -12,7 +12,13 @@ typedef struct mem_facts {
   cl_mem_object_type type;
   cl_context context;
   size_t size;
+  cl_mem_flags flags;
 } mem_facts;
+
+/* The flags that would make some of ampcl's uses of an array fail: kernels read and write it, and
+ * copies to and from the host (other accelerators, amp_array_get / _set, amp_copy_*) use it. */
+static const cl_mem_flags limiting = CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+                                     CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS;
 
 static amp_status ask_mem(cl_mem buffer, mem_facts *m) {
   cl_int err = clGetMemObjectInfo(buffer, CL_MEM_TYPE, sizeof m->type, &m->type, NULL);
@@ -20,6 +26,8 @@ static amp_status ask_mem(cl_mem buffer, mem_facts *m) {
     err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof m->context, &m->context, NULL);
   if (err == CL_SUCCESS)
     err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof m->size, &m->size, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetMemObjectInfo(buffer, CL_MEM_FLAGS, sizeof m->flags, &m->flags, NULL);
   if (err != CL_SUCCESS)
     return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
                           "%s: buffer %p is not a memory object OpenCL knows "
@@ -30,6 +38,13 @@ static amp_status ask_mem(cl_mem buffer, mem_facts *m) {
                           "%s: buffer %p is an image (CL_MEM_TYPE 0x%x), not a buffer; ampcl's "
                           "textures are its images (ampcl/texture.h)",
                           fn, (void *)buffer, (unsigned)m->type);
+  if (m->flags & limiting)
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                          "%s: buffer %p was made with access flags 0x%llx (CL_MEM_READ_ONLY, "
+                          "CL_MEM_WRITE_ONLY or a CL_MEM_HOST_* limit); ampcl's kernels read and "
+                          "write an array and its copies reach it from the host, so make the "
+                          "buffer CL_MEM_READ_WRITE with host access",
+                          fn, (void *)buffer, (unsigned long long)(m->flags & limiting));
   return AMP_SUCCESS;
 }
 

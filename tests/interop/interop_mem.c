@@ -22,6 +22,8 @@ static int whole_buffer(amp_accelerator_view *av, cl_context ctx, cl_command_que
   clFinish(q);
   amp_array *arr = NULL;
   amp_array_view *v = NULL;
+  long long mems = -1, mems_after = -2;
+  CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &mems, NULL));
   CHECK_OK(amp_transfer_stats_reset());
   REQUIRE_OK(amp_array_create_from_cl_mem(av, buf, amp_extent1(N), AMP_FLOAT, &arr));
   CHECK_EQ_INT(raw_mem_refs(buf), 2); /* the caller's and ampcl's */
@@ -36,6 +38,8 @@ static int whole_buffer(amp_accelerator_view *av, cl_context ctx, cl_command_que
   CHECK_OK(amp_array_view_release(v));
   CHECK_OK(amp_array_release(arr));
   CHECK_EQ_INT(raw_mem_refs(buf), 1); /* ampcl let go of its own reference only */
+  CHECK_OK(amp_cl_objects_live(AMP_CL_MEM, &mems_after, NULL));
+  CHECK_EQ_INT(mems_after, mems); /* and counts it as gone */
   /* the caller's buffer is still valid and holds what ampcl's kernel wrote */
   CHECK_EQ_INT(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
   int bad = 0;
@@ -96,6 +100,46 @@ static int sub_buffer(amp_accelerator_view *av, cl_context ctx, cl_device_id dev
   return 0;
 }
 
+/* With a second accelerator: ampcl's kernel writes the array there, and the release of the view
+ * brings that home into the caller's buffer (through the host: two copies each way). */
+static void other_accelerator(amp_accelerator_view *av, cl_context ctx, cl_command_queue q,
+                              amp_kernel *k) {
+  amp_accelerator *list[2], *home = test_acc_of(av), *other = NULL;
+  size_t n = test_devices(list, 2);
+  for (size_t i = 0; i < n; i++)
+    if (list[i] != home)
+      other = list[i];
+  if (!other) {
+    printf(
+        "one accelerator: the array is not used on another (POCL_DEVICES=\"pthread pthread\")\n");
+    return;
+  }
+  float host[N], out[N];
+  for (int i = 0; i < N; i++)
+    host[i] = (float)i;
+  cl_int err = CL_SUCCESS;
+  cl_mem buf =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  amp_accelerator_view *ov = NULL;
+  amp_array *arr = NULL;
+  amp_array_view *v = NULL;
+  CHECK_OK(amp_accelerator_default_view(other, &ov));
+  CHECK_OK(amp_array_create_from_cl_mem(av, buf, amp_extent1(N), AMP_FLOAT, &arr));
+  CHECK_OK(amp_array_view_of(arr, &v));
+  CHECK_OK(amp_transfer_stats_reset());
+  CHECK_OK(TEST_RUN(ov, amp_extent1(N), k, amp_arg_view(v), amp_arg_float(1.0f),
+                    amp_arg_float(7.0f))); /* i + 7, on the other accelerator */
+  CHECK_OK(amp_array_view_release(v));
+  CHECK_OK(amp_array_release(arr));
+  CHECK_COUNTS(NULL, 2, 2, 0);
+  CHECK_EQ_INT(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+  int bad = 0;
+  for (int i = 0; i < N; i++)
+    bad += out[i] != (float)i + 7.0f;
+  CHECK_EQ_INT(bad, 0);
+  clReleaseMemObject(buf);
+}
+
 /* Buffers that cannot be an array of the view: each refused, naming why, nothing retained. */
 static void refused(amp_accelerator_view *av, cl_context ctx, cl_device_id dev) {
   cl_int err = CL_SUCCESS;
@@ -119,6 +163,13 @@ static void refused(amp_accelerator_view *av, cl_context ctx, cl_device_id dev) 
   CHECK_STATUS(amp_array_create_from_cl_mem(NULL, small, amp_extent1(1), AMP_FLOAT, &arr),
                AMP_ERROR_INVALID_HANDLE);
   CHECK_EQ_INT(raw_mem_refs(small), 1);
+  /* a buffer ampcl's kernels could not write */
+  cl_mem ro = clCreateBuffer(ctx, CL_MEM_READ_ONLY, 400, NULL, &err);
+  CHECK_STATUS(amp_array_create_from_cl_mem(av, ro, amp_extent1(100), AMP_FLOAT, &arr),
+               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("CL_MEM_READ_ONLY");
+  CHECK_EQ_INT(raw_mem_refs(ro), 1);
+  clReleaseMemObject(ro);
   /* a buffer of another context on the same device */
   cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   cl_mem foreign = other ? clCreateBuffer(other, CL_MEM_READ_WRITE, 400, NULL, &err) : NULL;
@@ -148,6 +199,7 @@ int main(void) {
     return check_done();
   if (whole_buffer(av, ctx, q, raw, k) || sub_buffer(av, ctx, dev, q, k))
     return 1;
+  other_accelerator(av, ctx, q, k);
   refused(av, ctx, dev);
   amp_kernel_release(k);
   clReleaseKernel(raw);
