@@ -94,11 +94,8 @@ static void future_to_event(amp_accelerator_view *av, cl_context ctx, cl_device_
   cl_int err = CL_SUCCESS;
   cl_command_queue mine = clCreateCommandQueue(ctx, dev, 0, &err);
   cl_kernel raw = raw_kernel(ctx, dev);
-  float host[N], out[N];
-  for (int i = 0; i < N; i++)
-    host[i] = (float)i;
-  cl_mem buf =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  float out[N];
+  cl_mem buf = raw_iota_buffer(ctx, N);
   amp_array *arr = NULL;
   amp_array_view *v = NULL;
   amp_future *kf = NULL;

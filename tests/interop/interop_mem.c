@@ -11,13 +11,10 @@ enum { N = 1024 };
 static int whole_buffer(amp_accelerator_view *av, cl_context ctx, cl_command_queue q, cl_kernel raw,
                         amp_kernel *k) {
   amp_accelerator *acc = test_acc_of(av);
-  float host[N], out[N];
-  for (int i = 0; i < N; i++)
-    host[i] = (float)i;
-  cl_int err = CL_SUCCESS;
-  cl_mem buf =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
-  REQUIRE_OK(err == CL_SUCCESS ? AMP_SUCCESS : AMP_ERROR_OPENCL);
+  float out[N];
+  cl_mem buf = raw_iota_buffer(ctx, N);
+  if (!buf)
+    return 1;
   CHECK_EQ_INT(raw_axpb(q, raw, buf, 0, N, 2.0f, 0.0f, NULL), CL_SUCCESS); /* x = 2i */
   clFinish(q);
   amp_array *arr = NULL;
@@ -114,12 +111,8 @@ static void other_accelerator(amp_accelerator_view *av, cl_context ctx, cl_comma
         "one accelerator: the array is not used on another (POCL_DEVICES=\"pthread pthread\")\n");
     return;
   }
-  float host[N], out[N];
-  for (int i = 0; i < N; i++)
-    host[i] = (float)i;
-  cl_int err = CL_SUCCESS;
-  cl_mem buf =
-      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  float out[N];
+  cl_mem buf = raw_iota_buffer(ctx, N);
   amp_accelerator_view *ov = NULL;
   amp_array *arr = NULL;
   amp_array_view *v = NULL;

@@ -66,15 +66,11 @@ static void refused_objects(const callers *c) {
 static void shared_buffer(const callers *c, amp_accelerator_view *av, amp_accelerator *acc) {
   cl_kernel raw = raw_kernel(c->ctx, c->dev);
   amp_kernel *k = test_kernel(amp_axpb_src, NULL, "amp_axpb");
-  float host[N], out[N];
-  for (int i = 0; i < N; i++)
-    host[i] = (float)i;
-  cl_int err = CL_SUCCESS;
-  cl_mem buf =
-      clCreateBuffer(c->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+  float out[N];
+  cl_mem buf = raw_iota_buffer(c->ctx, N);
   amp_array *arr = NULL;
   amp_array_view *v = NULL;
-  if (!raw || !k || err != CL_SUCCESS)
+  if (!raw || !k || !buf)
     return;
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_EQ_INT(raw_axpb(c->plain, raw, buf, 0, N, 1.0f, 1.0f, NULL), CL_SUCCESS); /* i + 1 */
@@ -94,6 +90,9 @@ static void shared_buffer(const callers *c, amp_accelerator_view *av, amp_accele
   CHECK_EQ_INT(bad, 0);
   /* ampcl's own view over host memory, on the caller's queue */
   amp_array_view *hv = NULL;
+  float host[N];
+  for (int i = 0; i < N; i++)
+    host[i] = (float)i;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_FLOAT, host, &hv));
   CHECK_OK(
       TEST_RUN(av, amp_extent1(N), k, amp_arg_view(hv), amp_arg_float(-1.0f), amp_arg_float(0.0f)));

@@ -57,6 +57,20 @@ static inline int raw_objects_of(amp_accelerator_view *av, cl_context *ctx, cl_d
   return 0;
 }
 
+/* A buffer of n floats in ctx holding 0, 1, 2, ... (NULL when OpenCL refuses, a failed check). */
+static inline cl_mem raw_iota_buffer(cl_context ctx, size_t n) {
+  float *host = malloc(n * sizeof *host);
+  cl_int err = CL_OUT_OF_HOST_MEMORY;
+  for (size_t i = 0; host && i < n; i++)
+    host[i] = (float)i;
+  cl_mem buf = host ? clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                     n * sizeof *host, host, &err)
+                    : NULL;
+  CHECK_EQ_INT(err, CL_SUCCESS);
+  free(host);
+  return buf;
+}
+
 /* The reference count OpenCL keeps for a buffer (-1 when it cannot say). */
 static inline long raw_mem_refs(cl_mem m) {
   cl_uint n = 0;
