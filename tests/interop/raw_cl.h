@@ -71,11 +71,14 @@ static inline cl_mem raw_iota_buffer(cl_context ctx, size_t n) {
   return buf;
 }
 
-/* The reference count OpenCL keeps for a buffer (-1 when it cannot say). */
-static inline long raw_mem_refs(cl_mem m) {
-  cl_uint n = 0;
-  return clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, NULL) == CL_SUCCESS ? (long)n
-                                                                                         : -1;
+/* How many OpenCL objects of `kind` ampcl holds that the user's releases let go (ampcl/stats.h):
+ * the portable way to see that ampcl took and dropped its own reference, where the reference
+ * counts OpenCL reports include an implementation's own (they are for debugging only). -1 when
+ * ampcl cannot say (a failed check). */
+static inline long long amp_live(amp_cl_object_kind kind) {
+  long long n = -1;
+  CHECK_OK(amp_cl_objects_live(kind, &n, NULL));
+  return n;
 }
 
 #endif /* AMPCL_TESTS_RAW_CL_H */
