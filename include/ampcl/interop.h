@@ -93,8 +93,10 @@ AMP_API amp_status amp_array_view_return_cl_mem(amp_array_view *view, amp_accele
                                                 cl_event done);
 
 /* A future for the caller's `event`: amp_future_wait, _is_ready and _then work on it, and
- * amp_future_wait returns the failure of the command behind it. ampcl retains the event;
- * releasing the future releases that reference only. */
+ * amp_future_wait returns the failure of the command behind it. For a kernel's event,
+ * amp_future_elapsed_ns gives its device time when its queue profiles (it fails, saying why,
+ * otherwise, and for other commands). ampcl retains the event; releasing the future releases that
+ * reference only. */
 AMP_API amp_status amp_future_create_from_cl_event(cl_event event, amp_future **out);
 
 /* The OpenCL event behind `future` (a kernel's, a copy's, a marker's; a user event for work done

@@ -21,8 +21,11 @@ amp_status amp_future_create_from_cl_event(cl_event event, amp_future **out) {
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "amp_future_create_from_cl_event: %s is NULL",
               !event ? "event" : "out");
   AMP__TRY(event_context(event, "amp_future_create_from_cl_event", &ctx));
+  cl_command_type type = 0;
+  clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL);
   clRetainEvent(event); /* the future's reference, released with it */
-  status = amp__future_create(event, 0, out);
+  /* a kernel's event carries a device time (amp_future_elapsed_ns), on a profiling queue */
+  status = amp__future_create(event, type == CL_COMMAND_NDRANGE_KERNEL, out);
   if (status != AMP_SUCCESS)
     clReleaseEvent(event);
 fail:

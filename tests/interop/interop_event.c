@@ -26,6 +26,8 @@ static void event_to_future(cl_context ctx) {
   CHECK_OK(amp_future_wait(f));
   CHECK_OK(amp_future_is_ready(f, &ready));
   CHECK(ready);
+  uint64_t ns = 0;
+  CHECK_STATUS(amp_future_elapsed_ns(f, &ns), AMP_ERROR_UNSUPPORTED_FEATURE); /* not a kernel */
   cl_event back = NULL;
   CHECK_OK(amp_future_get_cl_event(f, &back));
   CHECK(back == user);
@@ -92,7 +94,7 @@ static void future_to_event(amp_accelerator_view *av, cl_context ctx, cl_device_
                             amp_kernel *k) {
   amp_accelerator *acc = test_acc_of(av);
   cl_int err = CL_SUCCESS;
-  cl_command_queue mine = clCreateCommandQueue(ctx, dev, 0, &err);
+  cl_command_queue mine = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
   cl_kernel raw = raw_kernel(ctx, dev);
   float out[N];
   cl_mem buf = raw_iota_buffer(ctx, N);
@@ -117,7 +119,18 @@ static void future_to_event(amp_accelerator_view *av, cl_context ctx, cl_device_
   clSetKernelArg(raw, 1, sizeof first, &first);
   clSetKernelArg(raw, 2, sizeof a, &a);
   clSetKernelArg(raw, 3, sizeof b, &b);
-  CHECK_EQ_INT(clEnqueueNDRangeKernel(mine, raw, 1, NULL, &n, NULL, 1, &ke, NULL), CL_SUCCESS);
+  cl_event re = NULL;
+  CHECK_EQ_INT(clEnqueueNDRangeKernel(mine, raw, 1, NULL, &n, NULL, 1, &ke, &re), CL_SUCCESS);
+  /* the caller's kernel as a future: its device time, where the device's timestamps measure one */
+  amp_future *rf = NULL;
+  uint64_t ns = 0;
+  CHECK_OK(amp_future_create_from_cl_event(re, &rf));
+  if (test_device_times(acc))
+    CHECK_OK(amp_future_elapsed_ns(rf, &ns));
+  else
+    CHECK_STATUS(amp_future_elapsed_ns(rf, &ns), AMP_ERROR_UNSUPPORTED_FEATURE);
+  amp_future_release(rf);
+  clReleaseEvent(re);
   CHECK_EQ_INT(clEnqueueReadBuffer(mine, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
                CL_SUCCESS);
   int bad = 0;
