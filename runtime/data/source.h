@@ -43,6 +43,9 @@ typedef struct amp__source {
   long map_loc;  /* the accelerator whose buffer is mapped, or -1: the host memory itself */
   void *map_ptr; /* what clEnqueueMapBuffer returned (map_loc >= 0) */
   int transient; /* amp__array_view_create_transient: the last release does not wait */
+  int wrapped;   /* the home buffer is the caller's cl_mem, retained (interop_mem.c): never kept */
+  long lent_loc; /* lent to the caller's OpenCL commands on this accelerator, or -1
+                    (interop_lend.c): nothing may write the data until they are done */
 } amp__source;
 
 struct amp_array_view {
