@@ -22,8 +22,8 @@
  *
  * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
  * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
- * "pinned" memory is ordinary memory and the extra copy only costs). Blocking copies are staged
- * here; an asynchronous copy back, in staging_async.c, by a thread of its own. Settings, read once:
+ * "pinned" memory is ordinary memory and the extra copy only costs). Copies in are staged here,
+ * copies back in staging_read.c (an asynchronous one by a thread of its own). Settings, read once:
  * AMP_STAGING=0 turns it off, AMP_STAGING=force uses it for every size on every device (the tests
  * do, on POCL), AMP_STAGING_CHUNK (bytes) and AMP_STAGING_THREADS. If the pinned buffers cannot be
  * had, copies go straight to the driver.
@@ -240,16 +240,16 @@ amp__stager *amp__stager_wanted(amp_accelerator *acc, const void *host, size_t l
 
 /* After a failed chunk: the chunks before it finish (they read or write the ring), then the
  * error goes back. */
-static cl_int settle(amp__stager *st, cl_int err) {
+cl_int amp__stager_settle(amp__stager *st, cl_int err) {
   for (int r = 0; r < RING; r++)
     amp__stager_wait_free(st, r);
   return err;
 }
 
 /* The direct path, traced: when tracing, an event is asked for even if the caller wants none. */
-static cl_int direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
-                     size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
-                     cl_event *ev, int write) {
+cl_int amp__stager_direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                          size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                          cl_event *ev, int write) {
   cl_event own = NULL, *use = ev ? ev : amp__trace_on() ? &own : NULL;
   uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
   cl_int err = write ? clEnqueueWriteBuffer(q, buf, blocking, offset, len, host, nw, wait, use)
@@ -266,7 +266,8 @@ cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_
                        const cl_event *wait, cl_event *ev) {
   amp__stager *st = amp__stager_wanted(acc, host, len);
   if (!st)
-    return direct(acc, q, buf, blocking, offset, len, (void *)(uintptr_t)host, nw, wait, ev, 1);
+    return amp__stager_direct(acc, q, buf, blocking, offset, len, (void *)(uintptr_t)host, nw, wait,
+                              ev, 1);
   const unsigned char *src = host;
   int fail = amp__stager_fail_after();
   cl_int err = CL_SUCCESS;
@@ -294,67 +295,9 @@ cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_
     }
   }
   if (err != CL_SUCCESS)
-    err = settle(st, err);
+    err = amp__stager_settle(st, err);
   else if (blocking)
     err = clFinish(q);
-  amp__stager_give(st);
-  return err;
-}
-
-cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
-                      size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
-                      cl_event *ev) {
-  amp__stager *st = amp__stager_wanted(acc, host, len);
-  if (!st)
-    return direct(acc, q, buf, blocking, offset, len, host, nw, wait, ev, 0);
-  if (!blocking) {
-    amp__stager_take(st);
-    return amp__stager_read_async(st, acc, q, buf, offset, len, host, nw, wait, ev);
-  }
-  unsigned char *dst = host;
-  const size_t chunk = st->chunk, nchunks = (len + chunk - 1) / chunk;
-  int fail = amp__stager_fail_after();
-  cl_int err = CL_SUCCESS;
-  amp__stager_take(st);
-  /* chunks 0..RING-1 start crossing; then each chunk emptied frees its buffer for chunk+RING */
-  for (size_t c = 0; c < nchunks && err == CL_SUCCESS; c++) {
-    int r = (int)(c % RING);
-    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
-    if (c >= RING) { /* empty the chunk that used this buffer before */
-      size_t poff = (c - RING) * chunk;
-      if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
-        break;
-      amp__stager_copy(st, dst + poff, st->ptr[r], chunk);
-    } else if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS) {
-      break;
-    }
-    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
-    err = fail >= 0 && (int)c >= fail
-              ? CL_OUT_OF_RESOURCES
-              : clEnqueueReadBuffer(q, buf, CL_FALSE, offset + off, n, st->ptr[r], c == 0 ? nw : 0,
-                                    c == 0 ? wait : NULL, &st->busy[r]);
-    if (err != CL_SUCCESS) {
-      st->busy[r] = NULL;
-    } else {
-      amp__trace_command(acc, q, st->busy[r], "read (staged chunk)", n, NULL, NULL, t);
-      clFlush(q);
-    }
-  }
-  /* the last RING chunks (or fewer) */
-  size_t first_left = nchunks > RING ? nchunks - RING : 0;
-  for (size_t c = first_left; c < nchunks && err == CL_SUCCESS; c++) {
-    int r = (int)(c % RING);
-    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
-    if (ev && c + 1 == nchunks && st->busy[r]) {
-      clRetainEvent(st->busy[r]);
-      *ev = st->busy[r];
-    }
-    if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
-      break;
-    amp__stager_copy(st, dst + off, st->ptr[r], n);
-  }
-  if (err != CL_SUCCESS)
-    err = settle(st, err);
   amp__stager_give(st);
   return err;
 }

@@ -1,5 +1,5 @@
 /* runtime/data/staging_impl.h: the stager's parts, shared by the blocking copies (staging.c) and
- * the asynchronous copy back (staging_async.c). Not a contract for anything outside data/. */
+ * the copies back (staging_read.c). Not a contract for anything outside data/. */
 #ifndef AMPCL_RUNTIME_STAGING_IMPL_H
 #define AMPCL_RUNTIME_STAGING_IMPL_H
 
@@ -62,11 +62,14 @@ cl_int amp__stager_wait_free(amp__stager *st, int r);
  */
 int amp__stager_fail_after(void);
 
-/* The asynchronous copy back into host memory through the stager that the caller has taken
- * (staging_async.c): staging.h's amp__host_read, non-blocking. Gives the stager back when the last
- * chunk is in host memory, or at once on failure. */
-cl_int amp__stager_read_async(amp__stager *st, amp_accelerator *acc, cl_command_queue q, cl_mem buf,
-                              size_t offset, size_t len, void *host, cl_uint nw,
-                              const cl_event *wait, cl_event *ev);
+/* After a failed chunk: the chunks before it finish (they read or write the ring), then `err` goes
+ * back. */
+cl_int amp__stager_settle(amp__stager *st, cl_int err);
+
+/* The copy without staging, traced (an event is asked for when tracing even if the caller wants
+ * none). `write`: host to device. */
+cl_int amp__stager_direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                          size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                          cl_event *ev, int write);
 
 #endif /* AMPCL_RUNTIME_STAGING_IMPL_H */

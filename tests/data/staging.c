@@ -8,7 +8,7 @@
  *     and its result comes back staged: right values, one copy each way, exactly the bytes;
  *   - a row section (contiguous) and a column section (a rectangle, copied directly) of a matrix;
  *   - arrays: amp_copy_to_array / amp_copy_from_array;
- *   - asynchronous copies back (runtime/data/staging_async.c): synchronize_async and
+ *   - asynchronous copies back (runtime/data/staging_read.c): synchronize_async and
  *     amp_copy_from_array_async give the right values and counts; a kernel launched right after
  *     the copy, its future released unwaited, does not overtake it; two copies back in flight at
  *     once; a chunk that fails to enqueue fails the call, and the retry brings everything back;

@@ -1,8 +1,9 @@
-/* runtime/data/staging_async.c: the asynchronous copy back into ordinary host memory, staged
- * through the pinned ring (staging.c says why staging is faster than the driver's own path).
+/* runtime/data/staging_read.c: copies back into ordinary host memory, staged through the pinned
+ * ring (staging.c says why staging is faster than the driver's own path, and when it is used).
  *
- * A blocking staged read empties each chunk of the ring on the calling thread. An asynchronous
- * one (amp_array_view_synchronize_async, amp_copy_async from a device) must return at once, so:
+ * A blocking staged read empties each chunk of the ring on the calling thread, RING chunks
+ * behind the one it enqueues. An asynchronous one (amp_array_view_synchronize_async, amp_copy_async
+ * from a device) must return at once, so:
  *
  *   - every chunk's read is enqueued now, in order. The read of chunk c into ring buffer
  *     c % RING waits for a user event, "chunk c - RING has been emptied", so the in-order queue
@@ -131,9 +132,9 @@ static cl_int enqueue_chunk(job *j, amp_accelerator *acc, cl_command_queue q, cl
   return CL_SUCCESS;
 }
 
-cl_int amp__stager_read_async(amp__stager *st, amp_accelerator *acc, cl_command_queue q, cl_mem buf,
-                              size_t offset, size_t len, void *host, cl_uint nw,
-                              const cl_event *wait, cl_event *ev) {
+static cl_int read_async(amp__stager *st, amp_accelerator *acc, cl_command_queue q, cl_mem buf,
+                         size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                         cl_event *ev) {
   const size_t chunks = (len + st->chunk - 1) / st->chunk;
   cl_int err = CL_SUCCESS;
   job *j = calloc(1, sizeof *j);
@@ -183,4 +184,62 @@ cl_int amp__stager_read_async(amp__stager *st, amp_accelerator *acc, cl_command_
   if (!started) /* no thread: the copy completes here */
     return empty_chunks(j, CL_SUCCESS);
   return CL_SUCCESS;
+}
+
+cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                      size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                      cl_event *ev) {
+  amp__stager *st = amp__stager_wanted(acc, host, len);
+  if (!st)
+    return amp__stager_direct(acc, q, buf, blocking, offset, len, host, nw, wait, ev, 0);
+  if (!blocking) {
+    amp__stager_take(st);
+    return read_async(st, acc, q, buf, offset, len, host, nw, wait, ev);
+  }
+  unsigned char *dst = host;
+  const size_t chunk = st->chunk, nchunks = (len + chunk - 1) / chunk;
+  int fail = amp__stager_fail_after();
+  cl_int err = CL_SUCCESS;
+  amp__stager_take(st);
+  /* chunks 0..RING-1 start crossing; then each chunk emptied frees its buffer for chunk+RING */
+  for (size_t c = 0; c < nchunks && err == CL_SUCCESS; c++) {
+    int r = (int)(c % RING);
+    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
+    if (c >= RING) { /* empty the chunk that used this buffer before */
+      size_t poff = (c - RING) * chunk;
+      if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
+        break;
+      amp__stager_copy(st, dst + poff, st->ptr[r], chunk);
+    } else if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS) {
+      break;
+    }
+    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
+    err = fail >= 0 && (int)c >= fail
+              ? CL_OUT_OF_RESOURCES
+              : clEnqueueReadBuffer(q, buf, CL_FALSE, offset + off, n, st->ptr[r], c == 0 ? nw : 0,
+                                    c == 0 ? wait : NULL, &st->busy[r]);
+    if (err != CL_SUCCESS) {
+      st->busy[r] = NULL;
+    } else {
+      amp__trace_command(acc, q, st->busy[r], "read (staged chunk)", n, NULL, NULL, t);
+      clFlush(q);
+    }
+  }
+  /* the last RING chunks (or fewer) */
+  size_t first_left = nchunks > RING ? nchunks - RING : 0;
+  for (size_t c = first_left; c < nchunks && err == CL_SUCCESS; c++) {
+    int r = (int)(c % RING);
+    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
+    if (ev && c + 1 == nchunks && st->busy[r]) {
+      clRetainEvent(st->busy[r]);
+      *ev = st->busy[r];
+    }
+    if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
+      break;
+    amp__stager_copy(st, dst + off, st->ptr[r], n);
+  }
+  if (err != CL_SUCCESS)
+    err = amp__stager_settle(st, err);
+  amp__stager_give(st);
+  return err;
 }
