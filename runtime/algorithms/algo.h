@@ -4,6 +4,7 @@
 #ifndef AMPCL_RUNTIME_ALGO_H
 #define AMPCL_RUNTIME_ALGO_H
 
+#include "algorithms/algo_shapes.h"
 #include "ampcl/algorithms.h"
 #include "ampcl/array.h"
 #include "ampcl/kernel.h"
