@@ -137,12 +137,7 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
                      amp_arg_int((int)tiles)};
       AMP__TRY(amp__algo_launch1(view, kp, tiles, tile, a, AMP_NARGS(a)));
     }
-    amp_array_view *x = from;
-    from = to;
-    to = x;
-    x = vfrom;
-    vfrom = vto;
-    vto = x;
+    amp__algo_swap_passes(&from, &to, &vfrom, &vto);
   }
 fail:
   amp_array_view_release(tk); /* waits for the passes */

@@ -62,18 +62,10 @@ static amp_status reduce_cpu(amp_accelerator_view *view, amp_array_view *src, co
            amp__algo_type_name(src->type.kind, 0));
   AMP__TRY(amp__algo_kernel_prefix("reduce_cpu", prefix, opts, "amp_reduce_cpu", &k));
   size_t n = amp_extent_size(src->extent); /* < 2^31: a rank-1 extent */
-  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_REDUCE_CPU);
-  size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
-  size_t most = (size_t)s->most, per_cu = (size_t)s->per_cu, least = (size_t)s->per;
-  size_t g = cu > most / per_cu ? most : cu * per_cu;
-  if (g > n / least)
-    g = n / least ? n / least : 1;
-  if (g < n / RED_CPU_MAX + 1)
-    g = n / RED_CPU_MAX + 1;
-  size_t chunk = (n / g + (n % g != 0) + 31) / 32 * 32; /* whole steps of 32 but the last */
+  size_t chunk = amp__algo_cpu_chunk(view, AMP__SHAPE_REDUCE_CPU, n, RED_CPU_MAX, 32);
   if (chunk == 0)
     chunk = 32;
-  g = n / chunk + (n % chunk != 0);
+  size_t g = n / chunk + (n % chunk != 0);
   if (g == 0) /* no elements: one thread writes the identity */
     g = 1;
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &partial));

@@ -108,18 +108,10 @@ static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_
   AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_sums", &ks));
   AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_apply", &ka));
   size_t n = (size_t)src->extent.dim[0]; /* >= 1 and < 2^31 */
-  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_SCAN_CPU);
-  size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
-  size_t most = (size_t)s->most, per_cu = (size_t)s->per_cu, least = (size_t)s->per;
-  size_t g = cu > most / per_cu ? most : cu * per_cu;
-  if (g > n / least)
-    g = n / least ? n / least : 1;
-  if (g < n / SCAN_CPU_MAX + 1)
-    g = n / SCAN_CPU_MAX + 1;
-  size_t chunk = (n / g + (n % g != 0) + 15) / 16 * 16; /* whole vector steps but the last */
-  if (chunk == 0)                                       /* no elements: nothing to scan */
+  size_t chunk = amp__algo_cpu_chunk(view, AMP__SHAPE_SCAN_CPU, n, SCAN_CPU_MAX, 16);
+  if (chunk == 0) /* no elements: nothing to scan */
     goto fail;
-  g = n / chunk + (n % chunk != 0);
+  size_t g = n / chunk + (n % chunk != 0);
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &sums));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
   AMP__TRY(amp__algo_launch1(view, ks, g, 1, a1, AMP_NARGS(a1)));

@@ -116,12 +116,7 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
                      amp_arg_int(shift)};
       AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, s, AMP_NARGS(s)));
     }
-    amp_array_view *x = from;
-    from = to;
-    to = x;
-    x = vfrom;
-    vfrom = vto;
-    vto = x;
+    amp__algo_swap_passes(&from, &to, &vfrom, &vto);
   }
 fail:
   amp_array_view_release(tk); /* waits for the passes */
