@@ -147,6 +147,21 @@ static inline amp_accelerator_view *test_view(void) {
   } while (0);                                                                                     \
   REQUIRE_VIEW(av)
 
+/* How many elements of C (m x n, float) differ from the float product A B (A m x k, B k x n, all
+ * row-major, summed in order): for GEMMs whose small-integer products are exact. */
+static inline int test_wrong_products(const float *c, const float *a, const float *b, int m, int n,
+                                      int k) {
+  int bad = 0;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      bad += c[i * n + j] != s;
+    }
+  return bad;
+}
+
 /* The properties of the accelerator of `av` into *p. */
 static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_properties *p) {
   amp_accelerator *a = NULL;

@@ -219,6 +219,17 @@ static size_t fast_local_bytes(const config *c, const elem *e) {
   return (size_t)(1 + c->dbuf) * c->ts_k * e->size * (c->ts_m + c->ts_n + (4 + c->bw) * c->padv);
 }
 
+/* A launch of kernel k in configuration c, on a 1 x 1 view of e's type, that the device must refuse
+ * (AMP_ERROR_LIMIT_EXCEEDED) instead of running. 1 where the view could not be made. */
+static int check_refused(amp_accelerator_view *av, const config *c, amp_kernel *k, const elem *e) {
+  double dummy = 0; /* room for one element of any type */
+  amp_array_view *v;
+  REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
+  CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
+  amp_array_view_release(v);
+  return 0;
+}
+
 int main(void) {
   REQUIRE_VIEW(av);
   amp_accelerator_properties props;
@@ -332,11 +343,8 @@ int main(void) {
       const int above =
           c->kind != NAIVE && test_tile_allowed(av, k, 2, dom1.tile) == TEST_TILE_ABOVE_DEVICE;
       if (above) {
-        double dummy = 0; /* room for one element of any type */
-        amp_array_view *v;
-        REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
-        CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
-        amp_array_view_release(v);
+        if (check_refused(av, c, k, e))
+          return 1;
         printf("%-22s %-6s needs tiles of %d x %d threads; %s allows %zu: refused\n", c->label,
                e->name, dom1.tile[0], dom1.tile[1], props.device_path, props.max_tile_size);
       } else if (over && props.compute_capability > 0 && props.compute_capability < 80) {
@@ -344,11 +352,8 @@ int main(void) {
                e->name, fast_local_bytes(c, e), props.device_path);
       } else if (over && props.compute_capability == 0) {
         /* Too big for this device: the launch must say so instead of running. */
-        double dummy = 0; /* room for one element of any type */
-        amp_array_view *v;
-        REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
-        CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
-        amp_array_view_release(v);
+        if (check_refused(av, c, k, e))
+          return 1;
         printf("%-22s %-6s needs %zu bytes of tile_static memory; %s has %llu: refused\n", c->label,
                e->name, fast_local_bytes(c, e), props.device_path,
                (unsigned long long)props.local_memory);
