@@ -9,6 +9,7 @@
 
 #include <ampcl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,23 @@ static inline amp_accelerator_view *test_view(void) {
       return device_rc_;                                                                           \
   } while (0);                                                                                     \
   REQUIRE_VIEW(av)
+
+/* Well-mixed 32- and 64-bit values from an index, for test data that looks random and is the same
+ * every run (the finalisers of MurmurHash3-style mixers). */
+static inline uint32_t test_hash32(uint32_t i) {
+  i ^= i >> 16;
+  i *= 0x7feb352du;
+  i ^= i >> 15;
+  i *= 0x846ca68bu;
+  return i ^ (i >> 16);
+}
+static inline uint64_t test_hash64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
 
 /* How many elements of C (m x n, float) differ from the float product A B (A m x k, B k x n, all
  * row-major, summed in order): for GEMMs whose small-integer products are exact. */
