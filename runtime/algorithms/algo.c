@@ -291,3 +291,13 @@ amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least
 fail:
   return status;
 }
+
+void amp__algo_swap_passes(amp_array_view **from, amp_array_view **to, amp_array_view **vfrom,
+                           amp_array_view **vto) {
+  amp_array_view *x = *from;
+  *from = *to;
+  *to = x;
+  x = *vfrom;
+  *vfrom = *vto;
+  *vto = x;
+}
