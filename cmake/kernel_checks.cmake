@@ -295,6 +295,18 @@ endforeach()
 amp_kc(lessons/random_walks.cl " ")
 amp_kc(lessons/tile_compact.cl " " "-DTILE=96" "-DTILE=7")
 
+# ---- samples/ (tests/samples/, amp-bench's samples rows) ---------------------------------------
+# the classic C++ AMP samples: reductions and scans in each type the tests and amp-bench build them
+# with, at the tile they use and at the least (32); matmul in float and int; the blur as it is
+foreach(t int uint float)
+  foreach(tile 256 32)
+    amp_kc(samples/sample_reduction.cl "-DT=${t} -DTILE=${tile}")
+    amp_kc(samples/sample_scan.cl "-DT=${t} -DTILE=${tile}")
+  endforeach()
+endforeach()
+amp_kc(samples/sample_matmul.cl " " "-DT=int -DTILE=8" "-DT=double")
+amp_kc(samples/sample_blur.cl " ")
+
 # Every .cl file of kernels_cl/ has its sets: a new one without them stops the configure.
 file(GLOB_RECURSE amp_kc_all CONFIGURE_DEPENDS RELATIVE ${K} ${K}/*.cl)
 foreach(f IN LISTS amp_kc_all)
