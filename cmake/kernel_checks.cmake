@@ -100,6 +100,21 @@ endforeach()
 foreach(t int uint)
   amp_kc(algorithms/histogram.cl "-DT=${t} -DT4=${t}4 -DHIST_TILE=256" "-DT=${t} -DT4=${t}4 -DHIST_TILE=32")
 endforeach()
+# histogram_weighted.cl: int and uint values, every weight type, the tuned tile and the least;
+# reduce_by_key.cl: int and uint keys, every value type and operator (float with RBK_FLOAT)
+foreach(t int uint)
+  foreach(w int uint float)
+    amp_kc(algorithms/histogram_weighted.cl "-DT=${t} -DW=${w} -DWH_TILE=256"
+                                            "-DT=${t} -DW=${w} -DWH_TILE=32")
+    foreach(op 0 1 2)
+      set(f "")
+      if(w STREQUAL "float")
+        set(f " -DRBK_FLOAT=1")
+      endif()
+      amp_kc(algorithms/reduce_by_key.cl "-DK=${t} -DT=${w} -DRBK_OP=${op} -DRBK_PER=16${f}")
+    endforeach()
+  endforeach()
+endforeach()
 # stencil.cl: amp_stencil_tiles at radii 1 to 8 (AMP_STENCIL_MAX_RADIUS), 8 outputs per thread in
 # 8 rows of threads and the least, 1 and 1; the column kernels at radii 1 and 3
 # (SC_MAX_R_GENERAL), each knob both ways

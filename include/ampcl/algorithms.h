@@ -96,6 +96,30 @@ AMP_API amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view
 AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src,
                                  amp_array_view *bins);
 
+/* The weighted histogram: bins[v] = the sum of weights[i] over the elements i of src (rank 1,
+ * AMP_INT32 or AMP_UINT32) equal to v, for 0 <= v < B, where bins is a rank-1 view of B elements
+ * of the weights' type; values outside [0, B) add nothing. weights: rank 1, src's extent,
+ * AMP_INT32, AMP_UINT32 or AMP_FLOAT (not AMP_DOUBLE: the bins add with 32-bit atomics). bins is
+ * overwritten. Float sums are added in an order that varies between runs, so their last bits may
+ * too; integer sums wrap around and are exact. k-means' new centres are this with the points'
+ * cluster numbers as src and a coordinate as the weights (docs/ALGORITHMS.md). */
+AMP_API amp_status amp_histogram_weighted(amp_accelerator_view *view, amp_array_view *src,
+                                          amp_array_view *weights, amp_array_view *bins);
+
+/* The segmented reduction: each run of equal consecutive keys (rank 1, AMP_INT32 or AMP_UINT32) is
+ * one segment, and out_keys[s], out_values[s] are segment s's key and the sum, minimum or maximum
+ * (op) of its values (rank 1, keys' extent, AMP_INT32, AMP_UINT32 or AMP_FLOAT), for s <
+ * *count, the number of segments. out_keys and out_values have the element types of keys and
+ * values and at least *count elements (AMP_ERROR_EXTENT_MISMATCH naming both counts, with nothing
+ * written, when not); their elements from *count on are left as they were. Keys need not be
+ * sorted: equal keys apart are separate segments (sort by key first, amp_sort_by_key, to reduce
+ * each key once). Float values combine in an order that varies between runs. Temporaries: n
+ * uints. */
+AMP_API amp_status amp_reduce_by_key(amp_accelerator_view *view, amp_array_view *keys,
+                                     amp_array_view *values, amp_reduce_op op,
+                                     amp_array_view *out_keys, amp_array_view *out_values,
+                                     size_t *count);
+
 /* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32, AMP_FLOAT, AMP_UINT64, AMP_INT64 or
  * AMP_DOUBLE) in place into ascending order: a stable least-significant-digit radix sort; on GPUs,
  * for 32-bit keys (with 32-bit values or none), one pass per 8-bit digit with decoupled look-back
