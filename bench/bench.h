@@ -136,6 +136,11 @@ int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *
  * every row verified, 1 otherwise, 2 on a bad size. */
 int bench_samples(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
 
+/* ---- bench_prepare.c ---- */
+/* --prepare: each algorithm's first call without and with amp_algorithms_prepare, beside its
+ * warm call; sizes[0] (ints) or 2^20. 0 when every call succeeded and verified. */
+int bench_prepare(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
 /* ---- bench_cpu.c ---- */
 /* --cpu: ampcl on the accelerator beside the OpenMP + SIMD versions of bench/omp/ (add-exp, n-body,
  * matmul, reduce, scan, transpose, stencil), with the ratio. sizes: up to four (add-exp elements,

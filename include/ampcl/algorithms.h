@@ -175,6 +175,29 @@ AMP_API amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *sr
 AMP_API amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src,
                                      amp_array_view *dst, float sigma);
 
+/* ---- building ahead ----------------------------------------------------------------------- */
+
+/* The algorithms amp_algorithms_prepare builds, as bits. */
+typedef enum amp_prepare_set {
+  AMP_PREPARE_REDUCE = 1u << 0,    /* amp_reduce with each of its operators */
+  AMP_PREPARE_SCAN = 1u << 1,      /* amp_scan (both kinds: the same kernels) */
+  AMP_PREPARE_HISTOGRAM = 1u << 2, /* amp_histogram (type AMP_INT32 or AMP_UINT32) */
+  AMP_PREPARE_SORT = 1u << 3,      /* amp_sort of keys alone */
+  AMP_PREPARE_TRANSPOSE = 1u << 4, /* amp_transpose_view */
+  AMP_PREPARE_ALL = 0x1fu          /* all of them (with AMP_PREPARE_HISTOGRAM only for int, uint) */
+} amp_prepare_set;
+
+/* Builds the kernels that the algorithms `which` (AMP_PREPARE_* bits) use on the view's device for
+ * elements of `type` (AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE), so their first call does not
+ * wait for the compiler: each runs once on a small device array (4096 elements), which builds
+ * exactly the kernels its calls choose there, kept for the life of the process. Returns when done;
+ * the time it takes is the builds'. Bits that name no algorithm, another type,
+ * AMP_PREPARE_HISTOGRAM with a float type, or double on a device without it are
+ * AMP_ERROR_INVALID_ARGUMENT (or AMP_ERROR_UNSUPPORTED_FEATURE), naming the value; which = 0 does
+ * nothing. */
+AMP_API amp_status amp_algorithms_prepare(amp_accelerator_view *view, unsigned which,
+                                          amp_elem_type type);
+
 #ifdef __cplusplus
 }
 #endif
