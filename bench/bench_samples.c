@@ -9,7 +9,8 @@
  * on the device), its temporaries included. "vs library" is the library call's median over the
  * row's: 1 is as fast as amp_reduce (for the reductions) or amp_scan of the same kind (for the
  * scans, Hillis-Steele inclusive, Blelloch exclusive); below 1 slower. The samples run at tiles
- * of 256 threads (the cascaded reduction with 4 tiles per compute unit). */
+ * of 256 threads, or the largest power of two the device allows (the cascaded reduction with 4
+ * tiles per compute unit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,10 @@ static amp_status data_make(bench_ctx *ctx, long n, samples_data *d) {
   for (long i = 0; i < n; i++)
     d->sum += d->host[i];
   d->cascade_tiles = 4 * (int)(ctx->props.compute_units ? ctx->props.compute_units : 16);
-  amp_status s = sample_kernels_create(256, &d->k);
+  int tile = 256; /* the samples' tile, halved down to 32 where the device allows less */
+  while (tile > 32 && (size_t)tile > ctx->props.max_tile_size)
+    tile /= 2;
+  amp_status s = sample_kernels_create(tile, &d->k);
   if (s == AMP_SUCCESS)
     s = amp_array_create_from(ctx->av, amp_extent1((int)n), AMP_INT32, d->host, &d->in);
   if (s == AMP_SUCCESS)

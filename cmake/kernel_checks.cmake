@@ -319,7 +319,7 @@ foreach(t int uint float)
     amp_kc(samples/sample_scan.cl "-DT=${t} -DTILE=${tile}")
   endforeach()
 endforeach()
-amp_kc(samples/sample_matmul.cl " " "-DT=int -DTILE=8" "-DT=double")
+amp_kc(samples/sample_matmul.cl " " "-DTILE=8" "-DTILE=4" "-DT=int -DTILE=8" "-DT=double")
 amp_kc(samples/sample_blur.cl " ")
 
 # Every .cl file of kernels_cl/ has its sets: a new one without them stops the configure.

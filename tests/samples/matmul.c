@@ -1,7 +1,7 @@
 /* sample_matmul: the C++ AMP book's matrix multiply (kernels_cl/samples/sample_matmul.cl), simple
  * and tiled, against the host's product at shapes from 1 x 1 x 1 to sizes no tile divides, in
- * float with small integers (every sum exact), tiled at 16 and at 8. The tiled kernel refuses a
- * tile other than its build's, before anything moves. */
+ * float with small integers (every sum exact), tiled at 16, 8 and 4 (each where the device allows
+ * it). The tiled kernel refuses a tile other than its build's, before anything moves. */
 #include "check.h"
 
 typedef struct {
@@ -64,10 +64,22 @@ int main(void) {
   amp_accelerator_view *av = test_view();
   if (!av)
     return 1;
+  amp_accelerator_properties props;
+  if (test_props(av, &props) != AMP_SUCCESS)
+    return 1;
+  /* tiles of 16 x 16 and 8 x 8 where the device allows them (not on a device seen weaker), and
+   * of 4 x 4 everywhere */
+  static const int tiles[] = {16, 8, 4};
+  amp_kernel *tiled[3] = {NULL, NULL, NULL};
   amp_kernel *simple = sample_kernel("", "matmul_simple");
-  amp_kernel *tiled16 = sample_kernel("-DTILE=16", "matmul_tiles");
-  amp_kernel *tiled8 = sample_kernel("-DTILE=8", "matmul_tiles");
-  if (!simple || !tiled16 || !tiled8)
+  for (int t = 0; t < 3; t++)
+    if ((size_t)(tiles[t] * tiles[t]) <= props.max_tile_size) {
+      char options[32];
+      snprintf(options, sizeof options, "-DTILE=%d", tiles[t]);
+      if (!(tiled[t] = sample_kernel(options, "matmul_tiles")))
+        return check_done();
+    }
+  if (!simple || !tiled[2])
     return check_done();
   for (int z = 0; z < NSHAPES; z++) {
     shape s = shapes[z];
@@ -79,10 +91,11 @@ int main(void) {
     int bad;
     CHECK_OK(run(av, simple, s, 0, &bad));
     CHECK_EQ_INT(bad, 0);
-    CHECK_OK(run(av, tiled16, s, 16, &bad));
-    CHECK_EQ_INT(bad, 0);
-    CHECK_OK(run(av, tiled8, s, 8, &bad));
-    CHECK_EQ_INT(bad, 0);
+    for (int t = 0; t < 3; t++)
+      if (tiled[t]) {
+        CHECK_OK(run(av, tiled[t], s, tiles[t], &bad));
+        CHECK_EQ_INT(bad, 0);
+      }
   }
   /* the tiled kernel at another tile: refused, c unchanged */
   shape s = shapes[2];
@@ -90,14 +103,14 @@ int main(void) {
     c[i] = want[i] = -3.0f;
   int bad;
   amp_transfer_stats_reset();
-  CHECK(run(av, tiled16, s, 8, &bad) != AMP_SUCCESS);
+  CHECK(run(av, tiled[2], s, 2, &bad) != AMP_SUCCESS);
   CHECK_EQ_INT(test_transfers(), 0);
   int changed = 0;
   for (int i = 0; i < s.m * s.n; i++)
     changed += c[i] != -3.0f;
   CHECK_EQ_INT(changed, 0);
-  amp_kernel_release(tiled8);
-  amp_kernel_release(tiled16);
+  for (int t = 0; t < 3; t++)
+    amp_kernel_release(tiled[t]);
   amp_kernel_release(simple);
   return check_done();
 }
