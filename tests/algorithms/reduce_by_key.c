@@ -158,8 +158,9 @@ int main(void) {
       check_case(av, 4097, 0, AMP_INT32, vtypes[t], ops[o]);
       check_case(av, test_small() ? 5000 : MAXN, 0, AMP_UINT32, vtypes[t], ops[o]);
     }
-  check_case(av, 1000, 1, AMP_INT32, AMP_FLOAT, AMP_REDUCE_SUM);      /* every element its own */
-  check_case(av, 70001, 70001, AMP_INT32, AMP_INT32, AMP_REDUCE_SUM); /* one run */
+  check_case(av, 1000, 1, AMP_INT32, AMP_FLOAT, AMP_REDUCE_SUM); /* every element its own */
+  check_case(av, test_small() ? 3001 : 70001, 0x7fffffff, AMP_INT32, AMP_INT32,
+             AMP_REDUCE_SUM); /* one run */
   check_case(av, 3000, 17, AMP_UINT32, AMP_UINT32, AMP_REDUCE_MAX);
   check_bad_input(av);
   return check_done();
