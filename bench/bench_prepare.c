@@ -61,14 +61,14 @@ static amp_status call(bench_ctx *ctx, prepare_data *d, int a, int ti, int *wron
     *wrong = s == AMP_SUCCESS && last != want;
   } else if (a == 2) {
     amp_array_view *bins = NULL;
-    uint32_t counts[64];
-    s = device_view(ctx, 64, AMP_UINT32, NULL, &bins);
+    uint32_t counts[256];
+    s = device_view(ctx, 256, AMP_UINT32, NULL, &bins);
     if (s == AMP_SUCCESS)
       s = amp_histogram(ctx->av, d->v[ti], bins);
     if (s == AMP_SUCCESS)
       s = amp_copy_from_view(bins, counts, sizeof counts);
     int64_t counted = 0;
-    for (int b = 0; b < 64; b++)
+    for (int b = 0; b < 256; b++)
       counted += counts[b];
     *wrong = s == AMP_SUCCESS && counted != d->n;
     amp_array_view_release(bins);
