@@ -190,7 +190,9 @@ typedef enum amp_prepare_set {
 /* Builds the kernels that the algorithms `which` (AMP_PREPARE_* bits) use on the view's device for
  * elements of `type` (AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE), so their first call does not
  * wait for the compiler: each runs once on a small device array (4096 elements), which builds
- * exactly the kernels its calls choose there, kept for the life of the process. Returns when done;
+ * exactly the kernels its calls choose there, kept for the life of the process (a driver that
+ * compiles again per launch shape, as POCL appears to, may still do so for a much larger first
+ * call: docs/ALGORITHMS.md). Returns when done;
  * the time it takes is the builds'. Bits that name no algorithm, another type,
  * AMP_PREPARE_HISTOGRAM with a float type, or double on a device without it are
  * AMP_ERROR_INVALID_ARGUMENT (or AMP_ERROR_UNSUPPORTED_FEATURE), naming the value; which = 0 does
