@@ -51,6 +51,11 @@ static void usage(FILE *f) {
           "  --launches N        launches for --overhead (default 10000)\n"
           "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
+          "  --prepare           the algorithms' first calls with and without\n"
+          "                      amp_algorithms_prepare (--sizes: the ints; default 2^20)\n"
+          "  --samples           the C++ AMP reduction and scan samples beside amp_reduce and\n"
+          "                      amp_scan, as a ratio (--sizes in ints; default 2^26 on a GPU,\n"
+          "                      2^22 on a CPU device)\n"
           "  --cpu               ampcl on --accelerator beside OpenMP + SIMD C in the same run:\n"
           "                      add-exp, n-body, matmul, reduce, scan, transpose, stencil,\n"
           "                      with the ratio; --sizes gives add-exp, n-body, matmul and\n"
@@ -158,7 +163,7 @@ int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0;
+  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0, samples = 0, prepare = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -211,6 +216,10 @@ int main(int argc, char **argv) {
       overhead = 1;
     } else if (!strcmp(opt, "--algorithms")) {
       algorithms = 1;
+    } else if (!strcmp(opt, "--prepare")) {
+      prepare = 1;
+    } else if (!strcmp(opt, "--samples")) {
+      samples = 1;
     } else if (!strcmp(opt, "--cpu")) {
       cpu = 1;
     } else if (!strcmp(opt, "--launches")) {
@@ -238,7 +247,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead && !algorithms && !cpu) {
+  else if (!overhead && !algorithms && !cpu && !samples && !prepare) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -250,7 +259,7 @@ int main(int argc, char **argv) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);
   }
-  if (algorithms || cpu) {
+  if (algorithms || cpu || samples || prepare) {
     long asizes[MAX_LIST];
     int an = 0;
     if (size_arg) {
@@ -265,6 +274,14 @@ int main(int argc, char **argv) {
     if (cpu) {
       print_header(&ctx, "CPU comparison (--cpu)");
       return bench_cpu(&ctx, asizes, an, csv);
+    }
+    if (prepare) {
+      print_header(&ctx, "first calls and amp_algorithms_prepare (--prepare)");
+      return bench_prepare(&ctx, asizes, an, csv);
+    }
+    if (samples) {
+      print_header(&ctx, "C++ AMP samples (--samples)");
+      return bench_samples(&ctx, asizes, an, csv);
     }
     print_header(&ctx, "algorithms");
     return bench_algorithms(&ctx, asizes, an, csv);

@@ -130,6 +130,17 @@ int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn,
  * size. */
 int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
 
+/* ---- bench_samples.c ---- */
+/* --samples: the classic C++ AMP reduction and scan samples beside amp_reduce and amp_scan, as a
+ * ratio to the library's call in the same run; sizes (ints) may be empty for the defaults. 0 when
+ * every row verified, 1 otherwise, 2 on a bad size. */
+int bench_samples(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
+/* ---- bench_prepare.c ---- */
+/* --prepare: each algorithm's first call without and with amp_algorithms_prepare, beside its
+ * warm call; sizes[0] (ints) or 2^20. 0 when every call succeeded and verified. */
+int bench_prepare(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
 /* ---- bench_cpu.c ---- */
 /* --cpu: ampcl on the accelerator beside the OpenMP + SIMD versions of bench/omp/ (add-exp, n-body,
  * matmul, reduce, scan, transpose, stencil), with the ratio. sizes: up to four (add-exp elements,

@@ -78,7 +78,8 @@ typedef enum amp_arg_kind {
   AMP_ARG_BYTES,   /* a by-value struct: a pointer to its bytes and their size */
   AMP_ARG_LOCAL,   /* a __local (tile_static) buffer of the given size, allocated per tile */
   AMP_ARG_TEXTURE, /* a texture (ampcl/texture.h: amp_arg_texture) */
-  AMP_ARG_SAMPLER  /* a sampler (ampcl/texture.h: amp_arg_sampler) */
+  AMP_ARG_SAMPLER, /* a sampler (ampcl/texture.h: amp_arg_sampler) */
+  AMP_ARG_ARRAY    /* an array, as its whole view (ampcl/array.h: amp_arg_array) */
 } amp_arg_kind;
 
 /* One kernel argument. Make them with the amp_arg_* functions below, in the kernel's parameter
@@ -103,6 +104,7 @@ typedef struct amp_arg {
     struct {
       int filter, address;
     } sampler;
+    struct amp_array *array;
   } u;
 } amp_arg;
 

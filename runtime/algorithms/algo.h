@@ -28,6 +28,14 @@ enum {
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
                                 int kinds, int write, const char *name, const char *fn);
 
+/* The checks of an index view and the 32-bit values that go with it (amp_histogram_weighted's src
+ * and weights, amp_reduce_by_key's keys and values): both live rank-1 views, the index int or uint,
+ * the values int, uint or float (double is refused: they combine with 32-bit atomics, `why`),
+ * of equal extents. */
+amp_status amp__algo_check_indexed(amp_accelerator_view *view, const amp_array_view *index,
+                                   const char *index_name, const amp_array_view *values,
+                                   const char *values_name, const char *why, const char *fn);
+
 /* The kernel `kname` of the builtin kernel file `file` (kernels_cl/<file>.cl) built for element
  * type `kind` (-DT=... -DT4=...). With `prefix` != NULL, the program is prefix + the file's text
  * instead (the user's operator of amp_reduce_custom), built from source. The caller releases it. */

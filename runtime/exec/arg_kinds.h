@@ -90,6 +90,10 @@ extern const amp__arg_kind amp__kind_int32, amp__kind_uint32;    /* arg_value.c 
 extern const amp__arg_kind amp__kind_float, amp__kind_double;    /* arg_value.c */
 extern const amp__arg_kind amp__kind_bytes, amp__kind_local;     /* arg_value.c */
 extern const amp__arg_kind amp__kind_texture, amp__kind_sampler; /* arg_texture.c */
+extern const amp__arg_kind amp__kind_array;                      /* arg_array.c */
+
+/* The view a view or array argument passes: a view's own, an array's whole view (arg_view.c). */
+amp_array_view *amp__arg_view(const amp_arg *a);
 
 /* Sets OpenCL parameter p of k to `size` bytes at value (NULL: a __local buffer of that size);
  * a failure names the kernel and argument i (arg_value.c). */

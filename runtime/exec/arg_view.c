@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "data/array_impl.h"
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
 #include "exec/param_type.h"
@@ -15,6 +16,10 @@
 amp_arg amp_arg_view(amp_array_view *view) {
   amp_arg a = {AMP_ARG_VIEW, {.view = view}};
   return a;
+}
+
+amp_array_view *amp__arg_view(const amp_arg *a) {
+  return a->kind == AMP_ARG_ARRAY ? a->u.array->whole : a->u.view;
 }
 
 static const char *elem_cl_name(amp_elem_kind k) {
@@ -61,7 +66,7 @@ static void view_describe_param(const amp__kernel_pool *pool, const amp__user_pa
 }
 
 static void view_describe(const amp_arg *a, char *buf, size_t cap) {
-  const amp_array_view *v = a->u.view;
+  const amp_array_view *v = amp__arg_view(a);
   const char *t = elem_cl_name(v->type.kind);
   if (t)
     snprintf(buf, cap, "a %sview of %s", v->read_only ? "read-only " : "", t);
@@ -71,7 +76,8 @@ static void view_describe(const amp_arg *a, char *buf, size_t cap) {
 }
 
 static amp_status view_check_own(const amp_arg *a, size_t i, const char *kname) {
-  amp_status status = amp__check_handle(a->u.view, AMP__MAGIC_ARRAY_VIEW, "array view", kname);
+  amp_status status =
+      amp__check_handle(amp__arg_view(a), AMP__MAGIC_ARRAY_VIEW, "array view", kname);
   if (status != AMP_SUCCESS) {
     char which[96];
     snprintf(which, sizeof which, "; argument %zu (counting from 0) is not a live array view", i);
@@ -83,7 +89,7 @@ static amp_status view_check_own(const amp_arg *a, size_t i, const char *kname) 
 /* Element type (by name, or by size for structs) and access: a read-only view needs a const
  * parameter. */
 static amp_status view_check(const amp__arg_check *c, size_t i) {
-  const amp_array_view *v = c->t->launch->args[i].u.view;
+  const amp_array_view *v = amp__arg_view(&c->t->launch->args[i]);
   const amp__param *P = c->P;
   const char *pt = c->canon;
   char nbuf[64];
@@ -114,7 +120,7 @@ static amp_status view_check(const amp__arg_check *c, size_t i) {
 }
 
 static int view_fp64(const amp_arg *a) {
-  return a->u.view->type.kind == AMP_ELEM_DOUBLE;
+  return amp__arg_view(a)->type.kind == AMP_ELEM_DOUBLE;
 }
 
 /* Written unless read-only or given to a const parameter; without parameter information, unless
@@ -123,17 +129,17 @@ static int view_writes(const amp__launch_table *t, size_t i) {
   const amp__kernel_pool *pool = t->pool;
   int param_const =
       pool->params && (pool->params[t->arg[i].first].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
-  return !t->launch->args[i].u.view->read_only && !param_const;
+  return !amp__arg_view(&t->launch->args[i])->read_only && !param_const;
 }
 
 static amp_array_view *view_of(const amp_arg *a) {
-  return a->u.view;
+  return amp__arg_view(a);
 }
 
 /* The shape, v_shape: extent, offset and strides, and the argument's position for debug mode's
  * reports (kernels_cl/prelude/ampcl_prelude.h reads it). */
 static amp_status view_set_shape(const amp__launch_table *t, size_t i, cl_kernel k) {
-  const amp_array_view *v = t->launch->args[i].u.view;
+  const amp_array_view *v = amp__arg_view(&t->launch->args[i]);
   cl_int8 shape;
   memset(&shape, 0, sizeof shape);
   for (int d = 0; d < 3; d++)
@@ -150,7 +156,7 @@ static amp_status view_set_shape(const amp__launch_table *t, size_t i, cl_kernel
  * valid there. */
 static amp_status view_set_buffer(const amp__launch_table *t, size_t i, cl_kernel k) {
   amp_status status = AMP_SUCCESS;
-  cl_mem buf = amp__view_buffer(t->launch->args[i].u.view, t->acc);
+  cl_mem buf = amp__view_buffer(amp__arg_view(&t->launch->args[i]), t->acc);
   AMP__CL(clSetKernelArg(k, t->arg[i].first, sizeof buf, &buf), "clSetKernelArg (view buffer)");
 fail:
   return status;
