@@ -56,7 +56,10 @@ AMP_API amp_status amp_program_create_builtin(const char *name, const char *opti
                                               amp_program **out);
 
 /* Builds the program for the accelerator now, rather than at its first launch: a way to pay the
- * compile time up front and to see build errors early. */
+ * compile time up front and to see build errors early. Everything a build costs is paid here:
+ * when a kernel of the program has a struct parameter, the one probe build that finds its sizeof
+ * runs here too (AMP_TRACE shows it as "ampcl parameter-size probe (program build)"), so a first
+ * launch afterwards only creates its kernel object. */
 AMP_API amp_status amp_program_build(amp_program *program, amp_accelerator *acc);
 
 AMP_API amp_status amp_program_retain(amp_program *program);
@@ -141,7 +144,8 @@ AMP_API amp_arg amp_arg_local(size_t bytes);
  * argument that does not match its parameter (AMP_ERROR_KERNEL_ARGS, naming the argument's index
  * from 0 and both types: a view for a scalar parameter, a scalar or amp_arg_bytes for a view or
  * pointer, a view of another element type; views of structs and amp_arg_bytes are compared by
- * size with the parameter's type, whose sizeof ampcl asks the compiler for when it is a struct), a
+ * size with the parameter's type: typedefs and one-token macros of built-in types are followed by
+ * name, and for a struct ampcl asks the compiler its sizeof once, when the program is built), a
  * read-only view given to a non-const parameter (AMP_ERROR_ACCESS_DENIED), double data or arguments
  * on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), a kernel written for a tile shape
  * (AMP_TILE_SHAPE / reqd_work_group_size) launched untiled (AMP_ERROR_INVALID_ARGUMENT, naming the
