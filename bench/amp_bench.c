@@ -49,6 +49,8 @@ static void usage(FILE *f) {
           "  --plots DIR         write gnuplot data, scripts and PNGs to DIR\n"
           "  --overhead          measure launch overhead instead (ampcl vs raw OpenCL)\n"
           "  --launches N        launches for --overhead (default 10000)\n"
+          "  --ports             classic OpenCL kernel files, unchanged, by raw OpenCL and ampcl\n"
+          "  --ports-n N         every port at size N (default: each its own)\n"
           "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
           "  --cpu               ampcl on --accelerator beside OpenMP + SIMD C in the same run:\n"
@@ -158,7 +160,7 @@ int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0;
+  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0, ports = 0, ports_n = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -213,6 +215,10 @@ int main(int argc, char **argv) {
       algorithms = 1;
     } else if (!strcmp(opt, "--cpu")) {
       cpu = 1;
+    } else if (!strcmp(opt, "--ports")) {
+      ports = 1;
+    } else if (!strcmp(opt, "--ports-n")) {
+      ports_n = atoi(VALUE());
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -223,10 +229,10 @@ int main(int argc, char **argv) {
 #undef VALUE
   }
   if (ctx.repeats < 1 || ctx.repeats > BENCH_MAX_REPEATS || ctx.warmup < 0 || ctx.steps < 1 ||
-      launches < 1) {
+      launches < 1 || ports_n < 0 || ports_n > 16384) {
     fprintf(stderr,
             "amp-bench: --repeats must be 1..%d, --warmup >= 0, --steps and --launches "
-            ">= 1\n",
+            ">= 1, --ports-n 0..16384\n",
             BENCH_MAX_REPEATS);
     return 2;
   }
@@ -238,7 +244,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead && !algorithms && !cpu) {
+  else if (!overhead && !algorithms && !cpu && !ports) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -246,6 +252,10 @@ int main(int argc, char **argv) {
     return 1;
   if (pinned)
     bench_pinned_on = ctx.acc;
+  if (ports) {
+    print_header(&ctx, "classic OpenCL kernels, raw and through ampcl");
+    return bench_ports(&ctx, ports_n, csv);
+  }
   if (overhead) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);

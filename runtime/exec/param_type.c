@@ -59,6 +59,11 @@ static char *typedef_of(const char *source, const char *name) {
     const char *brace = memchr(p, '{', (size_t)(end - p));
     if (brace)
       continue; /* typedef struct { ... } name; : a struct */
+    const char *q = p + 7;
+    while (q < end && (is_ident(*q) || strchr(" \t\r\n*", *q)))
+      q++;
+    if (q < end)
+      continue; /* not a plain typedef: "typedef'd" in a comment, a function type */
     const char *last = end;
     while (last > p && !is_ident(last[-1]))
       last--;

@@ -9,6 +9,7 @@
 #include "check.h"
 
 static const char *typedefs =
+    "/* a typedef'd element type; a comment is no typedef */\n"
     "typedef float DATA_TYPE;\n"
     "#define REAL float\n"
     "typedef REAL real_t;\n"
