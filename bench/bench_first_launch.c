@@ -20,16 +20,23 @@
 enum { FL_N = 1024 };
 
 static const char *fl_src = "#define FACTOR %d\n"
+                            "#define SALT %ld\n"
                             "typedef float DATA_TYPE;\n"
                             "__kernel void scale(__global DATA_TYPE *a, DATA_TYPE s) {\n"
                             "  a[get_global_id(0)] *= s * FACTOR;\n"
+                            "  if (get_global_id(0) == SALT) a[0] = 0;\n"
                             "}\n"
                             "/* %d */\n";
 
-/* The program text of one side's repeat: FACTOR a new number for fresh code (the driver compiles
- * the kernel at its first enqueue), 1 for code it has compiled before. */
+/* The program text of one side's repeat. Fresh code: FACTOR a new number, and SALT one no earlier
+ * process used (beyond the range, so it changes the code, not the result), so that a driver
+ * compiles the kernel at its first enqueue whatever its disk cache holds. Code compiled before:
+ * FACTOR 1 and one SALT. */
 static void fl_text(char *buf, size_t cap, int factor, int salt) {
-  snprintf(buf, cap, fl_src, factor, salt);
+  static long base;
+  if (!base) /* another number in every process, so that no driver's disk cache holds the code */
+    base = (long)(bench_now_ms() * 1000.0) % 1000000000L + 1000000L;
+  snprintf(buf, cap, fl_src, factor, factor > 1 ? base + factor : 1000000L, salt);
 }
 
 /* The raw side of repeat r: ms of the first launch, or -1 with the reason printed. */
