@@ -64,8 +64,10 @@ size_t amp__launch_uses(const amp__launch_table *t, amp__use *uses) {
     const amp__arg_kind *kind = t->arg[i].kind;
     if (!kind->view)
       continue;
-    uses[n].view = kind->view(&t->launch->args[i]);
-    uses[n].write = t->arg[i].write;
+    /* debug mode: discarded bytes are poisoned, and checked after the kernel (debug_poison.c) */
+    uses[n] = (amp__use){.view = kind->view(&t->launch->args[i]),
+                         .write = t->arg[i].write,
+                         .poison = t->pool->checked};
     n++;
   }
   return n;
