@@ -5,8 +5,9 @@
  * first (tmp[i] += ...) or never writes it computes with garbage, silently. In debug mode the
  * launch asks acquire to fill those bytes with a pattern instead: a signalling NaN with a payload
  * of 0xA5 bits for 4- and 8-byte elements (arithmetic on it gives a quiet NaN with the same
- * payload), 0xA5 bytes otherwise. After the kernel, exec/debug_poison.c reads the written views'
- * poisoned parts back and reports any element still holding the pattern. */
+ * payload), 0xA5 bytes otherwise (exec/launch.c calls this after acquire). After the kernel,
+ * exec/debug_poison.c reads the written views' poisoned parts back and reports any element still
+ * holding the pattern. */
 #include <string.h>
 
 #include "data/source.h"
@@ -34,8 +35,8 @@ int amp__is_poison(const unsigned char *e, size_t size) {
 
 /* Fills [lo, hi) of buf with the pattern for elements of `size` bytes, after the location's
  * commands, as its last write. */
-static amp_status fill(amp_accelerator_view *q, amp__location *L, size_t lo, size_t hi,
-                       size_t size) {
+static amp_status fill(amp_accelerator_view *q, amp__location *L, size_t lo, size_t hi, size_t size,
+                       amp__evlist *wait) {
   amp_status status = AMP_SUCCESS;
   unsigned char bytes = 0xA5;
   const void *pattern = &bytes;
@@ -58,12 +59,17 @@ static amp_status fill(amp_accelerator_view *q, amp__location *L, size_t lo, siz
   amp__evlist_free(&deps);
   AMP__CL(err, "clEnqueueFillBuffer (debug mode's poison for discarded data)");
   amp__location_record_write(L, ev);
+  int oom = amp__evlist_push(wait, ev);
   clReleaseEvent(ev);
+  if (oom) {
+    clWaitForEvents(1, &L->last_write);
+    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
 fail:
   return status;
 }
 
-amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u) {
+amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u, amp__evlist *wait) {
   amp_status status = AMP_SUCCESS;
   amp__source *s = u->view->src;
   amp__location *L = &s->loc[q->acc->index];
@@ -71,7 +77,7 @@ amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u) {
   if (amp__rangeset_missing_all(&L->valid, &u->ranges, &u->poisoned))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   for (size_t i = 0; i < u->poisoned.n; i++)
-    AMP__TRY(fill(q, L, u->poisoned.r[i].lo, u->poisoned.r[i].hi, u->view->type.size));
+    AMP__TRY(fill(q, L, u->poisoned.r[i].lo, u->poisoned.r[i].hi, u->view->type.size, wait));
 fail:
   return status;
 }

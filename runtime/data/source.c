@@ -427,8 +427,6 @@ amp_status amp__uses_acquire(amp_accelerator_view *q, amp__use *uses, size_t n, 
     if (amp__view_ranges(v, &uses[i].ranges))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
     AMP__TRY(copy_in(s, q, &uses[i].ranges));
-    if (uses[i].poison) /* debug mode: discarded bytes get the poison (poison.c) */
-      AMP__TRY(amp__use_poison(q, &uses[i]));
     if (amp__location_deps(wait, L, uses[i].write))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }

@@ -61,8 +61,8 @@ typedef struct amp__use {
   amp_array_view *view;
   int write;
   amp__rangeset ranges;   /* the view's bytes: filled by amp__uses_acquire, freed by _finish */
-  int poison;             /* debug mode: fill what is valid nowhere (discarded) with the poison */
-  amp__rangeset poisoned; /* what acquire filled so (data/poison.c); the caller frees it */
+  amp__rangeset poisoned; /* debug mode: what amp__use_poison filled (poison.c); the caller
+                             frees it */
 } amp__use;
 
 /* Locks the sources of `uses` (each once, in address order), makes every view's part valid on the
@@ -127,11 +127,11 @@ amp_status amp__source_unmap(const amp_array_view *v, const char *fn);
 /* Appends the view's byte ranges in the source to *out. */
 int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
 
-/* Debug mode's poison (poison.c): the bytes of use u's view that are valid nowhere (discarded)
- * filled on q's accelerator with a pattern no kernel computes by chance (a signalling NaN for
- * 4- and 8-byte elements, 0xA5 bytes otherwise), recorded in u->poisoned; called by acquire with
- * the source locked, when u->poison asks. */
-amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u);
+/* Debug mode's poison (poison.c): after amp__uses_acquire, with the sources still locked, the
+ * bytes of use u's view that are valid nowhere (discarded) filled on q's accelerator with a pattern
+ * no kernel computes by chance (a signalling NaN for 4- and 8-byte elements, 0xA5 bytes
+ * otherwise), recorded in u->poisoned; the fills' events are appended to *wait. */
+amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u, amp__evlist *wait);
 /* Whether the element at e (of `size` bytes) holds the poison, or a NaN made from it (the quiet
  * bit set, the sign changed: what arithmetic on it gives). */
 int amp__is_poison(const unsigned char *e, size_t size);

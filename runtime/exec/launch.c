@@ -232,6 +232,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   if (status != AMP_SUCCESS)
     goto fail;
   acquired = 1;
+  for (size_t u = 0; pool->checked && u < nuses; u++) /* debug mode: poison discarded data */
+    AMP__TRY(amp__use_poison(view, &uses[u], &wait));
   AMP__TRY(amp__texture_uses_acquire(&table, &tex, &wait)); /* textures stay locked */
   AMP__TRY(amp__launch_set_data(&table, k));                /* the views' buffers, now there */
   int rank = launch->domain.rank;

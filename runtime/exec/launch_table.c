@@ -64,10 +64,7 @@ size_t amp__launch_uses(const amp__launch_table *t, amp__use *uses) {
     const amp__arg_kind *kind = t->arg[i].kind;
     if (!kind->view)
       continue;
-    /* debug mode: discarded bytes are poisoned, and checked after the kernel (debug_poison.c) */
-    uses[n] = (amp__use){.view = kind->view(&t->launch->args[i]),
-                         .write = t->arg[i].write,
-                         .poison = t->pool->checked};
+    uses[n] = (amp__use){.view = kind->view(&t->launch->args[i]), .write = t->arg[i].write};
     n++;
   }
   return n;
