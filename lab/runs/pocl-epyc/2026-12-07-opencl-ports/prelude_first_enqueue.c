@@ -1,6 +1,8 @@
 /* prelude_first_enqueue: a fresh kernel's clCreateKernel + first enqueue + clFinish on the first
- * OpenCL device, its program with and without ampcl's prelude (argv[1]: the prelude's folder,
- * default kernels_cl/prelude), ten of each, alternating. */
+ * OpenCL device, ten times each way, alternating: its program plain, built with
+ * -cl-kernel-arg-info, and with ampcl's prelude in front as well (argv[1]: the prelude's folder,
+ * default kernels_cl/prelude). The first two runs recorded in prelude_first_enqueue.txt had only
+ * the first and last variants. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -53,13 +55,13 @@ int main(int argc, char **argv) {
   cl_mem b = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof h, h, &e);
   long base = (long)(now() * 1000) % 100000000 + 1000000;
   for (int r = 0; r < 10; r++)
-    for (int withp = 0; withp < 2; withp++) {
+    for (int withp = 0; withp < 3; withp++) {
       static char src[1 << 21];
       snprintf(
           src, sizeof src,
           "%s#define SALT %ld\ntypedef float DATA_TYPE;\n__kernel void scale(__global DATA_TYPE "
           "*a, DATA_TYPE s){ a[get_global_id(0)] *= s; if (get_global_id(0)==SALT) a[0]=0; }\n",
-          withp ? prelude : "", base + r * 2 + withp);
+          withp == 2 ? prelude : "", base + r * 3 + withp);
       const char *sp = src;
       cl_program p = clCreateProgramWithSource(c, 1, &sp, NULL, &e);
       e = clBuildProgram(p, 1, &d, withp ? "-cl-kernel-arg-info" : NULL, NULL, NULL);
@@ -75,7 +77,11 @@ int main(int argc, char **argv) {
       clSetKernelArg(k, 1, sizeof s, &s);
       clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL);
       clFinish(q);
-      printf("%s %.1f ms\n", withp ? "with prelude" : "plain       ", now() - t0);
+      printf("%s %.1f ms\n",
+             withp == 2 ? "prelude+arginfo"
+             : withp    ? "arginfo"
+                        : "plain",
+             now() - t0);
       clReleaseKernel(k);
       clReleaseProgram(p);
     }
