@@ -1,6 +1,7 @@
 /* bench/bench_ports.c: amp-bench --ports: classic OpenCL kernels, each one unchanged kernel file,
  * run end to end from host memory by raw OpenCL host code and by ampcl in the same process, on
- * the same device (ports.h). Both sides build their programs before timing; each run starts from
+ * the same device (ports.h), on queues of the same properties (profiling as AMP_PROFILE has it).
+ * Both sides build their programs before timing; each run starts from
  * the same host data, is timed from the first buffer or view to the result in host memory and
  * the buffers released, and is checked against the host reference. Runs alternate which side
  * goes first. Printed: the median ms of each side, the ratio ampcl / raw, and the host lines of
@@ -66,9 +67,15 @@ static int env_create(bench_ctx *ctx, raw_env *r, amp_env *a) {
   a->av = ctx->av;
   if (amp_accelerator_get_cl_device(ctx->acc, &r->dev) != AMP_SUCCESS)
     return fprintf(stderr, "amp-bench: %s\n", amp_last_error()), 1;
+  /* the raw queue as the view's: profiling on or off alike (AMP_PROFILE) */
+  cl_command_queue vq = NULL;
+  cl_command_queue_properties props = 0;
+  if (amp_accelerator_view_get_cl_queue(ctx->av, &vq) != AMP_SUCCESS ||
+      clGetCommandQueueInfo(vq, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) != CL_SUCCESS)
+    return fprintf(stderr, "amp-bench: the view's queue: %s\n", amp_last_error()), 1;
   r->ctx = clCreateContext(NULL, 1, &r->dev, NULL, NULL, &err);
   if (err == CL_SUCCESS)
-    r->q = clCreateCommandQueue(r->ctx, r->dev, 0, &err);
+    r->q = clCreateCommandQueue(r->ctx, r->dev, props, &err);
   for (int p = 0; p < PORTS && err == CL_SUCCESS; p++) {
     const char *text = port_text(p);
     r->prog[p] = clCreateProgramWithSource(r->ctx, 1, &text, NULL, &err);
