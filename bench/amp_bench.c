@@ -49,6 +49,8 @@ static void usage(FILE *f) {
           "  --plots DIR         write gnuplot data, scripts and PNGs to DIR\n"
           "  --overhead          measure launch overhead instead (ampcl vs raw OpenCL)\n"
           "  --launches N        launches for --overhead (default 10000)\n"
+          "  --ports             classic OpenCL kernel files, unchanged, by raw OpenCL and ampcl\n"
+          "  --ports-n N         every port at size N (default: each its own)\n"
           "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
           "  --prepare           the algorithms' first calls with and without\n"
@@ -164,6 +166,7 @@ int main(int argc, char **argv) {
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
   int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0, samples = 0, prepare = 0;
+  int ports = 0, ports_n = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -222,6 +225,10 @@ int main(int argc, char **argv) {
       samples = 1;
     } else if (!strcmp(opt, "--cpu")) {
       cpu = 1;
+    } else if (!strcmp(opt, "--ports")) {
+      ports = 1;
+    } else if (!strcmp(opt, "--ports-n")) {
+      ports_n = atoi(VALUE());
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -232,10 +239,10 @@ int main(int argc, char **argv) {
 #undef VALUE
   }
   if (ctx.repeats < 1 || ctx.repeats > BENCH_MAX_REPEATS || ctx.warmup < 0 || ctx.steps < 1 ||
-      launches < 1) {
+      launches < 1 || ports_n < 0 || ports_n > 16384) {
     fprintf(stderr,
             "amp-bench: --repeats must be 1..%d, --warmup >= 0, --steps and --launches "
-            ">= 1\n",
+            ">= 1, --ports-n 0..16384\n",
             BENCH_MAX_REPEATS);
     return 2;
   }
@@ -247,7 +254,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead && !algorithms && !cpu && !samples && !prepare) {
+  else if (!overhead && !algorithms && !cpu && !samples && !prepare && !ports) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -255,6 +262,10 @@ int main(int argc, char **argv) {
     return 1;
   if (pinned)
     bench_pinned_on = ctx.acc;
+  if (ports) {
+    print_header(&ctx, "classic OpenCL kernels, raw and through ampcl");
+    return bench_ports(&ctx, ports_n, csv);
+  }
   if (overhead) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);

@@ -150,6 +150,15 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
 
 /* ---- bench_overhead.c ---- */
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
+/* ---- bench_ports.c: classic OpenCL kernels, raw OpenCL and ampcl (n_all > 0: every port at
+ * that size) ---- */
+int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path);
+/* ---- bench_first_launch.c: a built program's kernel launched the first time, both ways ---- */
+struct _cl_context;
+struct _cl_command_queue;
+struct _cl_device_id; /* cl_context, cl_command_queue, cl_device_id */
+int bench_first_launch(bench_ctx *ctx, struct _cl_context *c, struct _cl_command_queue *q,
+                       struct _cl_device_id *dev);
 
 /* ---- bench_report.c ---- */
 typedef struct bench_grid {

@@ -22,7 +22,7 @@ amp_array_view *amp__arg_view(const amp_arg *a) {
   return a->kind == AMP_ARG_ARRAY ? a->u.array->whole : a->u.view;
 }
 
-static const char *elem_cl_name(amp_elem_kind k) {
+const char *amp__elem_cl_name(amp_elem_kind k) {
   switch (k) {
   case AMP_ELEM_INT32:
     return "int";
@@ -65,9 +65,9 @@ static void view_describe_param(const amp__kernel_pool *pool, const amp__user_pa
     snprintf(buf, cap, "a %sview of %s", c ? "const " : "", canon);
 }
 
-static void view_describe(const amp_arg *a, char *buf, size_t cap) {
+void amp__view_arg_describe(const amp_arg *a, char *buf, size_t cap) {
   const amp_array_view *v = amp__arg_view(a);
-  const char *t = elem_cl_name(v->type.kind);
+  const char *t = amp__elem_cl_name(v->type.kind);
   if (t)
     snprintf(buf, cap, "a %sview of %s", v->read_only ? "read-only " : "", t);
   else
@@ -75,7 +75,7 @@ static void view_describe(const amp_arg *a, char *buf, size_t cap) {
              v->type.size);
 }
 
-static amp_status view_check_own(const amp_arg *a, size_t i, const char *kname) {
+amp_status amp__view_arg_check_own(const amp_arg *a, size_t i, const char *kname) {
   amp_status status =
       amp__check_handle(amp__arg_view(a), AMP__MAGIC_ARRAY_VIEW, "array view", kname);
   if (status != AMP_SUCCESS) {
@@ -88,17 +88,11 @@ static amp_status view_check_own(const amp_arg *a, size_t i, const char *kname) 
 
 /* Element type (by name, or by size for structs) and access: a read-only view needs a const
  * parameter. */
-static amp_status view_check(const amp__arg_check *c, size_t i) {
+void amp__view_check_elements(const amp__arg_check *c, size_t i, const char *pname) {
   const amp_array_view *v = amp__arg_view(&c->t->launch->args[i]);
   const amp__param *P = c->P;
   const char *pt = c->canon;
-  char nbuf[64];
-  const char *pname = amp__param_user_name(c->t->pool, c->u, nbuf, sizeof nbuf);
-  if (c->u->decl != &amp__kind_view) {
-    amp__note_kinds(c, i, "");
-    return AMP_SUCCESS;
-  }
-  const char *want = elem_cl_name(v->type.kind);
+  const char *want = amp__elem_cl_name(v->type.kind);
   size_t psize = P->size ? P->size : amp__builtin_type_size(pt);
   if (want && strcmp(pt, want) != 0)
     amp__note_kinds(c, i, "");
@@ -111,28 +105,39 @@ static amp_status view_check(const amp__arg_check *c, size_t i) {
     amp__note(c->m, AMP_ERROR_KERNEL_ARGS,
               "argument %zu is a view of %zu-byte %s, but parameter '%s' is a view of %zu-byte %s",
               i, v->type.size, want, pname, psize, pt);
-  if (v->read_only && !(P->qualifier & CL_KERNEL_ARG_TYPE_CONST))
+  if (v->read_only && !(P->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
+      P->address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
     amp__note(c->m, AMP_ERROR_ACCESS_DENIED,
               "argument %zu is a read-only view, but parameter '%s' is writable: declare it "
-              "AMP_CONST_VIEW or pass a read-write view",
+              "AMP_CONST_VIEW (or a const pointer) or pass a read-write view",
               i, pname);
+}
+
+static amp_status view_check(const amp__arg_check *c, size_t i) {
+  char nbuf[64];
+  const char *pname = amp__param_user_name(c->t->pool, c->u, nbuf, sizeof nbuf);
+  if (c->u->decl != &amp__kind_view)
+    amp__note_kinds(c, i, "");
+  else
+    amp__view_check_elements(c, i, pname);
   return AMP_SUCCESS;
 }
 
-static int view_fp64(const amp_arg *a) {
+int amp__view_arg_fp64(const amp_arg *a) {
   return amp__arg_view(a)->type.kind == AMP_ELEM_DOUBLE;
 }
 
-/* Written unless read-only or given to a const parameter; without parameter information, unless
- * read-only. */
-static int view_writes(const amp__launch_table *t, size_t i) {
+/* Written unless read-only or given to a const (or __constant) parameter; without parameter
+ * information, unless read-only. */
+int amp__view_arg_writes(const amp__launch_table *t, size_t i) {
   const amp__kernel_pool *pool = t->pool;
-  int param_const =
-      pool->params && (pool->params[t->arg[i].first].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
+  const amp__param *P = pool->params ? &pool->params[t->arg[i].first] : NULL;
+  int param_const = P && ((P->qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 ||
+                          P->address == CL_KERNEL_ARG_ADDRESS_CONSTANT);
   return !amp__arg_view(&t->launch->args[i])->read_only && !param_const;
 }
 
-static amp_array_view *view_of(const amp_arg *a) {
+amp_array_view *amp__view_arg_of(const amp_arg *a) {
   return amp__arg_view(a);
 }
 
@@ -169,12 +174,12 @@ const amp__arg_kind amp__kind_view = {
     .name_suffix = "_data",
     .declares = view_declares,
     .describe_param = view_describe_param,
-    .describe = view_describe,
-    .check_own = view_check_own,
+    .describe = amp__view_arg_describe,
+    .check_own = amp__view_arg_check_own,
     .check = view_check,
-    .fp64 = view_fp64,
-    .writes = view_writes,
-    .view = view_of,
+    .fp64 = amp__view_arg_fp64,
+    .writes = amp__view_arg_writes,
+    .view = amp__view_arg_of,
     .set = view_set_shape,
     .set_data = view_set_buffer,
 };

@@ -182,6 +182,7 @@ amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_ac
   }
   e->program = prog;
   prog = NULL;
+  amp__probe_struct_sizes(e, acc); /* struct parameters' sizes: now, not at a launch */
 fail:
   if (prog)
     clReleaseProgram(prog);
