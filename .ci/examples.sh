@@ -22,6 +22,7 @@ examples=(
   "amp-algorithms"
   "amp-image --size 256"
   "amp-monte-carlo"
+  "amp-opencl-port"
 )
 # An example added to the build but not to this list would be left out silently: refuse.
 for exe in build/examples/amp-*; do

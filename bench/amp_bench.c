@@ -49,8 +49,15 @@ static void usage(FILE *f) {
           "  --plots DIR         write gnuplot data, scripts and PNGs to DIR\n"
           "  --overhead          measure launch overhead instead (ampcl vs raw OpenCL)\n"
           "  --launches N        launches for --overhead (default 10000)\n"
+          "  --ports             classic OpenCL kernel files, unchanged, by raw OpenCL and ampcl\n"
+          "  --ports-n N         every port at size N (default: each its own)\n"
           "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
+          "  --prepare           the algorithms' first calls with and without\n"
+          "                      amp_algorithms_prepare (--sizes: the ints; default 2^20)\n"
+          "  --samples           the C++ AMP reduction and scan samples beside amp_reduce and\n"
+          "                      amp_scan, as a ratio (--sizes in ints; default 2^26 on a GPU,\n"
+          "                      2^22 on a CPU device)\n"
           "  --cpu               ampcl on --accelerator beside OpenMP + SIMD C in the same run:\n"
           "                      add-exp, n-body, matmul, reduce, scan, transpose, stencil,\n"
           "                      with the ratio; --sizes gives add-exp, n-body, matmul and\n"
@@ -158,7 +165,8 @@ int main(int argc, char **argv) {
   bench_ctx ctx = {0};
   const char *workload = "matmul", *accel = NULL, *csv = NULL, *plots = NULL, *baseline = "seq";
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
-  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0;
+  int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0, samples = 0, prepare = 0;
+  int ports = 0, ports_n = 0;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -211,8 +219,16 @@ int main(int argc, char **argv) {
       overhead = 1;
     } else if (!strcmp(opt, "--algorithms")) {
       algorithms = 1;
+    } else if (!strcmp(opt, "--prepare")) {
+      prepare = 1;
+    } else if (!strcmp(opt, "--samples")) {
+      samples = 1;
     } else if (!strcmp(opt, "--cpu")) {
       cpu = 1;
+    } else if (!strcmp(opt, "--ports")) {
+      ports = 1;
+    } else if (!strcmp(opt, "--ports-n")) {
+      ports_n = atoi(VALUE());
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -223,10 +239,10 @@ int main(int argc, char **argv) {
 #undef VALUE
   }
   if (ctx.repeats < 1 || ctx.repeats > BENCH_MAX_REPEATS || ctx.warmup < 0 || ctx.steps < 1 ||
-      launches < 1) {
+      launches < 1 || ports_n < 0 || ports_n > 16384) {
     fprintf(stderr,
             "amp-bench: --repeats must be 1..%d, --warmup >= 0, --steps and --launches "
-            ">= 1\n",
+            ">= 1, --ports-n 0..16384\n",
             BENCH_MAX_REPEATS);
     return 2;
   }
@@ -238,7 +254,7 @@ int main(int argc, char **argv) {
     w = &bench_addexp;
   else if (!strcmp(workload, "nbody"))
     w = &bench_nbody;
-  else if (!overhead && !algorithms && !cpu) {
+  else if (!overhead && !algorithms && !cpu && !samples && !prepare && !ports) {
     fprintf(stderr, "amp-bench: unknown workload %s (matmul, addexp, nbody)\n", workload);
     return 2;
   }
@@ -246,11 +262,15 @@ int main(int argc, char **argv) {
     return 1;
   if (pinned)
     bench_pinned_on = ctx.acc;
+  if (ports) {
+    print_header(&ctx, "classic OpenCL kernels, raw and through ampcl");
+    return bench_ports(&ctx, ports_n, csv);
+  }
   if (overhead) {
     print_header(&ctx, "launch overhead");
     return bench_overhead(&ctx, launches, csv);
   }
-  if (algorithms || cpu) {
+  if (algorithms || cpu || samples || prepare) {
     long asizes[MAX_LIST];
     int an = 0;
     if (size_arg) {
@@ -265,6 +285,14 @@ int main(int argc, char **argv) {
     if (cpu) {
       print_header(&ctx, "CPU comparison (--cpu)");
       return bench_cpu(&ctx, asizes, an, csv);
+    }
+    if (prepare) {
+      print_header(&ctx, "first calls and amp_algorithms_prepare (--prepare)");
+      return bench_prepare(&ctx, asizes, an, csv);
+    }
+    if (samples) {
+      print_header(&ctx, "C++ AMP samples (--samples)");
+      return bench_samples(&ctx, asizes, an, csv);
     }
     print_header(&ctx, "algorithms");
     return bench_algorithms(&ctx, asizes, an, csv);

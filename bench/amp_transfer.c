@@ -7,7 +7,8 @@
  * clEnqueueWriteBuffer / ReadBuffer, blocking, from/to malloc'd memory. raw write/read pinned: the
  * same from/to memory of a CL_MEM_ALLOC_HOST_PTR buffer, mapped. view h2d/d2h malloc:
  * amp_array_view_synchronize_to (after refresh) / amp_array_view_synchronize (after a kernel wrote
- * the view), over malloc'd memory. view h2d/d2h pinned: the same over memory from amp_host_alloc.
+ * the view), over malloc'd memory; d2h async: amp_array_view_synchronize_async and a wait for its
+ * future. view h2d/d2h pinned: the same over memory from amp_host_alloc.
  * Each view row is checked with the transfer counters: exactly the view's bytes moved, once. */
 #include <ampcl.h>
 #include <ampcl/opencl.h>
@@ -85,11 +86,12 @@ static void raw(const ctx *c, void *host, size_t bytes, double *gbs_w, double *g
 }
 
 /* Through a view over `host`: h2d by synchronize_to, d2h by synchronize after a kernel wrote it. */
-static void through_view(const ctx *c, void *host, size_t bytes, double *gbs_h2d, double *gbs_d2h) {
+static void through_view(const ctx *c, void *host, size_t bytes, double *gbs_h2d, double *gbs_d2h,
+                         double *gbs_async) {
   amp_array_view *v;
   size_t n = bytes / 4;
   TRY(amp_array_view_create(amp_extent1((int)n), AMP_UINT32, host, &v));
-  double th[MAX_REPEATS], td[MAX_REPEATS];
+  double th[MAX_REPEATS], td[MAX_REPEATS], ta[MAX_REPEATS];
   amp_arg args[] = {amp_arg_view(v)};
   TRY(amp_parallel_for_each(c->view, amp_extent1(1), c->touch, args, 1)); /* warm-up, build */
   TRY(amp_array_view_synchronize(v));
@@ -118,12 +120,28 @@ static void through_view(const ctx *c, void *host, size_t bytes, double *gbs_h2d
               (unsigned long long)(s0.to_host_bytes - s1.to_host_bytes), bytes);
       exit(1);
     }
+    TRY(amp_parallel_for_each(c->view, amp_extent1(1), c->touch, args, 1));
+    TRY(amp_array_view_wait(v));
+    amp_future *f;
+    double t4 = now_s();
+    TRY(amp_array_view_synchronize_async(v, &f));
+    TRY(amp_future_wait(f));
+    double t5 = now_s();
+    amp_future_release(f);
+    TRY(amp_transfer_stats_get(c->acc, &s1));
+    if (s1.to_host_bytes - s0.to_host_bytes != bytes) {
+      fprintf(stderr, "amp-transfer: async d2h moved %llu bytes, expected %zu\n",
+              (unsigned long long)(s1.to_host_bytes - s0.to_host_bytes), bytes);
+      exit(1);
+    }
     th[r] = t1 - t0;
     td[r] = t3 - t2;
+    ta[r] = t5 - t4;
   }
   TRY(amp_array_view_release(v));
   *gbs_h2d = (double)bytes / median(th, c->repeats) / 1e9;
   *gbs_d2h = (double)bytes / median(td, c->repeats) / 1e9;
+  *gbs_async = (double)bytes / median(ta, c->repeats) / 1e9;
 }
 
 /* A comma-separated list of sizes in MiB, each 1..MAX_MIB; returns how many, or -1 (with the
@@ -187,11 +205,12 @@ int main(int argc, char **argv) {
 
   printf("amp-transfer on %s (%s), median of %d, GB/s (1e9 bytes/s)\n", p.device_path,
          p.description, c.repeats);
-  printf("%8s | %10s %10s | %10s %10s | %10s %10s | %10s %10s\n", "MiB", "raw w mal", "raw r mal",
-         "raw w pin", "raw r pin", "view h2d m", "view d2h m", "view h2d p", "view d2h p");
+  printf("%8s | %10s %10s | %10s %10s | %10s %10s %10s | %10s %10s %10s\n", "MiB", "raw w mal",
+         "raw r mal", "raw w pin", "raw r pin", "view h2d m", "view d2h m", "async d2h m",
+         "view h2d p", "view d2h p", "async d2h p");
   for (int s = 0; s < nsizes; s++) {
     size_t bytes = mib[s] << 20;
-    double rw, rr, pw, pr, vh, vd, ph, pd;
+    double rw, rr, pw, pr, vh, vd, va, ph, pd, pa;
     void *mem = malloc(bytes);
     void *pinned = NULL;
     if (!mem) {
@@ -203,10 +222,10 @@ int main(int argc, char **argv) {
     memset(pinned, 1, bytes);
     raw(&c, mem, bytes, &rw, &rr);
     raw(&c, pinned, bytes, &pw, &pr);
-    through_view(&c, mem, bytes, &vh, &vd);
-    through_view(&c, pinned, bytes, &ph, &pd);
-    printf("%8zu | %10.2f %10.2f | %10.2f %10.2f | %10.2f %10.2f | %10.2f %10.2f\n", mib[s], rw, rr,
-           pw, pr, vh, vd, ph, pd);
+    through_view(&c, mem, bytes, &vh, &vd, &va);
+    through_view(&c, pinned, bytes, &ph, &pd, &pa);
+    printf("%8zu | %10.2f %10.2f | %10.2f %10.2f | %10.2f %10.2f %10.2f | %10.2f %10.2f %10.2f\n",
+           mib[s], rw, rr, pw, pr, vh, vd, va, ph, pd, pa);
     fflush(stdout);
     TRY(amp_host_free(pinned));
     free(mem);

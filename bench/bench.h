@@ -130,6 +130,17 @@ int bench_run_parts(bench_cell *cell, const char *what, int n, bench_part_fn fn,
  * size. */
 int bench_algorithms(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
 
+/* ---- bench_samples.c ---- */
+/* --samples: the classic C++ AMP reduction and scan samples beside amp_reduce and amp_scan, as a
+ * ratio to the library's call in the same run; sizes (ints) may be empty for the defaults. 0 when
+ * every row verified, 1 otherwise, 2 on a bad size. */
+int bench_samples(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
+/* ---- bench_prepare.c ---- */
+/* --prepare: each algorithm's first call without and with amp_algorithms_prepare, beside its
+ * warm call; sizes[0] (ints) or 2^20. 0 when every call succeeded and verified. */
+int bench_prepare(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_path);
+
 /* ---- bench_cpu.c ---- */
 /* --cpu: ampcl on the accelerator beside the OpenMP + SIMD versions of bench/omp/ (add-exp, n-body,
  * matmul, reduce, scan, transpose, stencil), with the ratio. sizes: up to four (add-exp elements,
@@ -139,6 +150,15 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
 
 /* ---- bench_overhead.c ---- */
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
+/* ---- bench_ports.c: classic OpenCL kernels, raw OpenCL and ampcl (n_all > 0: every port at
+ * that size) ---- */
+int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path);
+/* ---- bench_first_launch.c: a built program's kernel launched the first time, both ways ---- */
+struct _cl_context;
+struct _cl_command_queue;
+struct _cl_device_id; /* cl_context, cl_command_queue, cl_device_id */
+int bench_first_launch(bench_ctx *ctx, struct _cl_context *c, struct _cl_command_queue *q,
+                       struct _cl_device_id *dev);
 
 /* ---- bench_report.c ---- */
 typedef struct bench_grid {

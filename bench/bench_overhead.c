@@ -181,7 +181,7 @@ int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path) {
             w.max * us, ctx->props.device_path);
     fclose(f);
   }
-  rc = 0;
+  rc = bench_first_launch(ctx, raw.ctx, raw.q, dev);
 done:
   amp_kernel_release(k);
   amp_program_release(prog);

@@ -100,6 +100,21 @@ endforeach()
 foreach(t int uint)
   amp_kc(algorithms/histogram.cl "-DT=${t} -DT4=${t}4 -DHIST_TILE=256" "-DT=${t} -DT4=${t}4 -DHIST_TILE=32")
 endforeach()
+# histogram_weighted.cl: int and uint values, every weight type, the tuned tile and the least;
+# reduce_by_key.cl: int and uint keys, every value type and operator (float with RBK_FLOAT)
+foreach(t int uint)
+  foreach(w int uint float)
+    amp_kc(algorithms/histogram_weighted.cl "-DT=${t} -DW=${w} -DWH_TILE=256"
+                                            "-DT=${t} -DW=${w} -DWH_TILE=32")
+    foreach(op 0 1 2)
+      set(f "")
+      if(w STREQUAL "float")
+        set(f " -DRBK_FLOAT=1")
+      endif()
+      amp_kc(algorithms/reduce_by_key.cl "-DK=${t} -DT=${w} -DRBK_OP=${op} -DRBK_PER=16${f}")
+    endforeach()
+  endforeach()
+endforeach()
 # stencil.cl: amp_stencil_tiles at radii 1 to 8 (AMP_STENCIL_MAX_RADIUS), 8 outputs per thread in
 # 8 rows of threads and the least, 1 and 1; the column kernels at radii 1 and 3
 # (SC_MAX_R_GENERAL), each knob both ways
@@ -294,6 +309,18 @@ endforeach()
 # the lessons beside the course (tests/lessons/prelude_lessons.c)
 amp_kc(lessons/random_walks.cl " ")
 amp_kc(lessons/tile_compact.cl " " "-DTILE=96" "-DTILE=7")
+
+# ---- samples/ (tests/samples/, amp-bench's samples rows) ---------------------------------------
+# the classic C++ AMP samples: reductions and scans in each type the tests and amp-bench build them
+# with, at the tile they use and at the least (32); matmul in float and int; the blur as it is
+foreach(t int uint float)
+  foreach(tile 256 32)
+    amp_kc(samples/sample_reduction.cl "-DT=${t} -DTILE=${tile}")
+    amp_kc(samples/sample_scan.cl "-DT=${t} -DTILE=${tile}")
+  endforeach()
+endforeach()
+amp_kc(samples/sample_matmul.cl " " "-DTILE=8" "-DTILE=4" "-DT=int -DTILE=8" "-DT=double")
+amp_kc(samples/sample_blur.cl " ")
 
 # Every .cl file of kernels_cl/ has its sets: a new one without them stops the configure.
 file(GLOB_RECURSE amp_kc_all CONFIGURE_DEPENDS RELATIVE ${K} ${K}/*.cl)

@@ -18,7 +18,8 @@
 #   overhead  amp-bench --overhead: empty-kernel launch cost vs raw clEnqueueNDRangeKernel
 #   cuda      bench/cuda_reference.py: cuBLAS through CuPy, and the CUDA n-body / add-exp kernels
 #   cublas    the toward-cuBLAS table in one file: ptx-probe, local-probe, the GPU tests, DGEMM (fast,
-#             tensor, bulk, gemm, clblast) and SGEMM (fast, tf32, clblast) at 1000..8192, n-body
+#             tensor, bulk, gemm, clblast) and SGEMM (fast, tf32, clblast) at 1000..8192 (or the
+#             sizes GEMM_SIZES lists), n-body
 #             262,144, and cuBLAS (FP32, TF32 mode, FP64) / the CUDA n-body at the same sizes (not
 #             in the default set)
 # Set ACC=<device path> to choose the accelerator (default: the default accelerator).
@@ -95,7 +96,7 @@ for part in $parts; do
   overhead) run overhead $ab --overhead --launches 10000 --csv "$out/overhead.csv" ;;
   cuda) run cuda python3 bench/cuda_reference.py --csv "$out/cuda_reference.csv" ;;
   cublas)
-    S=1000,1024,2048,3000,4096,5000,8192
+    S=${GEMM_SIZES:-1000,1024,2048,3000,4096,5000,8192}
     run cublas "$B/lab/ptx-probe"
     run cublas "$B/lab/local-probe"
     run cublas ctest --test-dir "$B" -R "kernels_tensor|kernels_matmul$|gemm|accelerators|tile_refused|kernels_nbody|kernel_atomics" \

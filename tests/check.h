@@ -9,6 +9,7 @@
 
 #include <ampcl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,15 +84,20 @@ static inline int check_done(void) {
 
 /* Kernel `name` of a program built from `src` with `options` (may be NULL), or NULL; a failure
  * is a failed check, with the reason printed. The kernel holds its program, so the program
- * reference is dropped here. */
-static inline amp_kernel *test_kernel(const char *src, const char *options, const char *name) {
-  amp_program *p = NULL;
+ * reference is dropped here. test_kernel_of does the same for a program p that another call
+ * made (`made`: that call's status), e.g. a builtin one. */
+static inline amp_kernel *test_kernel_of(amp_status made, amp_program *p, const char *name) {
   amp_kernel *k = NULL;
-  CHECK_OK(amp_program_create(src, options, &p));
+  CHECK_OK(made);
   if (p)
     CHECK_OK(amp_kernel_create(p, name, &k));
   amp_program_release(p);
   return k;
+}
+static inline amp_kernel *test_kernel(const char *src, const char *options, const char *name) {
+  amp_program *p = NULL;
+  amp_status made = amp_program_create(src, options, &p);
+  return test_kernel_of(made, p, name);
 }
 
 /* Copy commands in either direction, summed over all accelerators, since the last
@@ -130,6 +136,49 @@ static inline amp_accelerator_view *test_view(void) {
   amp_accelerator_view *av = test_view();                                                          \
   if (!(av))                                                                                       \
   return 1
+
+/* The start of the main of a test that CI also runs on another device (AMP_TEST_DEVICE,
+ * test_use_device_from_env below): returns its SKIP where there is no such device, then declares
+ * `av` as REQUIRE_VIEW does. */
+#define REQUIRE_TEST_DEVICE_VIEW(av)                                                               \
+  do {                                                                                             \
+    int device_rc_ = test_use_device_from_env();                                                   \
+    if (device_rc_)                                                                                \
+      return device_rc_;                                                                           \
+  } while (0);                                                                                     \
+  REQUIRE_VIEW(av)
+
+/* Well-mixed 32- and 64-bit values from an index, for test data that looks random and is the same
+ * every run (the finalisers of MurmurHash3-style mixers). */
+static inline uint32_t test_hash32(uint32_t i) {
+  i ^= i >> 16;
+  i *= 0x7feb352du;
+  i ^= i >> 15;
+  i *= 0x846ca68bu;
+  return i ^ (i >> 16);
+}
+static inline uint64_t test_hash64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+/* How many elements of C (m x n, float) differ from the float product A B (A m x k, B k x n, all
+ * row-major, summed in order): for GEMMs whose small-integer products are exact. */
+static inline int test_wrong_products(const float *c, const float *a, const float *b, int m, int n,
+                                      int k) {
+  int bad = 0;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      bad += c[i * n + j] != s;
+    }
+  return bad;
+}
 
 /* The properties of the accelerator of `av` into *p. */
 static inline amp_status test_props(amp_accelerator_view *av, amp_accelerator_properties *p) {

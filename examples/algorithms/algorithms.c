@@ -45,19 +45,11 @@ static int check(int ok, const char *what) {
 int main(int argc, char **argv) {
   int n = 1 << 20, bad = 0;
   const char *path = NULL, *kdir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-      if (!ex_parse_int("--size", argv[++i], 1, 1 << 28, &n))
-        return 2;
-    } else if (!strcmp(argv[i], "--accelerator") && i + 1 < argc) {
-      path = argv[++i];
-    } else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
-      kdir = argv[++i];
-    } else {
-      usage(strcmp(argv[i], "--help") ? stderr : stdout);
-      return strcmp(argv[i], "--help") ? 2 : 0;
-    }
-  }
+  const ex_option options[] = {{"--size", 1, 1 << 28, &n, NULL, NULL}};
+  int parsed = ex_parse_args(argc, argv, "algorithms", usage, options,
+                             sizeof options / sizeof *options, &path, &kdir);
+  if (parsed >= 0)
+    return parsed;
   amp_status status = AMP_SUCCESS;
   amp_accelerator *acc = NULL;
   amp_accelerator_view *av = NULL;
@@ -277,30 +269,11 @@ int main(int argc, char **argv) {
   bad += check(worst <= 1e-5, "every pixel (borders clamped)");
 
 fail:
-  EX_CLEANUP(amp_array_view_release(vblur));
-  EX_CLEANUP(amp_array_view_release(vpos));
-  EX_CLEANUP(amp_array_view_release(vdist));
-  EX_CLEANUP(amp_array_view_release(vsorted));
-  EX_CLEANUP(amp_array_view_release(vfrom));
-  EX_CLEANUP(amp_array_view_release(vkeys));
-  EX_CLEANUP(amp_array_view_release(vt));
-  EX_CLEANUP(amp_array_view_release(vm));
-  EX_CLEANUP(amp_array_view_release(vpart));
-  EX_CLEANUP(amp_array_view_release(vcdf));
-  EX_CLEANUP(amp_array_view_release(vbins));
-  EX_CLEANUP(amp_array_view_release(vlev));
-  EX_CLEANUP(amp_array_view_release(vx));
+  EX_CLEANUP(EX_RELEASE_VIEWS(vblur, vpos, vdist, vsorted, vfrom, vkeys, vt, vm, vpart, vcdf, vbins,
+                              vlev, vx));
   EX_CLEANUP(amp_kernel_release(quantize));
   EX_CLEANUP(amp_program_release(prog));
-  free(t);
-  free(sorted);
-  free(blurred);
-  free(pos);
-  free(dist);
-  free(from);
-  free(keys);
-  free(lev);
-  free(x);
+  EX_FREE(t, sorted, blurred, pos, dist, from, keys, lev, x);
   if (status != AMP_SUCCESS)
     return 1;
   printf(bad ? "%d check(s) WRONG\n" : "verified: all\n", bad);

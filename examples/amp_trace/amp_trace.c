@@ -1,9 +1,12 @@
 /* amp-trace: reads a trace written with AMP_TRACE=file.json (ampcl/trace.h) and tells where the
  * time went.
  *
- *   amp-trace summary file.json    per kernel and per kind of copy: count, total and mean time,
- *                                  bytes and GB/s, share of the wall time; and the time the host
- *                                  spent in each ampcl call that waits
+ *   amp-trace summary file.json    per kernel and per kind of copy: count, total, mean and
+ *                                  longest time, bytes and GB/s, share of the device time (all
+ *                                  timed device commands together), and time queued before
+ *                                  starting; per device queue: its commands' busy time, the idle
+ *                                  gaps between them, and their waits in the queue; and the time
+ *                                  the host spent in each ampcl call that waits
  *   amp-trace check file.json      parses the file and checks it: every event well formed, times
  *                                  monotonic on each device track (commands of one in-order
  *                                  queue do not overlap); exit 1 naming the first problem
@@ -286,12 +289,115 @@ typedef struct group {
   char key[200];
   int host;
   long count, untimed; /* untimed: commands without a device time (args.device_time "n/a") */
-  double total_us, bytes;
+  double total_us, max_us, bytes;
+  double wait_us; /* args.queued_to_start_us summed: time queued before the device started it */
 } group;
+
+/* One timed command on a device track (one in-order queue), for the queues' table. */
+typedef struct command {
+  int tid;
+  double ts, dur, wait;
+} command;
+
+static int by_track_then_start(const void *a, const void *b) {
+  const command *x = a, *y = b;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return x->ts < y->ts ? -1 : x->ts > y->ts ? 1 : 0;
+}
+
+/* The name a "thread_name" metadata event gives track tid, or NULL. */
+static const char *track_name(const jnode *events, int tid) {
+  for (size_t i = 0; i < events->n; i++) {
+    const jnode *e = events->items[i];
+    const char *ph = jstr(e, "ph"), *name = jstr(e, "name");
+    if (ph && name && strcmp(ph, "M") == 0 && strcmp(name, "thread_name") == 0 &&
+        jnum(e, "tid", -1) == (double)tid)
+      return jstr(jget(e, "args"), "name");
+  }
+  return NULL;
+}
+
+/* Per device queue: its timed commands' busy time, the idle gaps between one's end and the next
+ * one's start (within the queue's first start and last end), and their waits in the queue
+ * (queued to start, as the device's clock saw them). */
+static void queues(const jnode *events) {
+  size_t n = 0;
+  command *c = calloc(events->n ? events->n : 1, sizeof *c);
+  for (size_t i = 0; c && i < events->n; i++) {
+    const jnode *e = events->items[i];
+    const char *ph = jstr(e, "ph"), *dt = jstr(jget(e, "args"), "device_time");
+    double tid = jnum(e, "tid", 0);
+    if (!ph || strcmp(ph, "X") != 0 || !(tid >= 1000 && tid <= 1e9) || (dt && !strcmp(dt, "n/a")))
+      continue;
+    c[n++] = (command){(int)tid, jnum(e, "ts", 0), jnum(e, "dur", 0),
+                       jnum(jget(e, "args"), "queued_to_start_us", 0)};
+  }
+  if (!c || !n) {
+    free(c);
+    return;
+  }
+  qsort(c, n, sizeof *c, by_track_then_start);
+  printf("\n%-44s %7s %10s %10s %7s %10s %10s %10s\n", "device queues", "count", "busy ms",
+         "idle ms", "busy %", "gaps > 0", "wait ms", "max wait us");
+  for (size_t a = 0, b; a < n; a = b) {
+    double busy = 0, idle = 0, wait = 0, max_wait = 0, end = c[a].ts;
+    long gaps = 0;
+    for (b = a; b < n && c[b].tid == c[a].tid; b++) {
+      if (c[b].ts > end) {
+        idle += c[b].ts - end;
+        gaps++;
+      }
+      if (c[b].ts + c[b].dur > end)
+        end = c[b].ts + c[b].dur;
+      busy += c[b].dur;
+      wait += c[b].wait;
+      max_wait = c[b].wait > max_wait ? c[b].wait : max_wait;
+    }
+    const char *name = track_name(events, c[a].tid);
+    char label[64];
+    snprintf(label, sizeof label, "queue %d", c[a].tid);
+    double span = end - c[a].ts;
+    printf("%-44.44s %7zu %10.3f %10.3f %6.1f%% %10ld %10.3f %10.1f\n", name ? name : label, b - a,
+           busy / 1e3, idle / 1e3, span > 0 ? 100.0 * busy / span : 100.0, gaps, wait / 1e3,
+           max_wait);
+  }
+  free(c);
+}
 
 static int by_total(const void *a, const void *b) {
   const group *x = a, *y = b;
   return x->total_us < y->total_us ? 1 : x->total_us > y->total_us ? -1 : 0;
+}
+
+/* The groups' table: device commands (share of the device time, time queued), then host calls. */
+static void print_groups(const group *g, size_t ng, double device) {
+  printf("%-40s %7s %10s %10s %10s %10s %8s %7s %10s\n", "device: kernels and copies", "count",
+         "total ms", "mean us", "max us", "MB", "GB/s", "dev %", "queued ms");
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1)
+      printf("\n%-40s %7s %10s %10s %10s\n", "host: time in ampcl calls (waiting)", "count",
+             "total ms", "mean us", "max us");
+    for (size_t k = 0; k < ng; k++) {
+      if (g[k].host != pass)
+        continue;
+      long timed = g[k].count - g[k].untimed;
+      if (!timed) { /* no device time at all: nothing to total */
+        printf("%-40.40s %7ld %10s %10s %10s %10s %8s %7s %10s  (no device time)\n", g[k].key,
+               g[k].count, "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a");
+        continue;
+      }
+      printf("%-40.40s %7ld %10.3f %10.1f %10.1f", g[k].key, g[k].count, g[k].total_us / 1e3,
+             g[k].total_us / (double)timed, g[k].max_us);
+      if (!pass)
+        printf(" %10.2f %8.2f %6.1f%% %10.3f", g[k].bytes / 1e6,
+               g[k].total_us > 0 && g[k].bytes > 0 ? g[k].bytes / (g[k].total_us * 1e3) : 0.0,
+               device > 0 ? 100.0 * g[k].total_us / device : 0.0, g[k].wait_us / 1e3);
+      if (g[k].untimed)
+        printf("  (%ld without a device time, not in the times)", g[k].untimed);
+      printf("\n");
+    }
+  }
 }
 
 static int summary(const jnode *events) {
@@ -337,40 +443,21 @@ static int summary(const jnode *events) {
       continue;
     }
     g[k].total_us += dur;
+    g[k].max_us = dur > g[k].max_us ? dur : g[k].max_us;
     g[k].bytes += jnum(jget(e, "args"), "bytes", 0);
+    g[k].wait_us += jnum(jget(e, "args"), "queued_to_start_us", 0);
   }
   if (!g)
     return 1;
   qsort(g, ng, sizeof *g, by_total);
-  double wall = t1 > t0 ? t1 - t0 : 0;
-  printf("wall time covered by the trace: %.3f ms\n\n", wall / 1e3);
-  printf("%-44s %7s %12s %12s %12s %9s %7s\n", "device: kernels and copies", "count", "total ms",
-         "mean us", "MB", "GB/s", "wall %");
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1)
-      printf("\n%-44s %7s %12s %12s\n", "host: time in ampcl calls (waiting)", "count", "total ms",
-             "mean us");
-    for (size_t k = 0; k < ng; k++) {
-      if (g[k].host != pass)
-        continue;
-      long timed = g[k].count - g[k].untimed;
-      if (!timed) { /* no device time at all: nothing to total */
-        printf("%-44.44s %7ld %12s %12s %12s %9s %7s  (no device time)\n", g[k].key, g[k].count,
-               "n/a", "n/a", "n/a", "n/a", "n/a");
-        continue;
-      }
-      printf("%-44.44s %7ld %12.3f %12.1f", g[k].key, g[k].count, g[k].total_us / 1e3,
-             g[k].total_us / (double)timed);
-      if (!pass)
-        printf(" %12.2f %9.2f %6.1f%%", g[k].bytes / 1e6,
-               g[k].total_us > 0 && g[k].bytes > 0 ? g[k].bytes / (g[k].total_us * 1e3) : 0.0,
-               wall > 0 ? 100.0 * g[k].total_us / wall : 0.0);
-      if (g[k].untimed)
-        printf("  (%ld without a device time, not in the times)", g[k].untimed);
-      printf("\n");
-    }
-  }
+  double wall = t1 > t0 ? t1 - t0 : 0, device = 0;
+  for (size_t k = 0; k < ng; k++)
+    device += g[k].host ? 0 : g[k].total_us;
+  printf("wall time covered by the trace: %.3f ms; device time (timed commands): %.3f ms\n\n",
+         wall / 1e3, device / 1e3);
+  print_groups(g, ng, device);
   free(g);
+  queues(events);
   return 0;
 }
 
@@ -427,9 +514,40 @@ static int check(const jnode *events) {
   return 0;
 }
 
+static void usage(FILE *to) {
+  fprintf(to,
+          "usage: amp-trace summary FILE.json\n"
+          "       amp-trace check FILE.json\n"
+          "       amp-trace --help\n"
+          "\n"
+          "Reads a trace that a program wrote with AMP_TRACE=FILE.json (docs/PROFILING.md).\n"
+          "\n"
+          "summary  where the time went, in three tables:\n"
+          "  device: kernels and copies  one row per kernel and per kind of copy: count; total,\n"
+          "           mean and longest (max) device time; MB moved and GB/s; dev %%: its share of\n"
+          "           the device time, all timed device commands of the trace together (not of\n"
+          "           the process's wall time); queued ms: its time between reaching the queue\n"
+          "           and starting on the device\n"
+          "  device queues  one row per in-order queue: its timed commands, busy ms (their\n"
+          "           times), idle ms (the gaps between one's end and the next one's start),\n"
+          "           busy %% of its span, the count of gaps, and its commands' waits in the\n"
+          "           queue (total ms, longest us)\n"
+          "  host      the time the host spent in each ampcl call that waits: count, total,\n"
+          "           mean, longest\n"
+          "  Commands of a device without usable timestamps count, but their times are n/a.\n"
+          "check    the file is valid JSON, every event has its fields, and no two commands of\n"
+          "         one queue overlap; exit 1 naming the first problem\n"
+          "\n"
+          "Exit status: 0 done, 1 a problem with the file, 2 a bad command line.\n");
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    usage(stdout);
+    return 0;
+  }
   if (argc != 3 || (strcmp(argv[1], "summary") != 0 && strcmp(argv[1], "check") != 0)) {
-    fprintf(stderr, "usage: amp-trace summary FILE.json | amp-trace check FILE.json\n");
+    usage(stderr);
     return 2;
   }
   jnode *root = load(argv[2]);

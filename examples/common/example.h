@@ -14,6 +14,11 @@
  *   ex_load_program()     an example's kernels: the copy embedded in the binary at build time, or
  *                         DIR/<name>.cl when --kernels DIR is given (edit and re-run, no rebuild)
  *   ex_parse_int()        a checked integer option value
+ *   EX_RELEASE_VIEWS(a, ...) release each of a list of array views (NULL ones included), the
+ *                         first failure returned, for EX_CLEANUP
+ *   EX_FREE(a, b, ...)    free() each of a list of host buffers (the end of most examples)
+ *   ex_parse_args()       a command line of integer and text options, --help, --accelerator and
+ *                         --kernels
  *
  * Helpers are `static inline` so each example compiles them without unused-function warnings. */
 #ifndef AMPCL_EXAMPLES_EXAMPLE_H
@@ -142,6 +147,78 @@ static inline int ex_parse_int(const char *option, const char *text, long min, l
   }
   *out = (int)v;
   return 1;
+}
+
+/* Releases each of `count` array views; returns the first failure, or AMP_SUCCESS. */
+static inline amp_status ex_release_views(amp_array_view *const *views, size_t count) {
+  amp_status first = AMP_SUCCESS;
+  for (size_t i = 0; i < count; i++) {
+    amp_status st = amp_array_view_release(views[i]);
+    if (first == AMP_SUCCESS)
+      first = st;
+  }
+  return first;
+}
+#define EX_RELEASE_VIEWS(...)                                                                      \
+  ex_release_views((amp_array_view *const[]){__VA_ARGS__},                                         \
+                   sizeof((amp_array_view *const[]){__VA_ARGS__}) / sizeof(amp_array_view *))
+
+/* Frees each of `count` host buffers (NULL ones included, as free() does). */
+static inline void ex_free_each(void *const *buffers, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    free(buffers[i]);
+}
+#define EX_FREE(...)                                                                               \
+  ex_free_each((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
+
+/* One option of an example's command line: `--name VALUE`, an integer in [min, max] into *number
+ * or the text into *text; or `--name` alone, which sets *flag to 1. */
+typedef struct ex_option {
+  const char *name;
+  long min, max;
+  int *number;
+  const char **text;
+  int *flag;
+} ex_option;
+
+/* Reads argv: --help or -h (usage to stdout), the example's own `options`, and the two every
+ * example takes, --accelerator PATH into *path and --kernels DIR into *kernels_dir. Returns -1
+ * when the whole line was read, else the exit code to return: 0 after --help, 2 after an unknown,
+ * incomplete or bad option (said on stderr with the usage, `name` first). */
+static inline int ex_parse_args(int argc, char **argv, const char *name, void (*usage)(FILE *),
+                                const ex_option *options, size_t count, const char **path,
+                                const char **kernels_dir) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    const ex_option *o = NULL;
+    for (size_t k = 0; k < count && !o; k++)
+      if (!strcmp(a, options[k].name))
+        o = &options[k];
+    if (o && o->flag) {
+      *o->flag = 1;
+      continue;
+    }
+    if (v && o && o->number) {
+      if (!ex_parse_int(a, v, o->min, o->max, o->number))
+        return 2;
+    } else if (v && o) {
+      *o->text = v;
+    } else if (v && !strcmp(a, "--accelerator")) {
+      *path = v;
+    } else if (v && !strcmp(a, "--kernels")) {
+      *kernels_dir = v;
+    } else {
+      fprintf(stderr, "%s: unknown or incomplete option '%s'\n", name, a);
+      usage(stderr);
+      return 2;
+    }
+    i++;
+  }
+  return -1;
 }
 
 #endif /* AMPCL_EXAMPLES_EXAMPLE_H */

@@ -124,32 +124,20 @@ int main(int argc, char **argv) {
   int size = 256, exit_code = 1, h = 0, w = 0;
   double scale = 0.6;
   const char *path = NULL, *kernels_dir = NULL, *input = NULL, *output = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-      if (!ex_parse_int("--size", argv[++i], 4, 8192, &size))
-        return 2;
-    } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-      scale = atof(argv[++i]);
-      if (!(scale >= 0.05 && scale <= 8.0)) {
-        fprintf(stderr, "amp-image: --scale must be between 0.05 and 8\n");
-        return 2;
-      }
-    } else if (!strcmp(argv[i], "--input") && i + 1 < argc) {
-      input = argv[++i];
-    } else if (!strcmp(argv[i], "--output") && i + 1 < argc) {
-      output = argv[++i];
-    } else if (!strcmp(argv[i], "--accelerator") && i + 1 < argc) {
-      path = argv[++i];
-    } else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
-      kernels_dir = argv[++i];
-    } else {
-      fprintf(stderr, "amp-image: unknown or incomplete option '%s'\n", argv[i]);
-      usage(stderr);
-      return 2;
-    }
+  const char *scale_text = NULL;
+  const ex_option options[] = {{"--size", 4, 8192, &size, NULL, NULL},
+                               {"--scale", 0, 0, NULL, &scale_text, NULL},
+                               {"--input", 0, 0, NULL, &input, NULL},
+                               {"--output", 0, 0, NULL, &output, NULL}};
+  int parsed = ex_parse_args(argc, argv, "amp-image", usage, options,
+                             sizeof options / sizeof *options, &path, &kernels_dir);
+  if (parsed >= 0)
+    return parsed;
+  if (scale_text)
+    scale = atof(scale_text);
+  if (!(scale >= 0.05 && scale <= 8.0)) {
+    fprintf(stderr, "amp-image: --scale must be between 0.05 and 8\n");
+    return 2;
   }
 #ifndef EX_HAVE_PNG
   if (input || output) {
@@ -263,10 +251,6 @@ fail:
   EX_CLEANUP(amp_kernel_release(kblur));
   EX_CLEANUP(amp_kernel_release(kresize));
   EX_CLEANUP(amp_program_release(program));
-  free(img);
-  free(resized);
-  free(blur8);
-  free(blurred);
-  free(want_blur);
+  EX_FREE(img, resized, blur8, blurred, want_blur);
   return status == AMP_SUCCESS ? exit_code : 1;
 }

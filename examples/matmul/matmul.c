@@ -133,41 +133,22 @@ static double tolerance(const matmul_problem *p, double want) {
 /* ---- seq: the reference programs' sequential triple loop
  * ------------------------------------------------ */
 
-static void matmul_seq_int(const int32_t *A, int m, int w, const int32_t *B, int n, int32_t *C) {
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      int32_t sum = 0;
-      for (int k = 0; k < w; ++k) {
-        sum += A[i * w + k] * B[k * n + j];
-      }
-      C[i * n + j] = sum;
-    }
+/* The same loop for each element type: matmul_seq_int, matmul_seq_float, matmul_seq_double. */
+#define MATMUL_SEQ(name, T)                                                                        \
+  static void name(const T *A, int m, int w, const T *B, int n, T *C) {                            \
+    for (int i = 0; i < m; ++i) {                                                                  \
+      for (int j = 0; j < n; ++j) {                                                                \
+        T sum = 0;                                                                                 \
+        for (int k = 0; k < w; ++k) {                                                              \
+          sum += A[i * w + k] * B[k * n + j];                                                      \
+        }                                                                                          \
+        C[i * n + j] = sum;                                                                        \
+      }                                                                                            \
+    }                                                                                              \
   }
-}
-
-static void matmul_seq_float(const float *A, int m, int w, const float *B, int n, float *C) {
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      float sum = 0;
-      for (int k = 0; k < w; ++k) {
-        sum += A[i * w + k] * B[k * n + j];
-      }
-      C[i * n + j] = sum;
-    }
-  }
-}
-
-static void matmul_seq_double(const double *A, int m, int w, const double *B, int n, double *C) {
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int k = 0; k < w; ++k) {
-        sum += A[i * w + k] * B[k * n + j];
-      }
-      C[i * n + j] = sum;
-    }
-  }
-}
+MATMUL_SEQ(matmul_seq_int, int32_t)
+MATMUL_SEQ(matmul_seq_float, float)
+MATMUL_SEQ(matmul_seq_double, double)
 
 static void matmul_seq(const matmul_problem *p, void *C) {
   if (p->kind == TYPE_INT)
@@ -218,9 +199,7 @@ static amp_status matmul_amp(amp_accelerator_view *av, amp_kernel *kernel, int t
 
   EX_TRY(amp_array_view_synchronize(avC));
 fail:
-  EX_CLEANUP(amp_array_view_release(avA));
-  EX_CLEANUP(amp_array_view_release(avB));
-  EX_CLEANUP(amp_array_view_release(avC));
+  EX_CLEANUP(EX_RELEASE_VIEWS(avA, avB, avC));
   return status;
 }
 
@@ -240,9 +219,7 @@ static amp_status matmul_blas(amp_accelerator_view *av, const matmul_problem *p,
 
   EX_TRY(amp_array_view_synchronize(avC));
 fail:
-  EX_CLEANUP(amp_array_view_release(avA));
-  EX_CLEANUP(amp_array_view_release(avB));
-  EX_CLEANUP(amp_array_view_release(avC));
+  EX_CLEANUP(EX_RELEASE_VIEWS(avA, avB, avC));
   return status;
 }
 
@@ -302,9 +279,7 @@ fail:
     EX_CLEANUP(amp_array_view_release(blockA[dev]));
     EX_CLEANUP(amp_array_view_release(blockC[dev]));
   }
-  EX_CLEANUP(amp_array_view_release(avA));
-  EX_CLEANUP(amp_array_view_release(avB));
-  EX_CLEANUP(amp_array_view_release(avC));
+  EX_CLEANUP(EX_RELEASE_VIEWS(avA, avB, avC));
   return status;
 }
 
@@ -646,10 +621,6 @@ fail:
   EX_CLEANUP(amp_kernel_release(naive));
   EX_CLEANUP(amp_kernel_release(tiled));
   EX_CLEANUP(amp_program_release(program));
-  free(p.A);
-  free(p.B);
-  free(p.C);
-  free(seqC);
-  free(blasC);
+  EX_FREE(p.A, p.B, p.C, seqC, blasC);
   return failed || status != AMP_SUCCESS ? 1 : 0;
 }

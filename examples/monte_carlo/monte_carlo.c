@@ -46,29 +46,13 @@ int main(int argc, char **argv) {
   amp_status status = AMP_SUCCESS;
   int samples = 1 << 24, per = 64, seed = 2026;
   const char *path = NULL, *kernels_dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
-      if (!ex_parse_int("--samples", argv[++i], 1, 1 << 30, &samples))
-        return 2;
-    } else if (!strcmp(argv[i], "--per") && i + 1 < argc) {
-      if (!ex_parse_int("--per", argv[++i], 1, 1 << 16, &per))
-        return 2;
-    } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-      if (!ex_parse_int("--seed", argv[++i], 0, INT32_MAX, &seed))
-        return 2;
-    } else if (!strcmp(argv[i], "--accelerator") && i + 1 < argc) {
-      path = argv[++i];
-    } else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
-      kernels_dir = argv[++i];
-    } else {
-      fprintf(stderr, "unknown argument '%s'\n", argv[i]);
-      usage(stderr);
-      return 2;
-    }
-  }
+  const ex_option options[] = {{"--samples", 1, 1 << 30, &samples, NULL, NULL},
+                               {"--per", 1, 1 << 16, &per, NULL, NULL},
+                               {"--seed", 0, INT32_MAX, &seed, NULL, NULL}};
+  int parsed = ex_parse_args(argc, argv, "monte_carlo", usage, options,
+                             sizeof options / sizeof *options, &path, &kernels_dir);
+  if (parsed >= 0)
+    return parsed;
   amp_accelerator *acc = NULL;
   amp_accelerator_view *av = NULL;
   amp_program *program = NULL;

@@ -267,10 +267,7 @@ static int write_frame(const char *dir, int step, const particle *p, int n) {
   }
   ok = 1;
 done:
-  free(light);
-  free(tmp);
-  free(halo);
-  free(pixels);
+  EX_FREE(light, tmp, halo, pixels);
   return ok;
 }
 #endif
@@ -386,45 +383,25 @@ int main(int argc, char **argv) {
   int run_seq = 1, run_naive = 1, run_tiled = 1;
   const char *path = NULL, *kernels_dir = NULL, *frames_dir = NULL, *screenshot = NULL;
   int window = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int ok = 1;
-    if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(o, "--window")) {
-      window = 1;
-      continue;
-    } else if (!v) {
-      ok = 0;
-    } else if (!strcmp(o, "--size")) {
-      ok = ex_parse_int(o, v, 2, 1 << 22, &n);
-    } else if (!strcmp(o, "--steps")) {
-      ok = ex_parse_int(o, v, 1, 1 << 24, &steps);
-    } else if (!strcmp(o, "--every")) {
-      ok = ex_parse_int(o, v, 1, 1 << 24, &every);
-    } else if (!strcmp(o, "--impl")) {
-      run_seq = !strcmp(v, "seq") || !strcmp(v, "all");
-      run_naive = !strcmp(v, "naive") || !strcmp(v, "all");
-      run_tiled = !strcmp(v, "tiled") || !strcmp(v, "all");
-      ok = run_seq || run_naive || run_tiled;
-    } else if (!strcmp(o, "--frames")) {
-      frames_dir = v;
-    } else if (!strcmp(o, "--screenshot")) {
-      screenshot = v;
-    } else if (!strcmp(o, "--accelerator")) {
-      path = v;
-    } else if (!strcmp(o, "--kernels")) {
-      kernels_dir = v;
-    } else {
-      ok = 0;
-    }
-    if (!ok) {
-      fprintf(stderr, "nbody: bad, unknown or incomplete option '%s'\n", o);
+  const char *impl_text = NULL;
+  const ex_option nbody_options[] = {
+      {"--size", 2, 1 << 22, &n, NULL, NULL},      {"--steps", 1, 1 << 24, &steps, NULL, NULL},
+      {"--every", 1, 1 << 24, &every, NULL, NULL}, {"--impl", 0, 0, NULL, &impl_text, NULL},
+      {"--frames", 0, 0, NULL, &frames_dir, NULL}, {"--screenshot", 0, 0, NULL, &screenshot, NULL},
+      {"--window", 0, 0, NULL, NULL, &window}};
+  int parsed = ex_parse_args(argc, argv, "nbody", usage, nbody_options,
+                             sizeof nbody_options / sizeof *nbody_options, &path, &kernels_dir);
+  if (parsed >= 0)
+    return parsed;
+  if (impl_text) {
+    run_seq = !strcmp(impl_text, "seq") || !strcmp(impl_text, "all");
+    run_naive = !strcmp(impl_text, "naive") || !strcmp(impl_text, "all");
+    run_tiled = !strcmp(impl_text, "tiled") || !strcmp(impl_text, "all");
+    if (!run_seq && !run_naive && !run_tiled) {
+      fprintf(stderr, "nbody: bad option '--impl %s'\n", impl_text);
       usage(stderr);
       return 2;
     }
-    i++;
   }
 #ifndef EX_HAVE_WINDOW
   if (window || screenshot) {
@@ -586,10 +563,6 @@ fail:
   EX_CLEANUP(amp_kernel_release(kernels[0]));
   EX_CLEANUP(amp_kernel_release(kernels[1]));
   EX_CLEANUP(amp_program_release(program));
-  free(initial);
-  free(reference);
-  free(scratch);
-  free(buf[0]);
-  free(buf[1]);
+  EX_FREE(initial, reference, scratch, buf[0], buf[1]);
   return failed || status != AMP_SUCCESS ? 1 : 0;
 }

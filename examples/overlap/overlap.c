@@ -59,13 +59,9 @@ static amp_status add_exp(const run *r, int pieces, double *ms) {
 fail:
   for (int p = 0; p < pieces; p++) {
     EX_CLEANUP(amp_future_release(back[p]));
-    EX_CLEANUP(amp_array_view_release(pf[p]));
-    EX_CLEANUP(amp_array_view_release(ps[p]));
-    EX_CLEANUP(amp_array_view_release(pr[p]));
+    EX_CLEANUP(EX_RELEASE_VIEWS(pf[p], ps[p], pr[p]));
   }
-  EX_CLEANUP(amp_array_view_release(f));
-  EX_CLEANUP(amp_array_view_release(s));
-  EX_CLEANUP(amp_array_view_release(res));
+  EX_CLEANUP(EX_RELEASE_VIEWS(f, s, res));
   return status;
 }
 

@@ -80,26 +80,14 @@ int main(int argc, char **argv) {
   amp_status status = AMP_SUCCESS;
   int size = 16;
   const char *path = NULL, *kernels_dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-      if (!ex_parse_int("--size", argv[++i], TILE, 1 << 14, &size))
-        return 2;
-      if (size % TILE) {
-        fprintf(stderr, "--size must be even: the 2 x 2 tiles must divide the extent\n");
-        return 2;
-      }
-    } else if (!strcmp(argv[i], "--accelerator") && i + 1 < argc) {
-      path = argv[++i];
-    } else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
-      kernels_dir = argv[++i];
-    } else {
-      fprintf(stderr, "tiles: unknown or incomplete option '%s'\n", argv[i]);
-      usage(stderr);
-      return 2;
-    }
+  const ex_option options[] = {{"--size", TILE, 1 << 14, &size, NULL, NULL}};
+  int parsed = ex_parse_args(argc, argv, "tiles", usage, options, sizeof options / sizeof *options,
+                             &path, &kernels_dir);
+  if (parsed >= 0)
+    return parsed;
+  if (size % TILE) {
+    fprintf(stderr, "--size must be even: the 2 x 2 tiles must divide the extent\n");
+    return 2;
   }
 
   size_t count = (size_t)size * (size_t)size;
@@ -194,9 +182,6 @@ fail:
   EX_CLEANUP(amp_future_release(done));
   EX_CLEANUP(amp_kernel_release(kernel));
   EX_CLEANUP(amp_program_release(program));
-  free(tile_number);
-  free(sum);
-  free(want_tile);
-  free(want_sum);
+  EX_FREE(tile_number, sum, want_tile, want_sum);
   return status == AMP_SUCCESS ? exit_code : 1;
 }

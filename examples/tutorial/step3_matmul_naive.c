@@ -8,13 +8,9 @@
 enum { M = 384, W = 256, N = 320 };
 
 int main(void) {
-  float *a = malloc(sizeof(float) * M * W), *b = malloc(sizeof(float) * W * N);
-  float *c = malloc(sizeof(float) * M * N), *expect = malloc(sizeof(float) * M * N);
-  if (!a || !b || !c || !expect)
+  float *a, *b, *c, *expect;
+  if (!new_matrices(M, W, N, &a, &b, &c, &expect))
     return 1;
-  fill(a, M * W, 1);
-  fill(b, W * N, 2);
-  matmul_host(a, b, expect, M, W, N);
 
   amp_program *program;
   amp_kernel *kernel;
@@ -38,14 +34,9 @@ int main(void) {
 
   int wrong = count_wrong(c, expect, M * N);
   printf("naive matmul %d x %d x %d: %.2f ms (copies included), %d wrong\n", M, W, N, ms, wrong);
-  TRY(amp_array_view_release(va));
-  TRY(amp_array_view_release(vb));
-  TRY(amp_array_view_release(vc));
+  TRY(release_matrix_views(va, vb, vc));
   TRY(amp_kernel_release(kernel));
   TRY(amp_program_release(program));
-  free(a);
-  free(b);
-  free(c);
-  free(expect);
+  free_matrices(a, b, c, expect);
   return wrong == 0 ? 0 : 1;
 }

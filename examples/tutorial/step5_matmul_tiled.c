@@ -44,13 +44,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: step5_matmul_tiled [SIZE], SIZE from 1 to 4096\n");
     return 2;
   }
-  float *a = malloc(sizeof(float) * M * W), *b = malloc(sizeof(float) * W * N);
-  float *c = malloc(sizeof(float) * M * N), *expect = malloc(sizeof(float) * M * N);
-  if (!a || !b || !c || !expect)
+  float *a, *b, *c, *expect;
+  if (!new_matrices(M, W, N, &a, &b, &c, &expect))
     return 1;
-  fill(a, M * W, 1);
-  fill(b, W * N, 2);
-  matmul_host(a, b, expect, M, W, N);
 
   amp_accelerator_view *view;
   TRY(amp_default_view(&view)); /* belongs to the accelerator: no release */
@@ -98,16 +94,11 @@ int main(int argc, char **argv) {
   }
   printf("the tiled kernel is %.1fx as fast as the naive one\n", ms[0] / ms[1]);
 
-  TRY(amp_array_view_release(va));
-  TRY(amp_array_view_release(vb));
-  TRY(amp_array_view_release(vc));
+  TRY(release_matrix_views(va, vb, vc));
   TRY(amp_kernel_release(naive));
   TRY(amp_kernel_release(tiled));
   TRY(amp_program_release(naive_program));
   TRY(amp_program_release(tiled_program));
-  free(a);
-  free(b);
-  free(c);
-  free(expect);
+  free_matrices(a, b, c, expect);
   return wrong == 0 ? 0 : 1;
 }

@@ -47,9 +47,7 @@ static amp_status vector_add_exp_amp(amp_accelerator_view *av, amp_kernel *kerne
 
   EX_TRY(amp_array_view_synchronize(avResult));
 fail:
-  EX_CLEANUP(amp_array_view_release(avFirst));
-  EX_CLEANUP(amp_array_view_release(avSecond));
-  EX_CLEANUP(amp_array_view_release(avResult));
+  EX_CLEANUP(EX_RELEASE_VIEWS(avFirst, avSecond, avResult));
   return status;
 }
 
@@ -66,23 +64,11 @@ int main(int argc, char **argv) {
   amp_status status = AMP_SUCCESS;
   int n = 1 << 20;
   const char *path = NULL, *kernels_dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-      if (!ex_parse_int("--size", argv[++i], 1, 1 << 28, &n))
-        return 2;
-    } else if (!strcmp(argv[i], "--accelerator") && i + 1 < argc) {
-      path = argv[++i];
-    } else if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
-      kernels_dir = argv[++i];
-    } else {
-      fprintf(stderr, "vector_add_exp: unknown or incomplete option '%s'\n", argv[i]);
-      usage(stderr);
-      return 2;
-    }
-  }
+  const ex_option options[] = {{"--size", 1, 1 << 28, &n, NULL, NULL}};
+  int parsed = ex_parse_args(argc, argv, "vector_add_exp", usage, options,
+                             sizeof options / sizeof *options, &path, &kernels_dir);
+  if (parsed >= 0)
+    return parsed;
 
   float *first = malloc((size_t)n * sizeof *first);
   float *second = malloc((size_t)n * sizeof *second);
@@ -152,9 +138,6 @@ fail:
   EX_CLEANUP(amp_future_release(done));
   EX_CLEANUP(amp_kernel_release(kernel));
   EX_CLEANUP(amp_program_release(program));
-  free(first);
-  free(second);
-  free(result);
-  free(expected);
+  EX_FREE(first, second, result, expected);
   return status == AMP_SUCCESS ? exit_code : 1;
 }

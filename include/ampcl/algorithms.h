@@ -96,6 +96,30 @@ AMP_API amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view
 AMP_API amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src,
                                  amp_array_view *bins);
 
+/* The weighted histogram: bins[v] = the sum of weights[i] over the elements i of src (rank 1,
+ * AMP_INT32 or AMP_UINT32) equal to v, for 0 <= v < B, where bins is a rank-1 view of B elements
+ * of the weights' type; values outside [0, B) add nothing. weights: rank 1, src's extent,
+ * AMP_INT32, AMP_UINT32 or AMP_FLOAT (not AMP_DOUBLE: the bins add with 32-bit atomics). bins is
+ * overwritten. Float sums are added in an order that varies between runs, so their last bits may
+ * too; integer sums wrap around and are exact. k-means' new centres are this with the points'
+ * cluster numbers as src and a coordinate as the weights (docs/ALGORITHMS.md). */
+AMP_API amp_status amp_histogram_weighted(amp_accelerator_view *view, amp_array_view *src,
+                                          amp_array_view *weights, amp_array_view *bins);
+
+/* The segmented reduction: each run of equal consecutive keys (rank 1, AMP_INT32 or AMP_UINT32) is
+ * one segment, and out_keys[s], out_values[s] are segment s's key and the sum, minimum or maximum
+ * (op) of its values (rank 1, keys' extent, AMP_INT32, AMP_UINT32 or AMP_FLOAT), for s <
+ * *count, the number of segments. out_keys and out_values have the element types of keys and
+ * values and at least *count elements (AMP_ERROR_EXTENT_MISMATCH naming both counts, with nothing
+ * written, when not); their elements from *count on are left as they were. Keys need not be
+ * sorted: equal keys apart are separate segments (sort by key first, amp_sort_by_key, to reduce
+ * each key once). Float values combine in an order that varies between runs. Temporaries: n
+ * uints. */
+AMP_API amp_status amp_reduce_by_key(amp_accelerator_view *view, amp_array_view *keys,
+                                     amp_array_view *values, amp_reduce_op op,
+                                     amp_array_view *out_keys, amp_array_view *out_values,
+                                     size_t *count);
+
 /* Sorts the rank-1 view `keys` (AMP_UINT32, AMP_INT32, AMP_FLOAT, AMP_UINT64, AMP_INT64 or
  * AMP_DOUBLE) in place into ascending order: a stable least-significant-digit radix sort; on GPUs,
  * for 32-bit keys (with 32-bit values or none), one pass per 8-bit digit with decoupled look-back
@@ -150,6 +174,31 @@ AMP_API amp_status amp_stencil_2d(amp_accelerator_view *view, amp_array_view *sr
  * temporary view). */
 AMP_API amp_status amp_gaussian_blur(amp_accelerator_view *view, amp_array_view *src,
                                      amp_array_view *dst, float sigma);
+
+/* ---- building ahead ----------------------------------------------------------------------- */
+
+/* The algorithms amp_algorithms_prepare builds, as bits. */
+typedef enum amp_prepare_set {
+  AMP_PREPARE_REDUCE = 1u << 0,    /* amp_reduce with each of its operators */
+  AMP_PREPARE_SCAN = 1u << 1,      /* amp_scan (both kinds: the same kernels) */
+  AMP_PREPARE_HISTOGRAM = 1u << 2, /* amp_histogram (type AMP_INT32 or AMP_UINT32) */
+  AMP_PREPARE_SORT = 1u << 3,      /* amp_sort of keys alone */
+  AMP_PREPARE_TRANSPOSE = 1u << 4, /* amp_transpose_view */
+  AMP_PREPARE_ALL = 0x1fu          /* all of them (with AMP_PREPARE_HISTOGRAM only for int, uint) */
+} amp_prepare_set;
+
+/* Builds the kernels that the algorithms `which` (AMP_PREPARE_* bits) use on the view's device for
+ * elements of `type` (AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE), so their first call does not
+ * wait for the compiler: each runs once on a small device array (4096 elements), which builds
+ * exactly the kernels its calls choose there, kept for the life of the process (a driver that
+ * compiles again per launch shape, as POCL appears to, may still do so for a much larger first
+ * call: docs/ALGORITHMS.md). Returns when done;
+ * the time it takes is the builds'. Bits that name no algorithm, another type,
+ * AMP_PREPARE_HISTOGRAM with a float type, or double on a device without it are
+ * AMP_ERROR_INVALID_ARGUMENT (or AMP_ERROR_UNSUPPORTED_FEATURE), naming the value; which = 0 does
+ * nothing. */
+AMP_API amp_status amp_algorithms_prepare(amp_accelerator_view *view, unsigned which,
+                                          amp_elem_type type);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "array_view.h"
 #include "export.h"
 #include "extent.h"
+#include "kernel.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -45,6 +46,13 @@ AMP_API amp_status amp_array_view_of(amp_array *array, amp_array_view **out);
  * element's bytes move, the index is checked against the array's extent. */
 AMP_API amp_status amp_array_get(amp_array *array, amp_index index, void *out);
 AMP_API amp_status amp_array_set(amp_array *array, amp_index index, const void *value);
+
+/* The array as a kernel argument, for an AMP_VIEW or AMP_CONST_VIEW parameter: the kernel gets the
+ * array's whole view (as amp_array_view_of would give), in place on the array's accelerator, so a
+ * launch needs no view of its own (AMP's capture of an array by reference). Everything a view
+ * argument is checked for holds (element type, rank, const), and a dead array handle is refused
+ * before anything moves. */
+AMP_API amp_arg amp_arg_array(amp_array *array);
 
 AMP_API amp_status amp_array_retain(amp_array *array);
 AMP_API amp_status amp_array_release(amp_array *array);

@@ -56,7 +56,10 @@ AMP_API amp_status amp_program_create_builtin(const char *name, const char *opti
                                               amp_program **out);
 
 /* Builds the program for the accelerator now, rather than at its first launch: a way to pay the
- * compile time up front and to see build errors early. */
+ * compile time up front and to see build errors early. Everything a build costs is paid here:
+ * when a kernel of the program has a struct parameter, the one probe build that finds its sizeof
+ * runs here too (AMP_TRACE shows it as "ampcl parameter-size probe (program build)"), so a first
+ * launch afterwards only creates its kernel object. */
 AMP_API amp_status amp_program_build(amp_program *program, amp_accelerator *acc);
 
 AMP_API amp_status amp_program_retain(amp_program *program);
@@ -78,7 +81,9 @@ typedef enum amp_arg_kind {
   AMP_ARG_BYTES,   /* a by-value struct: a pointer to its bytes and their size */
   AMP_ARG_LOCAL,   /* a __local (tile_static) buffer of the given size, allocated per tile */
   AMP_ARG_TEXTURE, /* a texture (ampcl/texture.h: amp_arg_texture) */
-  AMP_ARG_SAMPLER  /* a sampler (ampcl/texture.h: amp_arg_sampler) */
+  AMP_ARG_SAMPLER, /* a sampler (ampcl/texture.h: amp_arg_sampler) */
+  AMP_ARG_ARRAY,   /* an array, as its whole view (ampcl/array.h: amp_arg_array) */
+  AMP_ARG_POINTER  /* a view passed as a plain pointer (amp_arg_pointer): one kernel parameter */
 } amp_arg_kind;
 
 /* One kernel argument. Make them with the amp_arg_* functions below, in the kernel's parameter
@@ -103,10 +108,24 @@ typedef struct amp_arg {
     struct {
       int filter, address;
     } sampler;
+    struct amp_array *array;
   } u;
 } amp_arg;
 
+/* A view for an AMP_VIEW / AMP_CONST_VIEW parameter, or for a plain pointer parameter of an
+ * unchanged OpenCL kernel (`__global float *a`, `__global const float *a`, `__constant float *a`):
+ * there it binds as amp_arg_pointer does, since the driver names the parameter a pointer. */
 AMP_API amp_arg amp_arg_view(amp_array_view *view);
+/* A view as a plain pointer parameter (`__global T *p`): the address of its element 0. Its
+ * elements must be contiguous (a whole view, or a section whose rows follow each other; a strided
+ * section is AMP_ERROR_KERNEL_ARGS, saying so), and its element type must be the pointer's. A const
+ * or __constant pointer is a read (the view is not marked written); any other is a read and a
+ * write. A section that starts inside its data must start on the device's base address alignment
+ * (CL_DEVICE_MEM_BASE_ADDR_ALIGN; an error names both otherwise). amp_arg_view does the same for
+ * such a parameter; this form also fills one parameter where the driver gives no parameter
+ * information. In debug mode accesses through pointers are not checked: each launch with one says
+ * so on stderr, naming them (docs/PORTING_OPENCL.md). */
+AMP_API amp_arg amp_arg_pointer(amp_array_view *view);
 AMP_API amp_arg amp_arg_int(int32_t value);
 AMP_API amp_arg amp_arg_uint(uint32_t value);
 AMP_API amp_arg amp_arg_float(float value);
@@ -127,7 +146,8 @@ AMP_API amp_arg amp_arg_local(size_t bytes);
  * argument that does not match its parameter (AMP_ERROR_KERNEL_ARGS, naming the argument's index
  * from 0 and both types: a view for a scalar parameter, a scalar or amp_arg_bytes for a view or
  * pointer, a view of another element type; views of structs and amp_arg_bytes are compared by
- * size with the parameter's type, whose sizeof ampcl asks the compiler for when it is a struct), a
+ * size with the parameter's type: typedefs and one-token macros of built-in types are followed by
+ * name, and for a struct ampcl asks the compiler its sizeof once, when the program is built), a
  * read-only view given to a non-const parameter (AMP_ERROR_ACCESS_DENIED), double data or arguments
  * on an accelerator without fp64 (AMP_ERROR_UNSUPPORTED_FEATURE), and a build failure (the build
  * log in amp_last_error()). A kernel written for a tile shape (AMP_TILE_SHAPE /
@@ -173,6 +193,21 @@ typedef struct amp_launch {
  * completion, whose amp_future_elapsed_ns() gives the kernel's device time. */
 AMP_API amp_status amp_parallel_for_each_ex(amp_accelerator_view *view, const amp_launch *launch,
                                             amp_future **done);
+
+/* A launch in OpenCL's terms, for a kernel ported unchanged from a raw OpenCL host program: what
+ * clEnqueueNDRangeKernel(queue, k, work_dim, NULL, global_size, local_size, ...) would run, with
+ * the arguments checked and the views' data moved as for amp_parallel_for_each_ex. global_size and
+ * local_size are in OpenCL's order, dimension 0 the fastest (get_global_id(0) walks a row); AMP's
+ * extent puts the slowest first, so global_size[d] becomes extent.dim[work_dim - 1 - d] (a 2-D
+ * global_size {width, height} is amp_extent2(height, width)), and local_size likewise the tile.
+ * local_size NULL: untiled (the driver picks the work-group size). Each local_size[d] must divide
+ * global_size[d]; every size must be 1 to INT_MAX (AMP_ERROR_INVALID_COMPUTE_DOMAIN names the
+ * dimension, in OpenCL's order); work_dim 1 to 3 (AMP_ERROR_INVALID_ARGUMENT). done: as for
+ * amp_parallel_for_each_ex (NULL: no future). */
+AMP_API amp_status amp_parallel_for_each_ndrange(amp_accelerator_view *view, amp_kernel *kernel,
+                                                 unsigned work_dim, const size_t *global_size,
+                                                 const size_t *local_size, const amp_arg *args,
+                                                 size_t nargs, amp_future **done);
 
 /* What the typed launchers call: those ampcl_embed_cl generates from a .cl file, one C function
  * NAME_launch per kernel NAME with a typed parameter per kernel parameter (docs/KERNELS.md, "Typed

@@ -4,7 +4,8 @@
  * and queues, or to measure raw OpenCL beside ampcl. The objects belong to ampcl: do not release
  * them (retain them first if you keep them beyond the handle's life). Commands you enqueue on an
  * ampcl queue are ordered with ampcl's on that queue (queues are in order), but ampcl's coherence
- * bookkeeping does not see them: synchronise views before and after.
+ * bookkeeping does not see them: synchronise views before and after, or use ampcl/interop.h,
+ * whose calls bring your objects in and lend a view's buffer out inside that bookkeeping.
  *
  * Not included by ampcl.h, so that the main headers do not need CL/cl.h. */
 #ifndef AMPCL_OPENCL_H

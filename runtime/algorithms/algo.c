@@ -68,6 +68,23 @@ fail:
   return status;
 }
 
+amp_status amp__algo_check_indexed(amp_accelerator_view *view, const amp_array_view *index,
+                                   const char *index_name, const amp_array_view *values,
+                                   const char *values_name, const char *why, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__algo_check_view(view, index, 1, AMP__ALGO_INT32, 0, index_name, fn));
+  AMP__TRY(amp__algo_check_view(view, values, 1, AMP__ALGO_NUMBERS, 0, values_name, fn));
+  if (values->type.kind == AMP_ELEM_DOUBLE)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT,
+              "%s: %s holds doubles; it takes AMP_INT32, AMP_UINT32 or AMP_FLOAT (%s)", fn,
+              values_name, why);
+  if (values->extent.dim[0] != index->extent.dim[0])
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: %s has %d elements but %s has %d", fn, index_name,
+              index->extent.dim[0], values_name, values->extent.dim[0]);
+fail:
+  return status;
+}
+
 /* The algorithms' own kernels (no caller text in them) are kept for the life of the process, so
  * each is built once per device: the program cache frees a build with its last program
  * (program_cache.c), and an algorithm call would otherwise build its kernels again every time. The
@@ -290,4 +307,14 @@ amp_status amp__algo_tile(const amp_accelerator_view *view, int tuned, int least
   }
 fail:
   return status;
+}
+
+void amp__algo_swap_passes(amp_array_view **from, amp_array_view **to, amp_array_view **vfrom,
+                           amp_array_view **vto) {
+  amp_array_view *x = *from;
+  *from = *to;
+  *to = x;
+  x = *vfrom;
+  *vfrom = *vto;
+  *vto = x;
 }

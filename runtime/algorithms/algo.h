@@ -4,6 +4,7 @@
 #ifndef AMPCL_RUNTIME_ALGO_H
 #define AMPCL_RUNTIME_ALGO_H
 
+#include "algorithms/algo_shapes.h"
 #include "ampcl/algorithms.h"
 #include "ampcl/array.h"
 #include "ampcl/kernel.h"
@@ -26,6 +27,14 @@ enum {
  * on the view's device for double. */
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
                                 int kinds, int write, const char *name, const char *fn);
+
+/* The checks of an index view and the 32-bit values that go with it (amp_histogram_weighted's src
+ * and weights, amp_reduce_by_key's keys and values): both live rank-1 views, the index int or uint,
+ * the values int, uint or float (double is refused: they combine with 32-bit atomics, `why`),
+ * of equal extents. */
+amp_status amp__algo_check_indexed(amp_accelerator_view *view, const amp_array_view *index,
+                                   const char *index_name, const amp_array_view *values,
+                                   const char *values_name, const char *why, const char *fn);
 
 /* The kernel `kname` of the builtin kernel file `file` (kernels_cl/<file>.cl) built for element
  * type `kind` (-DT=... -DT4=...). With `prefix` != NULL, the program is prefix + the file's text
@@ -84,6 +93,18 @@ amp_status amp__algo_warp_path(const amp_accelerator_view *view, amp__knob knob,
 /* algo_cpu.c: *out = whether reduce, scan and transpose take their CPU-device kernels on this
  * view: on a CPU device unless AMP_ALGO_CPU_KERNELS=0 (a bad value is an error naming it). */
 amp_status amp__algo_cpu_kernels(const amp_accelerator_view *view, int *out, const char *fn);
+
+/* algo_cpu.c: the elements per thread of a CPU kernel's pass over n elements with the shape of
+ * `path` (algo_shapes.c): the shape's per_cu threads per compute unit (at most its `most`), each
+ * at least its `per` elements and at most `most_per`, rounded up to whole steps of `step`; 0 for
+ * no elements. */
+size_t amp__algo_cpu_chunk(const amp_accelerator_view *view, amp__algo_path path, size_t n,
+                           size_t most_per, size_t step);
+
+/* Swaps the views a pass read (*from, *vfrom) with those it wrote (*to, *vto), for the next pass
+ * of a sort. */
+void amp__algo_swap_passes(amp_array_view **from, amp_array_view **to, amp_array_view **vfrom,
+                           amp_array_view **vto);
 
 /* onesweep.c: whether amp_sort takes the one-pass-per-digit sort for n keys on this view
  * (AMP_SORT_ONESWEEP, the device type, n < 2^30, its

@@ -13,7 +13,6 @@
 #include "algorithms/algo.h"
 #include "core/knobs.h"
 
-#define CI_TILE      256 /* threads per tile (AMP_COMPACT_TILE) */
 #define CI_MAX_ITEMS 8192
 #define CI_LIMIT     (1L << 30) /* compact.cl: 30-bit status values */
 
@@ -67,14 +66,16 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
    * 24 x 256 for unique, each the fastest of its call's shapes on an H200 in three alternating
    * rounds (copy_if 0.73-0.76 of the copy against 0.70-0.72 for 32 x 128, unique 0.71-0.73 against
    * 0.65-0.69; lab/NOTEBOOK.md, 2026-11-27, "ballots for the sort"); the portable path 16 x 256 (8
-   * elements for double: the same bytes). The look-back reads 32 predecessors at once. For
-   * measuring, AMP_COMPACT_PER (4 .. 32, the double's is half of it), AMP_COMPACT_TILE (64 .. 1024,
-   * a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them; a tile holds at most CI_MAX_ITEMS
-   * elements (32 KB of tile_static memory). */
-  int per = 16, tile = CI_TILE, window = 32;
-  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_PER, 4, 32, warp_path ? 24 : 16, &per, fn));
-  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_TILE, 64, 1024,
-                            warp_path && pred ? CI_TILE / 2 : CI_TILE, &tile, fn));
+   * elements for double: the same bytes). The shapes are the table's (algo_shapes.c). The look-back
+   * reads 32 predecessors at once. For measuring, AMP_COMPACT_PER (4 .. 32, the double's is half of
+   * it), AMP_COMPACT_TILE (64 .. 1024, a multiple of 32) and AMP_COMPACT_WINDOW (1 .. 32) set them;
+   * a tile holds at most CI_MAX_ITEMS elements (32 KB of tile_static memory). */
+  const amp__algo_shape *s = amp__algo_shape_of(
+      view, !warp_path ? AMP__SHAPE_COMPACT
+                       : (pred ? AMP__SHAPE_COMPACT_WARP_IF : AMP__SHAPE_COMPACT_WARP_UNIQUE));
+  int per = s->per, tile = s->tile, window = 32;
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_PER, 4, 32, s->per, &per, fn));
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_TILE, 64, 1024, s->tile, &tile, fn));
   AMP__TRY(amp__knob_int_in(AMP_KNOB_COMPACT_WINDOW, 1, 32, 32, &window, fn));
   if (tile % 32 != 0)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_TILE=%d: expected a multiple of 32", fn,
@@ -91,9 +92,8 @@ static amp_status compact(amp_accelerator_view *view, amp_array_view *src, amp_a
    * down to 32, at the same elements per thread. tile_static memory per thread: its elements
    * (padded one word in 32 in the portable path), its scan entry, the warp emulation's word;
    * besides: the look-back window and a few words. */
-  AMP__TRY(amp__algo_tile(view, tile, AMP__ALGO_LEAST_TILE,
-                          ((size_t)per * 33 * src->type.size + 31) / 32 + 9, 32 * 4 + 32, fn, fn,
-                          &tile));
+  AMP__TRY(amp__algo_tile(view, tile, s->least, ((size_t)per * 33 * src->type.size + 31) / 32 + 9,
+                          32 * 4 + 32, fn, fn, &tile));
   int items = per * tile;
   char opts[192];
   snprintf(opts, sizeof opts,

@@ -17,13 +17,13 @@
 #include "algorithms/algo.h"
 #include "core/knobs.h"
 
-#define FIX_CHUNK  1024
-#define FIX_TILE   256 /* threads per chunk on GPUs, or fewer where the device allows less */
-#define FIX_PER_CU 4   /* CPU devices: threads per compute unit, */
-/* and at most this many chunks per thread: Mesa's llvmpipe (rusticl) ends a work-item's loops
- * after 65535 iterations in all, silently (a loop to 100000 counted 65535, and the loops after it
- * ran once), and a chunk costs a thread about 100 iterations of the reduce's vector tree, 800 of
- * its scalar tree (a caller's operator) and 250 of the scan */
+#define FIX_CHUNK 1024
+/* threads per chunk on GPUs (or fewer where the device allows less), and on CPU devices threads
+ * per compute unit and per tile: the table's (algo_shapes.c); and at most this many chunks per
+ * thread: Mesa's llvmpipe (rusticl) ends a work-item's loops after 65535 iterations in all,
+ * silently (a loop to 100000 counted 65535, and the loops after it ran once), and a chunk costs a
+ * thread about 100 iterations of the reduce's vector tree, 800 of its scalar tree (a caller's
+ * operator) and 250 of the scan */
 #define FIX_CPU_PER_VEC    512
 #define FIX_CPU_PER_SCALAR 64
 #define FIX_CPU_PER_SCAN   128
@@ -51,15 +51,18 @@ static amp_status shape(amp_accelerator_view *view, size_t chunks, size_t elem, 
   *w = 1;
   *per = 1;
   if (cpu) {
+    const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_FIXED_CPU);
     size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
-    size_t threads = cu * FIX_PER_CU;
+    size_t threads = cu * (size_t)s->per_cu;
     size_t per_thread = chunks / threads + (chunks % threads != 0);
     *per = (int)(per_thread < (size_t)max_per ? per_thread : (size_t)max_per);
     threads = chunks / (size_t)*per + (chunks % (size_t)*per != 0);
-    *lt = threads < 16 ? (int)threads : 16;
+    *lt = threads < (size_t)s->tile ? (int)threads : s->tile;
     *tiles = threads / (size_t)*lt + (threads % (size_t)*lt != 0);
   } else {
-    AMP__TRY(amp__algo_tile(view, FIX_TILE, 1, 0, 2 * 256 * elem, "AMP_ALGO_FIXED_ORDER", fn, w));
+    const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_FIXED);
+    AMP__TRY(
+        amp__algo_tile(view, s->tile, s->least, 0, 2 * 256 * elem, "AMP_ALGO_FIXED_ORDER", fn, w));
     *lt = *w;
     *tiles = chunks;
   }

@@ -6,9 +6,6 @@
 
 #include "algorithms/algo.h"
 
-#define HIST_TILE                                                                                  \
-  256 /* the tuned tile; 128, 64, 32 where the device allows less (amp__algo_tile) */
-
 amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src, amp_array_view *bins) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_histogram";
@@ -20,8 +17,11 @@ amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src, amp_ar
   size_t nb = (size_t)bins->extent.dim[0], n = (size_t)src->extent.dim[0];
   /* Half the tile_static memory at most, so that a tile's copy leaves room for occupancy. */
   int local = nb * sizeof(cl_uint) <= view->acc->props.local_memory / 2;
-  int tile = HIST_TILE; /* the tile's copy of the bins is not per thread: only the count varies */
-  AMP__TRY(amp__algo_tile(view, HIST_TILE, AMP__ALGO_LEAST_TILE, 0, 0, fn, fn, &tile));
+  /* the tuned tile (algo_shapes.c), or fewer threads where the device allows less; the tile's copy
+   * of the bins is not per thread: only the count varies */
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_HISTOGRAM);
+  int tile = s->tile;
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, 0, 0, fn, fn, &tile));
   char opts[64];
   snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DHIST_TILE=%d",
            amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1), tile);
@@ -30,7 +30,7 @@ amp_status amp_histogram(amp_accelerator_view *view, amp_array_view *src, amp_ar
                                  local ? "amp_histogram_local" : "amp_histogram_global", &kc));
   amp_arg z[] = {amp_arg_view(bins)};
   AMP__TRY(amp_parallel_for_each(view, amp_extent1((int)nb), kz, z, 1));
-  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * 4, 4096);
+  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * (size_t)s->per, (size_t)s->most);
   if (local) {
     amp_arg a[] = {amp_arg_view(src), amp_arg_view(bins), amp_arg_local(nb * sizeof(cl_uint))};
     AMP__TRY(amp__algo_launch1(view, kc, tiles, tile, a, AMP_NARGS(a)));

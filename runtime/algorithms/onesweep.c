@@ -42,10 +42,12 @@ amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n,
     else
       AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SORT_ONESWEEP=%s: expected 0 or 1", fn, env);
   }
-  /* where even its tiles of 32 threads do not fit tile_static memory (6.3 KB with values), the
-   * multi-pass sort */
+  /* where even its smallest tiles (32 threads) do not fit tile_static memory (6.3 KB with values),
+   * the multi-pass sort */
+  const amp__algo_shape *s =
+      amp__algo_shape_of(view, vs ? AMP__SHAPE_ONESWEEP_PAIRS : AMP__SHAPE_ONESWEEP_KEYS);
   *out = want && n < (size_t)OS_LIMIT &&
-         amp__algo_tile_fits(view, AMP__ALGO_LEAST_TILE, OS_LOCAL(vs ? 12 : 16, vs), OS_FIXED);
+         amp__algo_tile_fits(view, s->least, OS_LOCAL(s->per, vs), OS_FIXED);
 fail:
   return status;
 }
@@ -61,14 +63,18 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
    * of 256 and 512, 8 to 24 keys; lab/NOTEBOOK.md, 2026-11-27, "warp-ranked sort"); the portable
    * pass 16 and 12 (the fastest of 8, 12 and 16 on an H100). For measuring, AMP_ONESWEEP_PER (4 ..
    * 24, 16 with values: their tile_static memory) and, for the warp pass, AMP_ONESWEEP_TILE (256 or
-   * 512) set them. */
+   * 512) set them. The shapes are the table's (algo_shapes.c). */
   int warp_pass = 0, tile = OS_TILE, per = 0;
   const char *warp = "";
+  const amp__algo_shape *portable =
+      amp__algo_shape_of(view, values ? AMP__SHAPE_ONESWEEP_PAIRS : AMP__SHAPE_ONESWEEP_KEYS);
+  const amp__algo_shape *wide = amp__algo_shape_of(view, values ? AMP__SHAPE_ONESWEEP_WARP_PAIRS
+                                                                : AMP__SHAPE_ONESWEEP_WARP_KEYS);
   AMP__TRY(amp__algo_warp_path(view, AMP_KNOB_ONESWEEP_WARP, &warp_pass, &warp, fn));
   AMP__TRY(amp__knob_int_in(AMP_KNOB_ONESWEEP_PER, 4, values ? 16 : 24,
-                            warp_pass ? (values ? 16 : 20) : (values ? 12 : 16), &per, fn));
+                            warp_pass ? wide->per : portable->per, &per, fn));
   if (warp_pass)
-    AMP__TRY(amp__knob_int_in(AMP_KNOB_ONESWEEP_TILE, OS_TILE, 2 * OS_TILE, OS_TILE, &tile, fn));
+    AMP__TRY(amp__knob_int_in(AMP_KNOB_ONESWEEP_TILE, OS_TILE, 2 * OS_TILE, wide->tile, &tile, fn));
   if (tile != OS_TILE && tile != 2 * OS_TILE)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_ONESWEEP_TILE=%d: expected 256 or 512", fn,
               tile);
@@ -80,16 +86,16 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   size_t vs = values ? values->type.size : 0;
   if (warp_pass) {
     int fits = tile;
-    if (amp__algo_tile_fits(view, OS_TILE, (size_t)per * (4 + vs) + 33, 2052 + 64)) {
-      AMP__TRY(amp__algo_tile(view, tile, OS_TILE, (size_t)per * (4 + vs) + 33, 2052 + 64,
+    if (amp__algo_tile_fits(view, wide->least, (size_t)per * (4 + vs) + 33, 2052 + 64)) {
+      AMP__TRY(amp__algo_tile(view, tile, wide->least, (size_t)per * (4 + vs) + 33, 2052 + 64,
                               "amp_sort (onesweep, warp pass)", fn, &fits));
       tile = fits;
     } else {
       warp_pass = 0;
       warp = " -DAMPCL_WARP_OFF";
-      tile = OS_TILE;
+      tile = portable->tile;
       AMP__TRY(
-          amp__knob_int_in(AMP_KNOB_ONESWEEP_PER, 4, values ? 16 : 24, values ? 12 : 16, &per, fn));
+          amp__knob_int_in(AMP_KNOB_ONESWEEP_PER, 4, values ? 16 : 24, portable->per, &per, fn));
       if (amp__debug_enabled())
         fprintf(stderr,
                 "[ampcl] debug: amp_sort (onesweep): the portable pass (the warp pass's tiles of "
@@ -97,7 +103,7 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
     }
   }
   if (!warp_pass)
-    AMP__TRY(amp__algo_tile(view, OS_TILE, AMP__ALGO_LEAST_TILE, OS_LOCAL(per, vs), OS_FIXED,
+    AMP__TRY(amp__algo_tile(view, portable->tile, portable->least, OS_LOCAL(per, vs), OS_FIXED,
                             "amp_sort (onesweep)", fn, &tile));
   int small = tile < OS_TILE ? tile : OS_TILE; /* the histogram's tiles */
   char o[240];
@@ -131,12 +137,7 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
                      amp_arg_int((int)tiles)};
       AMP__TRY(amp__algo_launch1(view, kp, tiles, tile, a, AMP_NARGS(a)));
     }
-    amp_array_view *x = from;
-    from = to;
-    to = x;
-    x = vfrom;
-    vfrom = vto;
-    vto = x;
+    amp__algo_swap_passes(&from, &to, &vfrom, &vto);
   }
 fail:
   amp_array_view_release(tk); /* waits for the passes */

@@ -18,12 +18,9 @@
 
 #include "algorithms/algo.h"
 
-/* the tuned tile; 128, 64, 32 where the device allows less (amp__algo_tile) */
-#define RED_TILE 256
-#define RED_CPU_PER_CU                                                                             \
-  4                       /* CPU path: threads per compute unit (a few, so a late core is shared)  \
-                           */
-#define RED_CPU_MIN 16384 /* CPU path: at least this many elements per thread */
+/* The shapes (algo_shapes.c): the GPU kernels' tile, its fallbacks down to 32 threads where the
+ * device allows less (amp__algo_tile), and elements per thread; the CPU path's threads per compute
+ * unit (a few, so a late core is shared) and the least elements per thread. */
 /* CPU path: at most this many per thread: Mesa's llvmpipe (rusticl) ends a work-item's loops after
  * 65535 iterations, silently (a sum of 2^26 ones came out 67107872), and a thread of
  * amp_reduce_cpu takes 32 elements an iteration */
@@ -65,16 +62,10 @@ static amp_status reduce_cpu(amp_accelerator_view *view, amp_array_view *src, co
            amp__algo_type_name(src->type.kind, 0));
   AMP__TRY(amp__algo_kernel_prefix("reduce_cpu", prefix, opts, "amp_reduce_cpu", &k));
   size_t n = amp_extent_size(src->extent); /* < 2^31: a rank-1 extent */
-  size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
-  size_t g = cu > 4096 / RED_CPU_PER_CU ? 4096 : cu * RED_CPU_PER_CU;
-  if (g > n / RED_CPU_MIN)
-    g = n / RED_CPU_MIN ? n / RED_CPU_MIN : 1;
-  if (g < n / RED_CPU_MAX + 1)
-    g = n / RED_CPU_MAX + 1;
-  size_t chunk = (n / g + (n % g != 0) + 31) / 32 * 32; /* whole steps of 32 but the last */
+  size_t chunk = amp__algo_cpu_chunk(view, AMP__SHAPE_REDUCE_CPU, n, RED_CPU_MAX, 32);
   if (chunk == 0)
     chunk = 32;
-  g = n / chunk + (n % chunk != 0);
+  size_t g = n / chunk + (n % chunk != 0);
   if (g == 0) /* no elements: one thread writes the identity */
     g = 1;
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &partial));
@@ -121,15 +112,16 @@ static amp_status reduce(amp_accelerator_view *view, amp_array_view *src, const 
     status = reduce_cpu(view, src, prefix, result, fn);
     goto fail; /* frees the operator text */
   }
-  int tile = RED_TILE;
-  AMP__TRY(amp__algo_tile(view, RED_TILE, AMP__ALGO_LEAST_TILE, src->type.size, 0, fn, fn, &tile));
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_REDUCE);
+  int tile = s->tile;
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, src->type.size, 0, fn, fn, &tile));
   char opts[80];
   snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DRED_TILE=%d",
            amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1), tile);
   AMP__TRY(amp__algo_kernel_prefix("reduce", prefix, opts, "amp_reduce_tiles", &k));
 
   size_t n = amp_extent_size(src->extent);
-  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * 4, 4096);
+  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * (size_t)s->per, (size_t)s->most);
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)tiles), src->type, fn, &partial));
   AMP__TRY(amp__array_view_create_empty(amp_extent1(1), src->type, fn, &one));
   amp_arg first[] = {amp_arg_view(src), amp_arg_view(partial)};

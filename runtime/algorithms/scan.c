@@ -29,23 +29,22 @@
 
 /* Tile shapes: the tuned ones, and their fallbacks down to 32 threads where the device allows
  * fewer threads per tile or has less tile_static memory (amp__algo_tile; docs/ALGORITHMS.md). */
-#define SCAN_TILE            256           /* three passes: threads per tile (scan.cl: SCAN_TILE) */
+/* three passes: threads per tile (scan.cl: SCAN_TILE) from the table (algo_shapes.c) */
 #define SCAN_ITEMS(tile)     (16 * (tile)) /* elements per step of amp_scan_sums (scan.cl) */
 #define SCAN_MAX_TILES(tile) (4 * (tile))  /* amp_scan_carry scans the G sums, 4 per thread */
 /* tile_static bytes per thread of amp_scan_apply, the three passes' largest: sh[] and buf[] of
  * 2 padded 4-vectors (scan.cl: APPLY_VECS, APPLY_AT) */
 #define SCAN_LOCAL(size) ((size) * (1 + 10))
-#define SCAN_ONE_PER     32  /* elements per thread in the single pass (scan.cl: ONE_PER) */
-#define SCAN_ONE_TILE    128 /* threads per tile of the single pass (scan.cl: ONE_TILE, required) */
-/* the single pass's tile_static bytes: sh[] and buf[] per thread; seen[], for float seen_agg[]
- * and from, tile, next, before */
-#define SCAN_ONE_LOCAL(size) ((size) * (1 + SCAN_ONE_PER))
-#define SCAN_ONE_FIXED       (2 * 32 * 8 + 24)
+/* the single pass's elements per thread (scan.cl: ONE_PER) and threads per tile (ONE_TILE) come
+ * from the table (algo_shapes.c); its tile_static bytes: sh[] and buf[] per thread at `per`
+ * elements a thread; seen[], for float seen_agg[] and from, tile, next, before */
+#define SCAN_ONE_LOCAL(size, per) ((size) * (1 + (size_t)(per)))
+#define SCAN_ONE_FIXED            (2 * 32 * 8 + 24)
 
-#define SCAN_CPU_PER_CU 4     /* CPU path: chunks (threads) per compute unit */
-#define SCAN_CPU_MIN    16384 /* CPU path: at least this many elements per chunk, */
-/* and at most this many: Mesa's llvmpipe (rusticl) ends a work-item's loops after 65535 iterations,
- * silently; amp_scan_cpu_apply takes 8 elements an iteration, after one per chunk before its own */
+/* CPU path: chunks (threads) per compute unit and at least this many elements per chunk from the
+ * table (algo_shapes.c), and at most this many: Mesa's llvmpipe (rusticl) ends a work-item's loops
+ * after 65535 iterations, silently; amp_scan_cpu_apply takes 8 elements an iteration, after one per
+ * chunk before its own */
 #define SCAN_CPU_MAX (8 * 50000)
 
 /* AMP_SCAN_PASSES: unset or 1, the single pass where the device can; 3, always three. */
@@ -65,22 +64,23 @@ static amp_status onepass(amp_accelerator_view *view, amp_array_view *src, amp_a
   amp_kernel *ki = NULL, *k1 = NULL;
   amp_array_view *state = NULL;
   char opts[160];
-  int tile = SCAN_ONE_TILE;
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_SCAN_ONE);
+  int tile = s->tile;
   /* float sums depend on their order: the look-back adds in tile order (scan.cl: SCAN_ORDERED) */
   const int ordered = src->type.kind == AMP_ELEM_FLOAT;
   int agg_only = 0; /* AMP_SCAN_AGG_ONLY=1, for tests: every look-back walks back to tile 0 */
   AMP__TRY(amp__knob_int(AMP_KNOB_SCAN_AGG_ONLY, 0, &agg_only, fn));
-  AMP__TRY(amp__algo_tile(view, SCAN_ONE_TILE, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, SCAN_ONE_LOCAL(src->type.size, s->per),
                           SCAN_ONE_FIXED, "amp_scan (one pass)", fn, &tile));
   snprintf(opts, sizeof opts,
            "-DT=%s -DT4=%s -DSCAN_ONEPASS=1 -DONE_PER=%d -DONE_TILE=%d -DSCAN_TILE=%d "
            "-DSCAN_ORDERED=%d -DSCAN_AGG_ONLY=%d",
-           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1),
-           SCAN_ONE_PER, tile, tile, ordered, agg_only);
+           amp__algo_type_name(src->type.kind, 0), amp__algo_type_name(src->type.kind, 1), s->per,
+           tile, tile, ordered, agg_only);
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_init", &ki));
   AMP__TRY(amp__algo_kernel_opts("scan", opts, "amp_scan_onepass", &k1));
-  size_t n = (size_t)src->extent.dim[0];             /* < 2^31, so 2 * (tiles + 1) fits an int */
-  size_t step = (size_t)SCAN_ONE_PER * (size_t)tile; /* elements per tile */
+  size_t n = (size_t)src->extent.dim[0];       /* < 2^31, so 2 * (tiles + 1) fits an int */
+  size_t step = (size_t)s->per * (size_t)tile; /* elements per tile */
   size_t tiles = n / step + (n % step != 0);
   size_t words = 2 * ((ordered ? 2 : 1) * tiles + 1); /* 64-bit: the counter, 1 or 2 per tile */
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
@@ -108,16 +108,10 @@ static amp_status cpu_scan(amp_accelerator_view *view, amp_array_view *src, amp_
   AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_sums", &ks));
   AMP__TRY(amp__algo_kernel_opts("scan_cpu", opts, "amp_scan_cpu_apply", &ka));
   size_t n = (size_t)src->extent.dim[0]; /* >= 1 and < 2^31 */
-  size_t cu = view->acc->props.compute_units ? view->acc->props.compute_units : 1;
-  size_t g = cu > 4096 / SCAN_CPU_PER_CU ? 4096 : cu * SCAN_CPU_PER_CU;
-  if (g > n / SCAN_CPU_MIN)
-    g = n / SCAN_CPU_MIN ? n / SCAN_CPU_MIN : 1;
-  if (g < n / SCAN_CPU_MAX + 1)
-    g = n / SCAN_CPU_MAX + 1;
-  size_t chunk = (n / g + (n % g != 0) + 15) / 16 * 16; /* whole vector steps but the last */
-  if (chunk == 0)                                       /* no elements: nothing to scan */
+  size_t chunk = amp__algo_cpu_chunk(view, AMP__SHAPE_SCAN_CPU, n, SCAN_CPU_MAX, 16);
+  if (chunk == 0) /* no elements: nothing to scan */
     goto fail;
-  g = n / chunk + (n % chunk != 0);
+  size_t g = n / chunk + (n % chunk != 0);
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)g), src->type, fn, &sums));
   amp_arg a1[] = {amp_arg_view(src), amp_arg_view(sums), amp_arg_int((int)chunk)};
   AMP__TRY(amp__algo_launch1(view, ks, g, 1, a1, AMP_NARGS(a1)));
@@ -165,13 +159,15 @@ amp_status amp_scan_ex(amp_accelerator_view *view, amp_array_view *src, amp_arra
     return cpu_scan(view, src, dst, kind, fn);
   if (t == AMP_ELEM_DOUBLE || !view->acc->has_int64_atomics)
     passes = 3; /* the single pass packs a 32-bit value and its state into one 64-bit atomic */
-  if (!amp__algo_tile_fits(view, AMP__ALGO_LEAST_TILE, SCAN_ONE_LOCAL(src->type.size),
+  const amp__algo_shape *one = amp__algo_shape_of(view, AMP__SHAPE_SCAN_ONE);
+  if (!amp__algo_tile_fits(view, one->least, SCAN_ONE_LOCAL(src->type.size, one->per),
                            SCAN_ONE_FIXED))
     passes = 3; /* too little tile_static memory for its smallest tile (4.5 KB) */
   if (passes == 1)
     return onepass(view, src, dst, kind, fn);
-  int tile = SCAN_TILE;
-  AMP__TRY(amp__algo_tile(view, SCAN_TILE, AMP__ALGO_LEAST_TILE, SCAN_LOCAL(src->type.size), 0,
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_SCAN_THREE);
+  int tile = s->tile;
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, SCAN_LOCAL(src->type.size), 0,
                           "amp_scan (three passes)", fn, &tile));
   char opts[64];
   snprintf(opts, sizeof opts, "-DT=%s -DT4=%s -DSCAN_TILE=%d", amp__algo_type_name(t, 0),

@@ -11,8 +11,8 @@
 
 #include "algorithms/algo.h"
 
-/* the tuned tile; 128, 64, 32 where the device allows less or has less tile_static memory */
-#define SORT_TILE   256
+/* the tuned tile (algo_shapes.c); 128, 64, 32 where the device allows less or has less
+ * tile_static memory */
 #define SORT_BITS   4
 #define SORT_DIGITS 16
 
@@ -82,8 +82,9 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
     return amp__sort_onesweep(view, keys, values, opts, fn);
   /* amp_sort_scatter's tile_static memory per thread: its 16 ranks (ushort with 64-bit keys and
    * values), its scan entry, and 4 keys and values; 2 x 16 words besides */
-  int tile = SORT_TILE;
-  AMP__TRY(amp__algo_tile(view, SORT_TILE, AMP__ALGO_LEAST_TILE,
+  const amp__algo_shape *shape = amp__algo_shape_of(view, AMP__SHAPE_SORT);
+  int tile = shape->tile;
+  AMP__TRY(amp__algo_tile(view, shape->tile, shape->least,
                           16 * (key_bits == 64 && wide_values ? 2 : 4) + 4 +
                               4 * (keys->type.size + (values ? values->type.size : 0)),
                           128, fn, fn, &tile));
@@ -115,12 +116,7 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
                      amp_arg_int(shift)};
       AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, s, AMP_NARGS(s)));
     }
-    amp_array_view *x = from;
-    from = to;
-    to = x;
-    x = vfrom;
-    vfrom = vto;
-    vto = x;
+    amp__algo_swap_passes(&from, &to, &vfrom, &vto);
   }
 fail:
   amp_array_view_release(tk); /* waits for the passes */

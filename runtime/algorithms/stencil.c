@@ -14,7 +14,6 @@
 #include "algorithms/algo.h"
 
 #define ST_TX            32 /* stencil.cl: threads per tile, across */
-#define ST_TY            8  /* down: tuned; 4, 2, 1 where the device allows less (launch_tiles) */
 #define SC_MAX_R_GENERAL 3  /* stencil.cl: amp_stencil_columns's largest radius */
 
 /* The checks on src and dst both calls make. */
@@ -43,9 +42,12 @@ static amp_status launch_tiles(amp_accelerator_view *view, const char *kname, in
   amp_status status = AMP_SUCCESS;
   amp_kernel *k = NULL;
   int H = src->extent.dim[0], W = src->extent.dim[1];
-  /* outputs per thread down a column: 8; AMP_STENCIL_OY sets it (1 .. 16), for measuring */
-  int oy = 8;
-  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_OY, 1, 16, 8, &oy, fn));
+  /* outputs per thread down a column and rows of 32 threads: the table's (algo_shapes.c: 8 and 8,
+   * 4, 2, 1 where the device allows less); AMP_STENCIL_OY sets the outputs (1 .. 16), for
+   * measuring */
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_STENCIL_TILES);
+  int oy = s->per;
+  AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_OY, 1, 16, s->per, &oy, fn));
   /* Fewer rows of 32 threads where the device allows fewer threads per tile or has less
    * tile_static memory: the window of (ty * oy + 2r) rows of 32 + 2r pixels (the separable
    * kernel's, with its padding and its second buffer of 33 columns, the larger) and the general
@@ -56,8 +58,8 @@ static amp_status launch_tiles(amp_accelerator_view *view, const char *kname, in
    * with 8 of them; 6.6 KB with 1) */
   while (oy > 1 && !amp__algo_tile_fits(view, ST_TX, ((size_t)oy * row + ST_TX - 1) / ST_TX, fixed))
     oy /= 2;
-  int tile = ST_TY * ST_TX;
-  AMP__TRY(amp__algo_tile(view, ST_TY * ST_TX, ST_TX, ((size_t)oy * row + ST_TX - 1) / ST_TX, fixed,
+  int tile = s->tile;
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, ((size_t)oy * row + ST_TX - 1) / ST_TX, fixed,
                           fn, fn, &tile));
   if (view->acc->props.max_tile_extent[2] < ST_TX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
@@ -103,7 +105,10 @@ static amp_status launch_columns(amp_accelerator_view *view, int separable, int 
   amp_status status = AMP_SUCCESS;
   amp_kernel *k = NULL;
   int H = src->extent.dim[0], W = src->extent.dim[1];
-  int oy = 32, tx = 64, ty = 1, aligned = 1, ring = view->acc->props.is_emulated;
+  /* the table's shape (algo_shapes.c): a row of 64 threads, 32 rows of output each */
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_STENCIL_COLUMNS);
+  int oy = s->per, tx = s->across, ty = s->tile / s->across, aligned = 1;
+  int ring = view->acc->props.is_emulated;
   int pf = !view->acc->props.is_emulated; /* measured on a GPU only (stencil.cl: SC_PF) */
   AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_ROWS, 1, 128, oy, &oy, fn));
   AMP__TRY(amp__knob_int_in(AMP_KNOB_STENCIL_TX, 1, 1024, tx, &tx, fn));
@@ -118,7 +123,7 @@ static amp_status launch_columns(amp_accelerator_view *view, int separable, int 
   /* Where the device allows fewer threads per tile (or fewer across), fewer rows of threads, then
    * fewer columns: no tile_static memory here. */
   {
-    int tile = tx * ty, least = tx * ty < AMP__ALGO_LEAST_TILE ? tx * ty : AMP__ALGO_LEAST_TILE;
+    int tile = tx * ty, least = tx * ty < s->least ? tx * ty : s->least;
     AMP__TRY(amp__algo_tile(view, tx * ty, least, 0, 0, fn, fn, &tile));
     while (tx * ty > tile || (size_t)tx > view->acc->props.max_tile_extent[2])
       if (ty > 1 && (size_t)tx <= view->acc->props.max_tile_extent[2])

@@ -6,9 +6,8 @@
 
 #include "algorithms/algo.h"
 
-/* tuned: tiles of 8 x 32 threads; 4, 2 or 1 rows where the device allows less */
-#define TR_DIM  32
-#define TR_ROWS 8
+/* transpose_cpu.cl's blocks: 32 x 32 (its TRC_B) */
+#define TR_DIM 32
 
 amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view *src,
                               amp_array_view *dst) {
@@ -43,22 +42,24 @@ amp_status amp_transpose_view(amp_accelerator_view *view, amp_array_view *src,
   /* The tuned shape: blocks of 32 x 32 elements moved by tiles of 8 x 32 threads. Where the
    * device allows fewer threads per tile, fewer rows of threads (4, 2, 1); where its tile_static
    * memory holds no 32 x 33 block (8.25 KB of doubles), blocks of 16 or 8 elements a side. */
-  int dim = TR_DIM;
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_TRANSPOSE);
+  int dim = s->across;
   size_t size = src->type.size;
-  while (dim > 8 && ((size_t)dim * (size_t)(dim + 1) * size > view->acc->props.local_memory ||
-                     (size_t)dim > view->acc->props.max_tile_extent[2]))
+  while (dim > s->least &&
+         ((size_t)dim * (size_t)(dim + 1) * size > view->acc->props.local_memory ||
+          (size_t)dim > view->acc->props.max_tile_extent[2]))
     dim /= 2;
-  if (dim < TR_DIM && amp__debug_enabled())
+  if (dim < s->across && amp__debug_enabled())
     fprintf(stderr,
             "[ampcl] debug: %s: blocks of %d x %d elements (tile_static memory %llu bytes, tiles "
             "%zu threads wide; the tuned block is %d x %d)\n",
             fn, dim, dim, (unsigned long long)view->acc->props.local_memory,
-            view->acc->props.max_tile_extent[2], TR_DIM, TR_DIM);
+            view->acc->props.max_tile_extent[2], s->across, s->across);
   if ((size_t)dim > view->acc->props.max_tile_extent[2])
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED,
               "%s: tiles %d threads wide in dimension 1; %s allows %zu there", fn, dim,
               view->acc->props.device_path, view->acc->props.max_tile_extent[2]);
-  int tuned = TR_ROWS * TR_DIM < dim * dim ? TR_ROWS * TR_DIM : dim * dim, tile = tuned;
+  int tuned = s->tile < dim * dim ? s->tile : dim * dim, tile = tuned;
   AMP__TRY(
       amp__algo_tile(view, tuned, dim, 0, (size_t)dim * (size_t)(dim + 1) * size, fn, fn, &tile));
   int trows = tile / dim;

@@ -6,6 +6,20 @@
 
 #include "blas/gemm_split.h"
 
+/* d[0..n) = alpha * p[..] + beta * d[..] in type T over the bytes at dst and src (beta 0: C is
+ * not read, so NaNs there do not carry). */
+#define SCALE_ROW(T, dst, src, n, alpha, beta)                                                     \
+  do {                                                                                             \
+    T *d_ = (T *)(void *)(dst);                                                                    \
+    const T *p_ = (const T *)(const void *)(src), al_ = (T)(alpha), be_ = (T)(beta);               \
+    if (be_ == (T)0)                                                                               \
+      for (size_t c_ = 0; c_ < (n); c_++)                                                          \
+        d_[c_] = al_ * p_[c_];                                                                     \
+    else                                                                                           \
+      for (size_t c_ = 0; c_ < (n); c_++)                                                          \
+        d_[c_] = al_ * p_[c_] + be_ * d_[c_];                                                      \
+  } while (0)
+
 /* C[r0 + i0.., c0..] = alpha * P + beta * C for rows [i0, i1) of the part's and the panel's wp
  * columns. */
 static void write_rows(const job *j, const part *pt, const unsigned char *res, size_t c0, size_t wp,
@@ -17,23 +31,9 @@ static void write_rows(const job *j, const part *pt, const unsigned char *res, s
     if (j->alpha == 1.0 && j->beta == 0.0) {
       memcpy(dst, src, wp * es);
     } else if (j->dbl) {
-      double *d = (double *)(void *)dst;
-      const double *p = (const double *)(const void *)src, al = j->alpha, be = j->beta;
-      if (be == 0.0)
-        for (size_t c = 0; c < wp; c++)
-          d[c] = al * p[c];
-      else
-        for (size_t c = 0; c < wp; c++)
-          d[c] = al * p[c] + be * d[c];
+      SCALE_ROW(double, dst, src, wp, j->alpha, j->beta);
     } else {
-      float *d = (float *)(void *)dst;
-      const float *p = (const float *)(const void *)src, al = (float)j->alpha, be = (float)j->beta;
-      if (be == 0.0f)
-        for (size_t c = 0; c < wp; c++)
-          d[c] = al * p[c];
-      else
-        for (size_t c = 0; c < wp; c++)
-          d[c] = al * p[c] + be * d[c];
+      SCALE_ROW(float, dst, src, wp, j->alpha, j->beta);
     }
   }
 }

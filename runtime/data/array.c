@@ -14,17 +14,30 @@
 #include "data/array_impl.h"
 #include "data/source.h"
 
-amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
-                            amp_array **out) {
+/* The caller's buffer becomes the home copy of the new array's source: retained, never kept for
+ * reuse (source.c), its contents the array's. */
+static void adopt_buffer(amp__source *s, amp_accelerator *acc, cl_mem buffer) {
+  clRetainMemObject(buffer);
+  amp__clobj(AMP_CL_MEM, 1); /* released with the source, as its own buffers are */
+  s->loc[acc->index].buf = buffer;
+  s->wrapped = 1;
+}
+
+amp_status amp__array_create_over(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
+                                  cl_mem buffer, const char *fn, amp_array **out) {
   amp_status status = AMP_SUCCESS;
   amp_array *a = NULL;
-  AMP__CHECK(view, AMP__MAGIC_VIEW, "accelerator view");
-  AMP__CHECK_OUT(out);
+  AMP__TRY(amp__check_handle(view, AMP__MAGIC_VIEW, "accelerator view", fn));
+  if (!out)
+    AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
   a = amp__handle_alloc(sizeof *a);
   if (!a)
     AMP__TRY(amp__handle_alloc_status());
-  AMP__TRY(amp__array_view_create_empty(extent, type, "amp_array_create", &a->whole));
-  AMP__TRY(amp__check_alloc(view->acc, a->whole->src->bytes, "amp_array_create"));
+  AMP__TRY(amp__array_view_create_empty(extent, type, fn, &a->whole));
+  if (buffer)
+    adopt_buffer(a->whole->src, view->acc, buffer);
+  else
+    AMP__TRY(amp__check_alloc(view->acc, a->whole->src->bytes, fn));
   AMP__TRY(amp__source_make_array(a->whole->src, view->acc));
   amp_accelerator_view_retain(view);
   a->view = view;
@@ -37,6 +50,11 @@ fail:
     amp_array_view_release(a->whole);
   amp__handle_retire(a);
   return status;
+}
+
+amp_status amp_array_create(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
+                            amp_array **out) {
+  return amp__array_create_over(view, extent, type, NULL, "amp_array_create", out);
 }
 
 amp_status amp_array_create_from(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,

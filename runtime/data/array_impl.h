@@ -14,4 +14,10 @@ struct amp_array {
   amp_array_view *whole;
 };
 
+/* amp_array_create, with `fn` naming the caller in errors; with `buffer` (not NULL: a cl_mem of
+ * the view's context, at least the array's size) the array is over that buffer, retained: its
+ * contents are the array's, nothing is allocated or copied. */
+amp_status amp__array_create_over(amp_accelerator_view *view, amp_extent extent, amp_elem_type type,
+                                  cl_mem buffer, const char *fn, amp_array **out);
+
 #endif /* AMPCL_RUNTIME_ARRAY_IMPL_H */

@@ -169,6 +169,11 @@ fail:
 /* With the lock held: AMP_ERROR_ACCESS_DENIED while the data is mapped for reading, for an
  * operation that would write it (`what`). */
 amp_status amp__source_refuse_mapped(const amp__source *s, const char *what) {
+  if (s->lent_loc >= 0)
+    return amp__set_error(AMP_ERROR_ACCESS_DENIED,
+                          "%s: the view's data is lent to OpenCL (amp_array_view_lend_cl_mem); "
+                          "amp_array_view_return_cl_mem it first",
+                          what);
   if (!s->mapped)
     return AMP_SUCCESS;
   return amp__set_error(AMP_ERROR_ACCESS_DENIED,
@@ -522,6 +527,7 @@ amp_status amp__source_create(size_t bytes, void *host, int readonly, amp__sourc
   s->nloc = nacc;
   s->loc = loc;
   s->map_loc = -1;
+  s->lent_loc = -1;
   if (host && amp__debug_enabled())
     s->debug_span = amp__host_span_add(host, bytes, readonly);
   *out = s;
@@ -590,7 +596,8 @@ amp_status amp__source_release(amp__source *s) {
   const int nowait = s->transient && !s->host && !s->mapped;
   if (!nowait)
     wait_all(s);
-  const int scratch = !caller_memory(s); /* its buffers may serve the next such data */
+  /* its buffers may serve the next such data, unless the caller owns them */
+  const int scratch = !caller_memory(s) && !s->wrapped;
   for (size_t a = 0; a < s->nloc; a++) {
     amp__location *L = &s->loc[a];
     if (L->buf && nowait) {

@@ -43,6 +43,9 @@ typedef struct amp__source {
   long map_loc;  /* the accelerator whose buffer is mapped, or -1: the host memory itself */
   void *map_ptr; /* what clEnqueueMapBuffer returned (map_loc >= 0) */
   int transient; /* amp__array_view_create_transient: the last release does not wait */
+  int wrapped;   /* the home buffer is the caller's cl_mem, retained (interop_mem.c): never kept */
+  long lent_loc; /* lent to the caller's OpenCL commands on this accelerator, or -1
+                    (interop_lend.c): nothing may write the data until they are done */
 } amp__source;
 
 struct amp_array_view {
@@ -60,7 +63,9 @@ struct amp_array_view {
 typedef struct amp__use {
   amp_array_view *view;
   int write;
-  amp__rangeset ranges; /* the view's bytes: filled by amp__uses_acquire, freed by _finish */
+  amp__rangeset ranges;   /* the view's bytes: filled by amp__uses_acquire, freed by _finish */
+  amp__rangeset poisoned; /* debug mode: what amp__use_poison filled (poison.c); the caller
+                             frees it */
 } amp__use;
 
 /* Locks the sources of `uses` (each once, in address order), makes every view's part valid on the
@@ -125,6 +130,15 @@ amp_status amp__source_map_read(const amp_array_view *v, const void **out, const
 amp_status amp__source_unmap(const amp_array_view *v, const char *fn);
 /* Appends the view's byte ranges in the source to *out. */
 int amp__view_ranges(const amp_array_view *v, amp__rangeset *out);
+
+/* Debug mode's poison (poison.c): after amp__uses_acquire, with the sources still locked, the
+ * bytes of use u's view that are valid nowhere (discarded) filled on q's accelerator with a pattern
+ * no kernel computes by chance (a signalling NaN for 4- and 8-byte elements, 0xA5 bytes
+ * otherwise), recorded in u->poisoned; the fills' events are appended to *wait. */
+amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u, amp__evlist *wait);
+/* Whether the element at e (of `size` bytes) holds the poison, or a NaN made from it (the quiet
+ * bit set, the sign changed: what arithmetic on it gives). */
+int amp__is_poison(const unsigned char *e, size_t size);
 
 /* The device buffer of a view on an accelerator (valid between acquire and finish). */
 cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc);

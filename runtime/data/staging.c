@@ -22,10 +22,11 @@
  *
  * When: host memory that is not already pinned (amp_host_alloc's goes straight to the driver),
  * a copy of at least AMP_STAGING_MIN bytes, to or from a device that is not a CPU device (there
- * "pinned" memory is ordinary memory and the extra copy only costs), and, for reads, a blocking
- * copy. Settings, read once: AMP_STAGING=0 turns it off, AMP_STAGING=force uses it for every
- * size on every device (the tests do, on POCL), AMP_STAGING_CHUNK (bytes) and
- * AMP_STAGING_THREADS. If the pinned buffers cannot be had, copies go straight to the driver.
+ * "pinned" memory is ordinary memory and the extra copy only costs). Copies in are staged here,
+ * copies back in staging_read.c (an asynchronous one by a thread of its own). Settings, read once:
+ * AMP_STAGING=0 turns it off, AMP_STAGING=force uses it for every size on every device (the tests
+ * do, on POCL), AMP_STAGING_CHUNK (bytes) and AMP_STAGING_THREADS. If the pinned buffers cannot be
+ * had, copies go straight to the driver.
  *
  * Transfer counters and the copies' events are as without staging: the callers count one command
  * per block, and the event returned is the last chunk's (the queue is in order). A chunk that
@@ -43,9 +44,9 @@
 #include "core/knobs.h"
 #include "core/trace_impl.h"
 #include "data/host_memory.h"
-#include "data/staging.h"
+#include "data/staging_impl.h"
 
-enum { RING = 4, MAX_THREADS = 32 };
+enum { RING = AMP__STAGING_RING, MAX_THREADS = AMP__STAGING_MAX_THREADS };
 #define AMP_STAGING_MIN ((size_t)8 << 20)
 #define DEFAULT_CHUNK   ((size_t)16 << 20)
 
@@ -75,22 +76,7 @@ static void read_settings(void) {
  * chunks at the same time instead of taking turns with one pool. With one pool for the process,
  * two GPUs moved their data no faster together than one alone: the pool was the limit
  * (measured on two H100s; lab/NOTEBOOK.md). */
-typedef struct memcpy_pool memcpy_pool;
-typedef struct pool_slot { /* what worker i is given */
-  memcpy_pool *pool;
-  int i;
-} pool_slot;
-
-struct memcpy_pool {
-  int n; /* threads, the caller included; 0: not started yet; 1: no pool */
-  pthread_barrier_t start, done;
-  unsigned char *dst;
-  const unsigned char *src;
-  size_t len;
-  pool_slot slot[MAX_THREADS];
-};
-
-static void copy_slice(memcpy_pool *p, int i) {
+static void copy_slice(amp__memcpy_pool *p, int i) {
   /* ceil(len / n) rounded up to whole cache lines: the slices cover every byte (rounding len / n
    * down first lost the last len % n bytes whenever len / n was already a multiple of 64) */
   size_t per = ((p->len + (size_t)p->n - 1) / (size_t)p->n + 63) & ~(size_t)63;
@@ -100,7 +86,7 @@ static void copy_slice(memcpy_pool *p, int i) {
 }
 
 static void *pool_worker(void *arg) {
-  const pool_slot *slot = arg;
+  const amp__pool_slot *slot = arg;
   for (;;) { /* the workers live as long as the process, as the stager does */
     pthread_barrier_wait(&slot->pool->start);
     copy_slice(slot->pool, slot->i);
@@ -110,7 +96,7 @@ static void *pool_worker(void *arg) {
 }
 
 /* Starts the pool's threads; on any failure the pool stays single-threaded for good. */
-static void pool_start(memcpy_pool *p) {
+static void pool_start(amp__memcpy_pool *p) {
   int n = cfg.threads;
   p->n = 1;
   if (n < 2 || pthread_barrier_init(&p->start, NULL, (unsigned)n) != 0)
@@ -124,7 +110,7 @@ static void pool_start(memcpy_pool *p) {
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   for (int i = 1; i < n; i++) {
     pthread_t t;
-    p->slot[i] = (pool_slot){p, i};
+    p->slot[i] = (amp__pool_slot){p, i};
     if (pthread_create(&t, &attr, pool_worker, &p->slot[i]) != 0) {
       /* the barriers count n threads; with fewer started, stay single-threaded for good (the
        * ones started wait at the barrier forever, harmlessly) */
@@ -137,7 +123,7 @@ static void pool_start(memcpy_pool *p) {
 }
 
 /* Called with the stager's lock held: one chunk at a time per pool. */
-static void pool_copy(memcpy_pool *p, void *dst, const void *src, size_t len) {
+static void pool_copy(amp__memcpy_pool *p, void *dst, const void *src, size_t len) {
   if (p->n < 2 || len < ((size_t)256 << 10)) {
     memcpy(dst, src, len);
     return;
@@ -149,15 +135,6 @@ static void pool_copy(memcpy_pool *p, void *dst, const void *src, size_t len) {
   copy_slice(p, 0);
   pthread_barrier_wait(&p->done);
 }
-
-struct amp__stager {
-  pthread_mutex_t lock; /* one staged copy at a time per accelerator: they share the link */
-  size_t chunk;
-  memcpy_pool pool; /* its threads start with the first staged copy */
-  cl_mem buf[RING];
-  unsigned char *ptr[RING];
-  cl_event busy[RING]; /* the last copy that used each buffer */
-};
 
 /* ---- the ring of pinned buffers ------------------------------------------------------------- */
 /* acc->stager of an accelerator whose buffers could not be had: not tried again. */
@@ -178,6 +155,7 @@ static amp__stager *stager_of(amp_accelerator *acc) {
   int ok = st && ctx && dv;
   if (ok) {
     pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->given, NULL);
     st->chunk = cfg.chunk;
   }
   for (int r = 0; ok && r < RING; r++) {
@@ -214,7 +192,7 @@ static amp__stager *stager_of(amp_accelerator *acc) {
 }
 
 /* Waits until ring buffer r is free. */
-static cl_int wait_free(amp__stager *st, int r) {
+cl_int amp__stager_wait_free(amp__stager *st, int r) {
   cl_int err = CL_SUCCESS;
   if (st->busy[r]) {
     err = clWaitForEvents(1, &st->busy[r]);
@@ -224,18 +202,32 @@ static cl_int wait_free(amp__stager *st, int r) {
   return err;
 }
 
-/* Takes the stager for one staged copy, starting its memcpy pool at the first. */
-static void lock_stager(amp__stager *st) {
+void amp__stager_take(amp__stager *st) {
   pthread_mutex_lock(&st->lock);
+  while (st->taken)
+    pthread_cond_wait(&st->given, &st->lock);
+  st->taken = 1;
   if (st->pool.n == 0) /* the stager is calloc'd: 0 until started */
     pool_start(&st->pool);
+  pthread_mutex_unlock(&st->lock);
 }
 
-static int fail_after(void) {
+void amp__stager_give(amp__stager *st) {
+  pthread_mutex_lock(&st->lock);
+  st->taken = 0;
+  pthread_cond_signal(&st->given);
+  pthread_mutex_unlock(&st->lock);
+}
+
+void amp__stager_copy(amp__stager *st, void *dst, const void *src, size_t len) {
+  pool_copy(&st->pool, dst, src, len);
+}
+
+int amp__stager_fail_after(void) {
   return amp__env_staging_fail_after(amp__knob_get(AMP_KNOB_STAGING_FAIL_AFTER));
 }
 
-static amp__stager *wanted(amp_accelerator *acc, const void *host, size_t len) {
+amp__stager *amp__stager_wanted(amp_accelerator *acc, const void *host, size_t len) {
   pthread_once(&cfg_once, read_settings);
   if (cfg.mode == 0 || !acc->device)
     return NULL;
@@ -248,16 +240,16 @@ static amp__stager *wanted(amp_accelerator *acc, const void *host, size_t len) {
 
 /* After a failed chunk: the chunks before it finish (they read or write the ring), then the
  * error goes back. */
-static cl_int settle(amp__stager *st, cl_int err) {
+cl_int amp__stager_settle(amp__stager *st, cl_int err) {
   for (int r = 0; r < RING; r++)
-    wait_free(st, r);
+    amp__stager_wait_free(st, r);
   return err;
 }
 
 /* The direct path, traced: when tracing, an event is asked for even if the caller wants none. */
-static cl_int direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
-                     size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
-                     cl_event *ev, int write) {
+cl_int amp__stager_direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
+                          size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
+                          cl_event *ev, int write) {
   cl_event own = NULL, *use = ev ? ev : amp__trace_on() ? &own : NULL;
   uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
   cl_int err = write ? clEnqueueWriteBuffer(q, buf, blocking, offset, len, host, nw, wait, use)
@@ -272,19 +264,20 @@ static cl_int direct(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bo
 cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
                        size_t offset, size_t len, const void *host, cl_uint nw,
                        const cl_event *wait, cl_event *ev) {
-  amp__stager *st = wanted(acc, host, len);
+  amp__stager *st = amp__stager_wanted(acc, host, len);
   if (!st)
-    return direct(acc, q, buf, blocking, offset, len, (void *)(uintptr_t)host, nw, wait, ev, 1);
+    return amp__stager_direct(acc, q, buf, blocking, offset, len, (void *)(uintptr_t)host, nw, wait,
+                              ev, 1);
   const unsigned char *src = host;
-  int fail = fail_after();
+  int fail = amp__stager_fail_after();
   cl_int err = CL_SUCCESS;
-  lock_stager(st);
+  amp__stager_take(st);
   for (size_t done = 0, c = 0; done < len; done += st->chunk, c++) {
     int r = (int)(c % RING);
     size_t n = len - done < st->chunk ? len - done : st->chunk;
-    if ((err = wait_free(st, r)) != CL_SUCCESS)
+    if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
       break;
-    pool_copy(&st->pool, st->ptr[r], src + done, n);
+    amp__stager_copy(st, st->ptr[r], src + done, n);
     uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
     err = fail >= 0 && (int)c >= fail
               ? CL_OUT_OF_RESOURCES
@@ -302,63 +295,9 @@ cl_int amp__host_write(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_
     }
   }
   if (err != CL_SUCCESS)
-    err = settle(st, err);
+    err = amp__stager_settle(st, err);
   else if (blocking)
     err = clFinish(q);
-  pthread_mutex_unlock(&st->lock);
-  return err;
-}
-
-cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_bool blocking,
-                      size_t offset, size_t len, void *host, cl_uint nw, const cl_event *wait,
-                      cl_event *ev) {
-  amp__stager *st = blocking ? wanted(acc, host, len) : NULL;
-  if (!st)
-    return direct(acc, q, buf, blocking, offset, len, host, nw, wait, ev, 0);
-  unsigned char *dst = host;
-  const size_t chunk = st->chunk, nchunks = (len + chunk - 1) / chunk;
-  int fail = fail_after();
-  cl_int err = CL_SUCCESS;
-  lock_stager(st);
-  /* chunks 0..RING-1 start crossing; then each chunk emptied frees its buffer for chunk+RING */
-  for (size_t c = 0; c < nchunks && err == CL_SUCCESS; c++) {
-    int r = (int)(c % RING);
-    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
-    if (c >= RING) { /* empty the chunk that used this buffer before */
-      size_t poff = (c - RING) * chunk;
-      if ((err = wait_free(st, r)) != CL_SUCCESS)
-        break;
-      pool_copy(&st->pool, dst + poff, st->ptr[r], chunk);
-    } else if ((err = wait_free(st, r)) != CL_SUCCESS) {
-      break;
-    }
-    uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
-    err = fail >= 0 && (int)c >= fail
-              ? CL_OUT_OF_RESOURCES
-              : clEnqueueReadBuffer(q, buf, CL_FALSE, offset + off, n, st->ptr[r], c == 0 ? nw : 0,
-                                    c == 0 ? wait : NULL, &st->busy[r]);
-    if (err != CL_SUCCESS) {
-      st->busy[r] = NULL;
-    } else {
-      amp__trace_command(acc, q, st->busy[r], "read (staged chunk)", n, NULL, NULL, t);
-      clFlush(q);
-    }
-  }
-  /* the last RING chunks (or fewer) */
-  size_t first_left = nchunks > RING ? nchunks - RING : 0;
-  for (size_t c = first_left; c < nchunks && err == CL_SUCCESS; c++) {
-    int r = (int)(c % RING);
-    size_t off = c * chunk, n = len - off < chunk ? len - off : chunk;
-    if (ev && c + 1 == nchunks && st->busy[r]) {
-      clRetainEvent(st->busy[r]);
-      *ev = st->busy[r];
-    }
-    if ((err = wait_free(st, r)) != CL_SUCCESS)
-      break;
-    pool_copy(&st->pool, dst + off, st->ptr[r], n);
-  }
-  if (err != CL_SUCCESS)
-    err = settle(st, err);
-  pthread_mutex_unlock(&st->lock);
+  amp__stager_give(st);
   return err;
 }

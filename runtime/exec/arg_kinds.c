@@ -9,7 +9,8 @@ static const amp__arg_kind *const kinds[] = {
     [AMP_ARG_UINT32] = &amp__kind_uint32,   [AMP_ARG_FLOAT] = &amp__kind_float,
     [AMP_ARG_DOUBLE] = &amp__kind_double,   [AMP_ARG_BYTES] = &amp__kind_bytes,
     [AMP_ARG_LOCAL] = &amp__kind_local,     [AMP_ARG_TEXTURE] = &amp__kind_texture,
-    [AMP_ARG_SAMPLER] = &amp__kind_sampler,
+    [AMP_ARG_SAMPLER] = &amp__kind_sampler, [AMP_ARG_ARRAY] = &amp__kind_array,
+    [AMP_ARG_POINTER] = &amp__kind_pointer,
 };
 enum { KINDS = sizeof kinds / sizeof kinds[0] };
 

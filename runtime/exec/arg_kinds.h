@@ -90,6 +90,27 @@ extern const amp__arg_kind amp__kind_int32, amp__kind_uint32;    /* arg_value.c 
 extern const amp__arg_kind amp__kind_float, amp__kind_double;    /* arg_value.c */
 extern const amp__arg_kind amp__kind_bytes, amp__kind_local;     /* arg_value.c */
 extern const amp__arg_kind amp__kind_texture, amp__kind_sampler; /* arg_texture.c */
+extern const amp__arg_kind amp__kind_array;                      /* arg_array.c */
+extern const amp__arg_kind amp__kind_pointer;                    /* arg_pointer.c */
+
+/* The view a view or array argument passes: a view's own, an array's whole view (arg_view.c). */
+amp_array_view *amp__arg_view(const amp_arg *a);
+
+/* The view hooks the pointer kind shares (arg_view.c): OpenCL C's name of an element kind (NULL
+ * for a struct), the argument described, checked on its own, its element type and access checked
+ * against parameter c->P (named pname), its need of double precision, whether the kernel writes
+ * it, and the view itself. */
+const char *amp__elem_cl_name(amp_elem_kind k);
+void amp__view_arg_describe(const amp_arg *a, char *buf, size_t cap);
+amp_status amp__view_arg_check_own(const amp_arg *a, size_t i, const char *kname);
+void amp__view_check_elements(const amp__arg_check *c, size_t i, const char *pname);
+int amp__view_arg_fp64(const amp_arg *a);
+int amp__view_arg_writes(const amp__launch_table *t, size_t i);
+amp_array_view *amp__view_arg_of(const amp_arg *a);
+
+/* Whether OpenCL parameter p of the pool's kernel is a plain pointer an amp_arg_view binds to as
+ * a pointer (a __global or __constant pointer that no AMP_VIEW declares); arg_pointer.c. */
+int amp__is_plain_pointer_param(const amp__kernel_pool *pool, cl_uint p);
 
 /* Sets OpenCL parameter p of k to `size` bytes at value (NULL: a __local buffer of that size);
  * a failure names the kernel and argument i (arg_value.c). */

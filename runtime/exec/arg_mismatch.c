@@ -55,8 +55,8 @@ void amp__describe_param(const amp__kernel_pool *pool, const amp__user_param *u,
   } else if (P->address == CL_KERNEL_ARG_ADDRESS_LOCAL) {
     snprintf(buf, cap, "__local %s (amp_arg_local)", P->type);
   } else if (P->address != CL_KERNEL_ARG_ADDRESS_PRIVATE || amp__is_pointer(P->type)) {
-    snprintf(buf, cap, "%s%s (a pointer, not a view: declare it AMP_VIEW(T, name))",
-             address_name(P->address), P->type);
+    snprintf(buf, cap, "%s%s (a pointer: pass a view of %s)", address_name(P->address), P->type,
+             canon);
   } else if (P->size && !amp__builtin_type_size(canon)) {
     snprintf(buf, cap, "%s (by value, %zu bytes)", P->type, P->size);
   } else {

@@ -32,7 +32,7 @@ void amp__note(amp__mismatches *m, amp_status status, const char *fmt, ...)
 void amp__note_kinds(const amp__arg_check *c, size_t i, const char *suffix);
 
 /* What a parameter is, in the user's terms: a kind's own description for one its macro declared,
- * else "__local float* (amp_arg_local)", "__global float* (a pointer, not a view: ...)",
+ * else "__local float* (amp_arg_local)", "__global float* (a pointer: pass a view of float)",
  * "int (by value)". canon: its type, canonical. */
 void amp__describe_param(const amp__kernel_pool *pool, const amp__user_param *u, const char *canon,
                          char *buf, size_t cap);

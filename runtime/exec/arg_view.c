@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "data/array_impl.h"
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
 #include "exec/param_type.h"
@@ -17,7 +18,11 @@ amp_arg amp_arg_view(amp_array_view *view) {
   return a;
 }
 
-static const char *elem_cl_name(amp_elem_kind k) {
+amp_array_view *amp__arg_view(const amp_arg *a) {
+  return a->kind == AMP_ARG_ARRAY ? a->u.array->whole : a->u.view;
+}
+
+const char *amp__elem_cl_name(amp_elem_kind k) {
   switch (k) {
   case AMP_ELEM_INT32:
     return "int";
@@ -60,9 +65,9 @@ static void view_describe_param(const amp__kernel_pool *pool, const amp__user_pa
     snprintf(buf, cap, "a %sview of %s", c ? "const " : "", canon);
 }
 
-static void view_describe(const amp_arg *a, char *buf, size_t cap) {
-  const amp_array_view *v = a->u.view;
-  const char *t = elem_cl_name(v->type.kind);
+void amp__view_arg_describe(const amp_arg *a, char *buf, size_t cap) {
+  const amp_array_view *v = amp__arg_view(a);
+  const char *t = amp__elem_cl_name(v->type.kind);
   if (t)
     snprintf(buf, cap, "a %sview of %s", v->read_only ? "read-only " : "", t);
   else
@@ -70,8 +75,9 @@ static void view_describe(const amp_arg *a, char *buf, size_t cap) {
              v->type.size);
 }
 
-static amp_status view_check_own(const amp_arg *a, size_t i, const char *kname) {
-  amp_status status = amp__check_handle(a->u.view, AMP__MAGIC_ARRAY_VIEW, "array view", kname);
+amp_status amp__view_arg_check_own(const amp_arg *a, size_t i, const char *kname) {
+  amp_status status =
+      amp__check_handle(amp__arg_view(a), AMP__MAGIC_ARRAY_VIEW, "array view", kname);
   if (status != AMP_SUCCESS) {
     char which[96];
     snprintf(which, sizeof which, "; argument %zu (counting from 0) is not a live array view", i);
@@ -82,17 +88,11 @@ static amp_status view_check_own(const amp_arg *a, size_t i, const char *kname) 
 
 /* Element type (by name, or by size for structs) and access: a read-only view needs a const
  * parameter. */
-static amp_status view_check(const amp__arg_check *c, size_t i) {
-  const amp_array_view *v = c->t->launch->args[i].u.view;
+void amp__view_check_elements(const amp__arg_check *c, size_t i, const char *pname) {
+  const amp_array_view *v = amp__arg_view(&c->t->launch->args[i]);
   const amp__param *P = c->P;
   const char *pt = c->canon;
-  char nbuf[64];
-  const char *pname = amp__param_user_name(c->t->pool, c->u, nbuf, sizeof nbuf);
-  if (c->u->decl != &amp__kind_view) {
-    amp__note_kinds(c, i, "");
-    return AMP_SUCCESS;
-  }
-  const char *want = elem_cl_name(v->type.kind);
+  const char *want = amp__elem_cl_name(v->type.kind);
   size_t psize = P->size ? P->size : amp__builtin_type_size(pt);
   if (want && strcmp(pt, want) != 0)
     amp__note_kinds(c, i, "");
@@ -105,35 +105,46 @@ static amp_status view_check(const amp__arg_check *c, size_t i) {
     amp__note(c->m, AMP_ERROR_KERNEL_ARGS,
               "argument %zu is a view of %zu-byte %s, but parameter '%s' is a view of %zu-byte %s",
               i, v->type.size, want, pname, psize, pt);
-  if (v->read_only && !(P->qualifier & CL_KERNEL_ARG_TYPE_CONST))
+  if (v->read_only && !(P->qualifier & CL_KERNEL_ARG_TYPE_CONST) &&
+      P->address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
     amp__note(c->m, AMP_ERROR_ACCESS_DENIED,
               "argument %zu is a read-only view, but parameter '%s' is writable: declare it "
-              "AMP_CONST_VIEW or pass a read-write view",
+              "AMP_CONST_VIEW (or a const pointer) or pass a read-write view",
               i, pname);
+}
+
+static amp_status view_check(const amp__arg_check *c, size_t i) {
+  char nbuf[64];
+  const char *pname = amp__param_user_name(c->t->pool, c->u, nbuf, sizeof nbuf);
+  if (c->u->decl != &amp__kind_view)
+    amp__note_kinds(c, i, "");
+  else
+    amp__view_check_elements(c, i, pname);
   return AMP_SUCCESS;
 }
 
-static int view_fp64(const amp_arg *a) {
-  return a->u.view->type.kind == AMP_ELEM_DOUBLE;
+int amp__view_arg_fp64(const amp_arg *a) {
+  return amp__arg_view(a)->type.kind == AMP_ELEM_DOUBLE;
 }
 
-/* Written unless read-only or given to a const parameter; without parameter information, unless
- * read-only. */
-static int view_writes(const amp__launch_table *t, size_t i) {
+/* Written unless read-only or given to a const (or __constant) parameter; without parameter
+ * information, unless read-only. */
+int amp__view_arg_writes(const amp__launch_table *t, size_t i) {
   const amp__kernel_pool *pool = t->pool;
-  int param_const =
-      pool->params && (pool->params[t->arg[i].first].qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
-  return !t->launch->args[i].u.view->read_only && !param_const;
+  const amp__param *P = pool->params ? &pool->params[t->arg[i].first] : NULL;
+  int param_const = P && ((P->qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0 ||
+                          P->address == CL_KERNEL_ARG_ADDRESS_CONSTANT);
+  return !amp__arg_view(&t->launch->args[i])->read_only && !param_const;
 }
 
-static amp_array_view *view_of(const amp_arg *a) {
-  return a->u.view;
+amp_array_view *amp__view_arg_of(const amp_arg *a) {
+  return amp__arg_view(a);
 }
 
 /* The shape, v_shape: extent, offset and strides, and the argument's position for debug mode's
  * reports (kernels_cl/prelude/ampcl_prelude.h reads it). */
 static amp_status view_set_shape(const amp__launch_table *t, size_t i, cl_kernel k) {
-  const amp_array_view *v = t->launch->args[i].u.view;
+  const amp_array_view *v = amp__arg_view(&t->launch->args[i]);
   cl_int8 shape;
   memset(&shape, 0, sizeof shape);
   for (int d = 0; d < 3; d++)
@@ -150,7 +161,7 @@ static amp_status view_set_shape(const amp__launch_table *t, size_t i, cl_kernel
  * valid there. */
 static amp_status view_set_buffer(const amp__launch_table *t, size_t i, cl_kernel k) {
   amp_status status = AMP_SUCCESS;
-  cl_mem buf = amp__view_buffer(t->launch->args[i].u.view, t->acc);
+  cl_mem buf = amp__view_buffer(amp__arg_view(&t->launch->args[i]), t->acc);
   AMP__CL(clSetKernelArg(k, t->arg[i].first, sizeof buf, &buf), "clSetKernelArg (view buffer)");
 fail:
   return status;
@@ -163,12 +174,12 @@ const amp__arg_kind amp__kind_view = {
     .name_suffix = "_data",
     .declares = view_declares,
     .describe_param = view_describe_param,
-    .describe = view_describe,
-    .check_own = view_check_own,
+    .describe = amp__view_arg_describe,
+    .check_own = amp__view_arg_check_own,
     .check = view_check,
-    .fp64 = view_fp64,
-    .writes = view_writes,
-    .view = view_of,
+    .fp64 = amp__view_arg_fp64,
+    .writes = amp__view_arg_writes,
+    .view = amp__view_arg_of,
     .set = view_set_shape,
     .set_data = view_set_buffer,
 };

@@ -109,7 +109,7 @@ amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerato
     }
     strip_spaces(pa->type);
   }
-  amp__param_sizes(k, e->text, e->options, acc, pool->params, pool->nparams);
+  amp__param_sizes(k, e, pool->params, pool->nparams);
   pool->asserts = has_asserts(pool, e->text);
   amp__kernel_give_back(pool, k);
   *out = pool;

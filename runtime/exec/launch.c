@@ -259,6 +259,8 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   if (status != AMP_SUCCESS)
     goto fail;
   acquired = 1;
+  for (size_t u = 0; pool->checked == AMP__CHECKED_DEBUG && u < nuses; u++) /* debug: poison */
+    AMP__TRY(amp__use_poison(view, &uses[u], &wait));
   AMP__TRY(amp__texture_uses_acquire(&table, &tex, &wait)); /* textures stay locked */
   AMP__TRY(amp__launch_set_data(&table, k));                /* the views' buffers, now there */
   int rank = launch->domain.rank;
@@ -288,8 +290,11 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   amp__texture_uses_finish(&tex, ev);
   acquired = 0;
   amp__view_enqueued(view);
-  if (pool->checked == AMP__CHECKED_DEBUG) /* debug mode: wait, and report a bad access */
+  if (pool->checked ==
+      AMP__CHECKED_DEBUG) { /* debug mode: wait, report a bad access or a discarded read */
     AMP__TRY(amp__debug_end(&debug, view->queue, &table));
+    AMP__TRY(amp__debug_poison_check(view, &table, uses, nuses));
+  }
   if (pool->asserts) /* amp_assert: wait, and report the first failure */
     AMP__TRY(amp__assert_end(&asserts, view->queue, &table));
   if (done) {
@@ -307,6 +312,7 @@ fail:
   if (ev)
     clReleaseEvent(ev);
   amp__evlist_free(&wait);
+  amp__uses_poison_free(uses, nuses);
   if (uses != stack_uses)
     free(uses);
   amp__launch_table_free(&table);

@@ -42,4 +42,12 @@ amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp__l
 /* Frees the record (safe on one never begun). */
 void amp__debug_release(amp__launch_debug *d);
 
+/* Debug mode, once the kernel has ended: the parts of the written views that acquire poisoned
+ * (discarded data, data/poison.c) read back; an element still holding the poison fails the launch,
+ * naming the view's argument, its parameter and the element (debug_poison.c). */
+amp_status amp__debug_poison_check(amp_accelerator_view *q, const amp__launch_table *t,
+                                   const amp__use *uses, size_t n);
+/* Frees the uses' poisoned ranges. */
+void amp__uses_poison_free(amp__use *uses, size_t n);
+
 #endif /* AMPCL_RUNTIME_LAUNCH_DEBUG_H */

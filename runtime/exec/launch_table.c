@@ -18,14 +18,19 @@ amp_status amp__launch_table_init(amp__launch_table *t, const amp_launch *l, amp
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   for (size_t i = 0; i < l->nargs; i++) {
     const amp__arg_kind *kind = amp__arg_kind_of(l->args[i].kind);
+    if (kind == &amp__kind_view && amp__is_plain_pointer_param(pool, t->params))
+      kind = &amp__kind_pointer; /* an unchanged OpenCL kernel's `__global T *p` */
     cl_uint width = amp__arg_width(pool, kind);
-    t->arg[i] = (amp__launch_arg){kind, t->params, width, 0};
+    t->arg[i] = (amp__launch_arg){kind, t->params, width, 0, NULL};
     t->params += width;
   }
   return AMP_SUCCESS;
 }
 
 void amp__launch_table_free(amp__launch_table *t) {
+  for (size_t i = 0; t->arg && i < t->launch->nargs; i++)
+    if (t->arg[i].sub)
+      clReleaseMemObject(t->arg[i].sub);
   if (t->arg != t->stack)
     free(t->arg);
   t->arg = NULL;
@@ -59,8 +64,7 @@ size_t amp__launch_uses(const amp__launch_table *t, amp__use *uses) {
     const amp__arg_kind *kind = t->arg[i].kind;
     if (!kind->view)
       continue;
-    uses[n].view = kind->view(&t->launch->args[i]);
-    uses[n].write = t->arg[i].write;
+    uses[n] = (amp__use){.view = kind->view(&t->launch->args[i]), .write = t->arg[i].write};
     n++;
   }
   return n;

@@ -3,7 +3,8 @@
  *
  * The table says, for each argument, its kind (its row of hooks, exec/arg_kinds.h), its first
  * OpenCL parameter and how many it fills. It is built once per launch, from the arguments' kinds
- * alone, so it is the same with or without the driver's parameter information; the checks
+ * and, for a view, whether its parameter is a plain pointer (then it is a pointer, arg_pointer.c);
+ * without the driver's parameter information a view fills AMP_VIEW's parameters; the checks
  * (launch_args.c), the setters (each kind's own), debug mode (launch_debug.c), the textures'
  * ordering (launch_texture.c) and the copies of views (data/source.c, through amp__launch_uses)
  * all read it. No other code walks the argument list. */
@@ -22,6 +23,8 @@ typedef struct amp__launch_arg {
   cl_uint width;             /* how many OpenCL parameters it fills */
   int write;                 /* the kernel writes what it passes (a view, a texture): set by
                                 amp__check_args once the parameters are known to match */
+  cl_mem sub;                /* a sub-buffer its setter made (a section as a plain pointer,
+                                arg_pointer.c), released with the table; NULL: none */
 } amp__launch_arg;
 
 typedef struct amp__launch_table {

@@ -3,9 +3,11 @@
  * The compiler reports each parameter's type as written (without spaces here: "float*",
  * "unsignedint", "real*" for a typedef, "structpair*"). To compare it with an argument, names are
  * made canonical: "unsigned int" is "uint", and a `typedef <type> name;` in the program's source
- * is followed to the type it names. A name that stays unknown is a struct (or a typedef of one);
- * the argument kinds decide what that allows (arg_view.c, arg_value.c). The source is the user's
- * text, so nothing here assumes it is well formed (fuzz/param_type). */
+ * is followed to the type it names, and a macro of one token (`#define DATA_TYPE float`, or
+ * `-DDATA_TYPE=float` in the build options given as source) to its value. A name that stays unknown
+ * is a struct (or a typedef of one); the argument kinds decide what that allows (arg_view.c,
+ * arg_value.c). The source is the user's text, so nothing here assumes it is well formed
+ * (fuzz/param_type). */
 #include "exec/param_type.h"
 
 #include <stdlib.h>
@@ -57,6 +59,11 @@ static char *typedef_of(const char *source, const char *name) {
     const char *brace = memchr(p, '{', (size_t)(end - p));
     if (brace)
       continue; /* typedef struct { ... } name; : a struct */
+    const char *q = p + 7;
+    while (q < end && (is_ident(*q) || strchr(" \t\r\n*", *q)))
+      q++;
+    if (q < end)
+      continue; /* not a plain typedef: "typedef'd" in a comment, a function type */
     const char *last = end;
     while (last > p && !is_ident(last[-1]))
       last--;
@@ -79,6 +86,54 @@ static char *typedef_of(const char *source, const char *name) {
   return NULL;
 }
 
+/* The one-token value a `#define name value` line of the source, or a `-Dname=value` build option,
+ * gives `name` (malloc'd), or NULL when neither is there or the value is no single identifier. */
+static char *define_of(const char *source, const char *name) {
+  size_t nlen = strlen(name);
+  if (!nlen)
+    return NULL; /* "" is found everywhere, up to the terminator */
+  for (const char *p = strstr(source, name); p; p = strstr(p + 1, name)) {
+    if ((p > source && is_ident(p[-1])) || is_ident(p[nlen]))
+      continue;
+    const char *v = NULL;
+    if (p >= source + 2 && p[-2] == '-' && p[-1] == 'D' &&
+        (p == source + 2 || p[-3] == ' ' || p[-3] == '\t' || p[-3] == '\n') && p[nlen] == '=') {
+      v = p + nlen + 1; /* -Dname=value */
+    } else {
+      const char *q = p; /* # define name value, at the start of a line */
+      while (q > source && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+      if (q - source < 6 || strncmp(q - 6, "define", 6) != 0)
+        continue;
+      q -= 6;
+      while (q > source && (q[-1] == ' ' || q[-1] == '\t'))
+        q--;
+      if (q == source || q[-1] != '#' || (q - 1 > source && q[-2] != '\n'))
+        continue;
+      if (p[nlen] != ' ' && p[nlen] != '\t')
+        continue; /* a function-like macro, or a define of nothing */
+      v = p + nlen;
+      while (*v == ' ' || *v == '\t')
+        v++;
+    }
+    size_t len = 0;
+    while (is_ident(v[len]))
+      len++;
+    const char *after = v + len;
+    while (*after == ' ' || *after == '\t' || *after == '\r')
+      after++;
+    if (!len || (*after && *after != '\n' && !(v[-1] == '=' && *after == ' ')))
+      return NULL; /* more than one token: not followed */
+    char *out = malloc(len + 1);
+    if (out) {
+      memcpy(out, v, len);
+      out[len] = '\0';
+    }
+    return out;
+  }
+  return NULL;
+}
+
 char *amp__canonical_type(const char *source, const char *type) {
   size_t n = strlen(type);
   while (n && type[n - 1] == '*')
@@ -93,6 +148,8 @@ char *amp__canonical_type(const char *source, const char *type) {
     if (amp__builtin_type_size(t))
       break;
     char *next = typedef_of(source, t);
+    if (!next)
+      next = define_of(source, t);
     if (!next)
       break;
     free(t);

@@ -12,7 +12,8 @@ size_t amp__builtin_type_size(const char *type);
 
 /* The canonical name of `type` as the compiler reports it without spaces ("unsignedint*",
  * "real*"): no trailing '*', "unsigned int" as "uint", and a `typedef <type> name;` of `source`
- * (may be NULL) followed to the type it names, a few levels deep. malloc'd; NULL when out of
+ * (may be NULL) followed to the type it names, and a one-token macro of it (`#define name value`,
+ * or the build option `-Dname=value`) to its value, a few levels deep. malloc'd; NULL when out of
  * memory. */
 char *amp__canonical_type(const char *source, const char *type);
 

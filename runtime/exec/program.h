@@ -40,11 +40,11 @@ typedef struct amp__param {
   size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
 } amp__param;
 
-/* Fills params[i].size for kernel k's parameters: from the name for built-in types, and for struct
- * types by building `text` (the program's full source) once more with a probe kernel that reports
- * sizeof (param_size.c). Sizes that cannot be found stay 0. */
-void amp__param_sizes(cl_kernel k, const char *text, const char *options, amp_accelerator *acc,
-                      amp__param *params, cl_uint n);
+/* Fills params[i].size for kernel k's parameters (param_size.c): from the name for built-in types
+ * and typedefs or macros of them, and for struct types from the sizes the probe found when the
+ * entry's program was built (amp__probe_struct_sizes). Sizes that cannot be found stay 0. */
+struct amp__cache_entry;
+void amp__param_sizes(cl_kernel k, const struct amp__cache_entry *e, amp__param *params, cl_uint n);
 
 /* Frees the strings of n parameters and the array. NULL does nothing. */
 void amp__params_free(amp__param *params, cl_uint n);

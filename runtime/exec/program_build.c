@@ -251,6 +251,7 @@ amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_ac
   AMP__TRY(show_warnings(prog, acc, ctx, e, p));
   e->program = prog;
   prog = NULL;
+  amp__probe_struct_sizes(e, acc); /* struct parameters' sizes: now, not at a launch */
 fail:
   if (prog)
     clReleaseProgram(prog);

@@ -46,6 +46,7 @@ static void free_entry(cache_entry *e) {
     clReleaseProgram(e->program);
     amp__clobj(AMP_CL_PROGRAM, -1);
   }
+  amp__type_sizes_free(&e->struct_sizes);
   pthread_mutex_destroy(&e->lock);
   free(e->owners);
   free(e->text);

@@ -11,14 +11,6 @@
 
 #include <stdint.h>
 
-static uint32_t hash(uint32_t i) {
-  i ^= i >> 16;
-  i *= 0x7feb352du;
-  i ^= i >> 15;
-  i *= 0x846ca68bu;
-  return i ^ (i >> 16);
-}
-
 /* Element i of the test data as `size` bytes of kind `kind`, from x (a small integer). */
 static void put(void *p, size_t i, amp_elem_type t, int x) {
   switch (t.kind) {
@@ -43,8 +35,9 @@ static void check_case(amp_accelerator_view *av, int n, amp_elem_type t, int kee
   int *want = malloc((size_t)n * sizeof *want), nwant = 0;
   int prev = 0;
   for (int i = 0; i < n; i++) {
-    int x = keep == 3 ? prev + (hash((uint32_t)i) % 7u == 0) * (1 + (int)(hash((uint32_t)~i) % 3u))
-                      : (int)(hash((uint32_t)i) % 1000u);
+    int x = keep == 3 ? prev + (test_hash32((uint32_t)i) % 7u == 0) *
+                                   (1 + (int)(test_hash32((uint32_t)~i) % 3u))
+                      : (int)(test_hash32((uint32_t)i) % 1000u);
     if (keep == 3 && i % 4096 == 4095)
       x = prev + 1; /* a new run right at a tile's last element */
     put(src, (size_t)i, t, x);

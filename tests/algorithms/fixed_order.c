@@ -279,10 +279,7 @@ static void check_views(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  int rc = test_use_device_from_env();
-  if (rc)
-    return rc;
-  REQUIRE_VIEW(av);
+  REQUIRE_TEST_DEVICE_VIEW(av);
   if (test_env_set("AMP_ALGO_FIXED_ORDER")) {
     check_env(av);
     return check_done();

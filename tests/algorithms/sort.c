@@ -7,14 +7,6 @@
 
 static const int sizes[] = {1, 2, 1023, 1025, 5000, 100003};
 
-static uint32_t hash(uint32_t i) {
-  i ^= i >> 16;
-  i *= 0x7feb352du;
-  i ^= i >> 15;
-  i *= 0x846ca68bu;
-  return i ^ (i >> 16);
-}
-
 static int cmp_u(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);
@@ -39,7 +31,7 @@ static int cmp64(const void *a, const void *b) {
 static void check_keys(amp_accelerator_view *av, int n, amp_elem_type t) {
   uint32_t *k = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
   for (int i = 0; i < n; i++) {
-    uint32_t h = hash((uint32_t)i);
+    uint32_t h = test_hash32((uint32_t)i);
     if (t.kind == AMP_ELEM_FLOAT) {
       float f = ((float)(h % 20001u) - 10000.0f) / 7.0f;
       if (i % 97 == 5)
@@ -79,7 +71,7 @@ static void check_pairs(amp_accelerator_view *av, int n) {
   uint32_t *val = malloc((size_t)n * 4);
   int64_t *want = malloc((size_t)n * sizeof *want); /* key * 2^32 + position: sorted = stable */
   for (int i = 0; i < n; i++) {
-    k[i] = (int32_t)(hash((uint32_t)i) % 50u) - 25;
+    k[i] = (int32_t)(test_hash32((uint32_t)i) % 50u) - 25;
     val[i] = (uint32_t)i;
     want[i] = (int64_t)k[i] * 4294967296LL + i;
   }
@@ -156,7 +148,7 @@ int main(void) {
   enum { N = 3001 };
   static uint32_t x[N], ref[N];
   for (int i = 0; i < N; i++)
-    x[i] = ref[i] = hash((uint32_t)i) % 1000u;
+    x[i] = ref[i] = test_hash32((uint32_t)i) % 1000u;
   qsort(ref + 3, N - 4, 4, cmp_u);
   amp_array_view *all = NULL, *sec = NULL;
   REQUIRE_OK(amp_array_view_create(amp_extent1(N), AMP_UINT32, x, &all));

@@ -10,14 +10,6 @@
 #include <float.h>
 #include <stdint.h>
 
-static uint64_t hash64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
-
 static uint64_t dbits(double d) {
   uint64_t b;
   memcpy(&b, &d, 8);
@@ -90,10 +82,10 @@ enum { RANDOM, ALL_EQUAL, SORTED, REVERSED };
 
 /* Key i of n (its bits) of kind k in the given pattern. */
 static uint64_t make_key(amp_elem_kind k, int pattern, int i, int n) {
-  uint64_t h = hash64((uint64_t)i * 0x9e3779b97f4a7c15ULL + (uint64_t)k);
+  uint64_t h = test_hash64((uint64_t)i * 0x9e3779b97f4a7c15ULL + (uint64_t)k);
   int64_t at = pattern == SORTED ? i - n / 2 : pattern == REVERSED ? n / 2 - i : 7;
   if (pattern == RANDOM && h % 4 == 0)
-    h = hash64(h % 7); /* many repeats */
+    h = test_hash64(h % 7); /* many repeats */
   if (k == AMP_ELEM_UINT64) {
     static const uint64_t ext[] = {0, UINT64_MAX, 1ULL << 63, (1ULL << 63) - 1, 1ULL << 32};
     if (pattern != RANDOM)
@@ -219,7 +211,7 @@ static int check_refusals(amp_accelerator_view *av) {
   enum { N = 300 };
   static uint64_t k[N], k0[N], v[N], v0[N];
   for (int i = 0; i < N; i++) {
-    k[i] = k0[i] = hash64((uint64_t)i);
+    k[i] = k0[i] = test_hash64((uint64_t)i);
     v[i] = v0[i] = (uint64_t)i;
   }
   amp_array_view *kv = NULL, *vv = NULL, *short_v = NULL, *ro = NULL, *sv = NULL, *two = NULL;

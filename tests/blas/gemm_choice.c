@@ -21,21 +21,16 @@
 #include "blas/gemm_choice.h"
 #include "blas/gemm_kernels.h"
 #include "check.h"
+#include "gemm_padded.h"
 
 enum { PAD = 3 }; /* sections start at (PAD, PAD) of a parent PAD * 2 larger each way */
 
 static int dbl;
 static unsigned gemm_flags; /* gemm_case calls amp_blas_gemm_ex with these when not 0 */
 
-static double get(const void *p, size_t i) {
-  return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-static void put(void *p, size_t i, double x) {
-  if (dbl)
-    ((double *)p)[i] = x;
-  else
-    ((float *)p)[i] = (float)x;
-}
+/* Element i of a buffer of this run's type (float, or double with dbl). */
+#define get(p, i)    gemm_elem_get(p, dbl, i)
+#define put(p, i, x) gemm_elem_put(p, dbl, i, x)
 
 /* C (m x n) = alpha op(A) op(B) + beta C on dense or section views; checks the result (and the
  * parent outside the section). Returns 0 when it ran. */
@@ -69,20 +64,11 @@ static int gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, int 
       want[ci] = alpha * s + beta * want[ci];
     }
   amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
-  amp_array_view *pa = NULL, *pb = NULL, *pc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  gemm_padded g;
   int rc = 1;
-  if (amp_array_view_create(amp_extent2(ar + 2 * pad, lda), t, a, &pa) ||
-      amp_array_view_create(amp_extent2(br + 2 * pad, ldb), t, b, &pb) ||
-      amp_array_view_create(amp_extent2(m + 2 * pad, ldc), t, c, &pc))
+  if (gemm_padded_make(&g, t, pad, section, ar, ac, br, bc, m, n, a, b, c))
     goto out;
-  if (section) {
-    if (amp_array_view_section(pa, amp_index2(pad, pad), amp_extent2(ar, ac), &va) ||
-        amp_array_view_section(pb, amp_index2(pad, pad), amp_extent2(br, bc), &vb) ||
-        amp_array_view_section(pc, amp_index2(pad, pad), amp_extent2(m, n), &vc))
-      goto out;
-  } else {
-    va = pa, vb = pb, vc = pc;
-  }
+  amp_array_view *va = g.va, *vb = g.vb, *vc = g.vc, *pc = g.pc;
   const amp_transpose tra = ta ? AMP_TRANS : AMP_NO_TRANS, trb = tb ? AMP_TRANS : AMP_NO_TRANS;
   amp_status st = gemm_flags
                       ? amp_blas_gemm_ex(av, gemm_flags, tra, trb, alpha, va, vb, beta, vc, done)
@@ -90,12 +76,7 @@ static int gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, int 
   CHECK_OK(st);
   if (st == AMP_SUCCESS) {
     CHECK_OK(amp_array_view_synchronize(pc));
-    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = 0;
-    for (size_t i = 0; i < nc; i++) {
-      double e = fabs(get(c, i) - want[i]) / (1.0 + fabs(want[i]));
-      if (!(e <= worst))
-        worst = isnan(e) ? INFINITY : e;
-    }
+    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = gemm_worst_error(c, dbl, want, nc);
     if (!(worst <= tol))
       fprintf(stderr, "  %d x %d x %d ta %d tb %d beta %g section %d: error %g > %g\n", m, n, k, ta,
               tb, beta, section, worst, tol);
@@ -103,14 +84,7 @@ static int gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, int 
     rc = 0;
   }
 out:
-  if (section) {
-    amp_array_view_release(va);
-    amp_array_view_release(vb);
-    amp_array_view_release(vc);
-  }
-  amp_array_view_release(pa);
-  amp_array_view_release(pb);
-  amp_array_view_release(pc);
+  gemm_padded_release(&g);
   free(a);
   free(b);
   free(c);
@@ -144,14 +118,7 @@ static void general_all(amp_accelerator_view *av, int fast) {
 
 int main(int argc, char **argv) {
   dbl = argc > 1 && strcmp(argv[1], "double") == 0;
-  amp_accelerator_view *av;
-  REQUIRE_OK(amp_default_view(&av));
-  amp_accelerator *acc;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
-  if (dbl && !props.supports_double_precision)
-    return SKIP;
+  REQUIRE_GEMM_DEVICE(av, acc, props, dbl);
   amp_elem_kind kind = dbl ? AMP_ELEM_DOUBLE : AMP_ELEM_FLOAT;
   const int times = test_device_times(acc); /* whether ampcl gives device times here */
 

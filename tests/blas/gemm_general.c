@@ -15,21 +15,16 @@
 #include "blas/gemm_general.h"
 #include "blas/gemm_choice.h"
 #include "check.h"
+#include "gemm_padded.h"
 
 enum { PAD = 2 };
 
 static int dbl;
 static int times = 1; /* whether ampcl gives device times here (test_device_times) */
 
-static double get(const void *p, size_t i) {
-  return dbl ? ((const double *)p)[i] : (double)((const float *)p)[i];
-}
-static void put(void *p, size_t i, double x) {
-  if (dbl)
-    ((double *)p)[i] = x;
-  else
-    ((float *)p)[i] = (float)x;
-}
+/* Element i of a buffer of this run's type (float, or double with dbl). */
+#define get(p, i)    gemm_elem_get(p, dbl, i)
+#define put(p, i, x) gemm_elem_put(p, dbl, i, x)
 
 /* One GEMM, checked element by element (the parent's border included); nan_c fills C with NaNs
  * (beta must be 0 then). */
@@ -44,7 +39,7 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
   void *a = malloc(na * es), *b = malloc(nb * es), *c = malloc(nc * es);
   double *want = malloc(nc * sizeof *want);
   amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
-  amp_array_view *pa = NULL, *pb = NULL, *pc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  gemm_padded g = {NULL, NULL, NULL, NULL, NULL, NULL, section};
   amp_future *f = NULL;
   if (!a || !b || !c || !want) {
     CHECK(0 && "out of memory");
@@ -71,20 +66,10 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
       size_t ci = (size_t)(i + pad) * ldc + j + pad;
       want[ci] = beta == 0.0 ? alpha * s : alpha * s + beta * want[ci];
     }
-  CHECK_OK(amp_array_view_create(amp_extent2(ar + 2 * pad, lda), t, a, &pa));
-  CHECK_OK(amp_array_view_create(amp_extent2(k + 2 * pad, ldb), t, b, &pb));
-  CHECK_OK(amp_array_view_create(amp_extent2(m + 2 * pad, ldc), t, c, &pc));
-  if (!pa || !pb || !pc)
+  CHECK_OK(gemm_padded_make(&g, t, pad, section, ar, ac, k, n, m, n, a, b, c));
+  if (!g.va || !g.vb || !g.vc)
     goto out;
-  if (section) {
-    CHECK_OK(amp_array_view_section(pa, amp_index2(pad, pad), amp_extent2(ar, ac), &va));
-    CHECK_OK(amp_array_view_section(pb, amp_index2(pad, pad), amp_extent2(k, n), &vb));
-    CHECK_OK(amp_array_view_section(pc, amp_index2(pad, pad), amp_extent2(m, n), &vc));
-    if (!va || !vb || !vc)
-      goto out;
-  } else {
-    va = pa, vb = pb, vc = pc;
-  }
+  amp_array_view *va = g.va, *vb = g.vb, *vc = g.vc, *pc = g.pc;
   amp__gemm_counts c0 = amp__gemm_counts_get();
   amp_status st =
       amp_blas_gemm(av, ta ? AMP_TRANS : AMP_NO_TRANS, AMP_NO_TRANS, alpha, va, vb, beta, vc, &f);
@@ -103,12 +88,7 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
       CHECK_MSG("measure nothing");
     }
     CHECK_OK(amp_array_view_synchronize(pc));
-    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = 0;
-    for (size_t i = 0; i < nc; i++) {
-      double e = fabs(get(c, i) - want[i]) / (1.0 + fabs(want[i]));
-      if (!(e <= worst))
-        worst = isnan(e) ? INFINITY : e;
-    }
+    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = gemm_worst_error(c, dbl, want, nc);
     if (!(worst <= tol))
       fprintf(stderr, "  %d x %d x %d ta %d alpha %g beta %g section %d nan %d: error %g > %g\n", m,
               n, k, ta, alpha, beta, section, nan_c, worst, tol);
@@ -116,14 +96,7 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
   }
   amp_future_release(f);
 out:
-  if (section) {
-    amp_array_view_release(va);
-    amp_array_view_release(vb);
-    amp_array_view_release(vc);
-  }
-  amp_array_view_release(pa);
-  amp_array_view_release(pb);
-  amp_array_view_release(pc);
+  gemm_padded_release(&g);
   free(a);
   free(b);
   free(c);
@@ -148,14 +121,7 @@ static void all_cases(amp_accelerator_view *av, int m, int n, int k) {
 
 int main(int argc, char **argv) {
   dbl = argc > 1 && strcmp(argv[1], "double") == 0;
-  amp_accelerator_view *av;
-  REQUIRE_OK(amp_default_view(&av));
-  amp_accelerator *acc;
-  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
-  amp_accelerator_properties props;
-  REQUIRE_OK(amp_accelerator_get_properties(acc, &props));
-  if (dbl && !props.supports_double_precision)
-    return SKIP;
+  REQUIRE_GEMM_DEVICE(av, acc, props, dbl);
   times = test_device_times(acc);
   setenv("AMP_BLAS_GEMM", "fast", 1);
   const size_t es = dbl ? sizeof(double) : sizeof(float);

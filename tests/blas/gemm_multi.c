@@ -147,15 +147,7 @@ static void special_scalars(void) {
   CHECK_OK(amp_array_view_refresh(c));
   CHECK_OK(amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c));
   CHECK_OK(amp_array_view_synchronize(c));
-  bad = 0;
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      float s = 0;
-      for (int p = 0; p < K; p++)
-        s += ha[i * K + p] * hb[p * N + j];
-      bad += hc[i * N + j] != s;
-    }
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(test_wrong_products(hc, ha, hb, M, N, K), 0);
   amp_array_view_release(a);
   amp_array_view_release(b);
   CHECK_OK(amp_array_view_release(c));
@@ -374,15 +366,7 @@ static void device_failure(void) {
   CHECK(memcmp(hc, keep, sizeof hc) == 0);
   CHECK_OK(amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c));
   CHECK_OK(amp_array_view_synchronize(c));
-  int bad = 0;
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      float sum = 0;
-      for (int p = 0; p < K; p++)
-        sum += ha[i * K + p] * hb[p * N + j];
-      bad += hc[i * N + j] != sum;
-    }
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(test_wrong_products(hc, ha, hb, M, N, K), 0);
   amp_array_view_release(a);
   amp_array_view_release(b);
   CHECK_OK(amp_array_view_release(c));

@@ -94,15 +94,7 @@ static void run_gemm(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_create(amp_extent2(M, P), AMP_FLOAT, c, &vc));
   CHECK_OK(amp_blas_gemm(av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, va, vb, 0.0, vc, NULL));
   CHECK_OK(amp_array_view_synchronize(vc));
-  int bad = 0;
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < P; j++) {
-      float s = 0;
-      for (int q = 0; q < K; q++)
-        s += a[i * K + q] * b[q * P + j];
-      bad += c[i * P + j] != s;
-    }
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(test_wrong_products(c, a, b, M, P, K), 0);
   amp_array_view_release(va);
   amp_array_view_release(vb);
   amp_array_view_release(vc);

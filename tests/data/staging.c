@@ -8,6 +8,10 @@
  *     and its result comes back staged: right values, one copy each way, exactly the bytes;
  *   - a row section (contiguous) and a column section (a rectangle, copied directly) of a matrix;
  *   - arrays: amp_copy_to_array / amp_copy_from_array;
+ *   - asynchronous copies back (runtime/data/staging_read.c): synchronize_async and
+ *     amp_copy_from_array_async give the right values and counts; a kernel launched right after
+ *     the copy, its future released unwaited, does not overtake it; two copies back in flight at
+ *     once; a chunk that fails to enqueue fails the call, and the retry brings everything back;
  *   - a chunk that fails to enqueue (AMP_STAGING_FAIL_AFTER) fails the launch or the synchronize
  *     with the OpenCL error, host data intact, and the retry afterwards gives the right result
  *     (the failure is also the proof that the staged path ran);
@@ -25,6 +29,10 @@ enum { N = 1000003, R = 300, C = 512 };
 static const char *src = "__kernel void axpb(AMP_CONST_VIEW(float, x), AMP_VIEW(float, y)) {\n"
                          "  AMP_INDEX1(i);\n"
                          "  amp_at(y, i[0]) = 2.0f * amp_at(x, i[0]) + 1.0f;\n"
+                         "}\n"
+                         "__kernel void inc1(AMP_VIEW(float, y)) {\n"
+                         "  AMP_INDEX1(i);\n"
+                         "  amp_at(y, i[0]) += 1.0f;\n"
                          "}\n"
                          "__kernel void inc2(AMP_VIEW(float, m)) {\n"
                          "  AMP_INDEX2(i);\n"
@@ -86,6 +94,66 @@ static void arrays(amp_accelerator_view *av, const float *x, float *y) {
   CHECK_OK(amp_copy_from_array(arr, y, (size_t)N * 4));
   CHECK_EQ_INT(memcmp(x, y, (size_t)N * 4), 0);
   amp_array_release(arr);
+}
+
+/* The kernel inc1 adds 1 to y. Copy back asynchronously, launch inc1 at once (the copy's future
+ * released unwaited), then copy back again: the host sees the copy's values, then one more. */
+static void async_back(amp_accelerator_view *av, amp_kernel *axpb, amp_kernel *inc1, float *x,
+                       float *y) {
+  amp_array_view *vx = NULL, *vy = NULL, *vz = NULL;
+  amp_future *f = NULL, *g = NULL;
+  float *z = malloc((size_t)N * 4);
+  CHECK(z != NULL);
+  CHECK_OK(amp_array_view_create_const(amp_extent1(N), AMP_FLOAT, x, &vx));
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_FLOAT, y, &vy));
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_FLOAT, z, &vz));
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), axpb, amp_arg_view(vx), amp_arg_view(vy)));
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), axpb, amp_arg_view(vx), amp_arg_view(vz)));
+  CHECK_OK(amp_transfer_stats_reset());
+  CHECK_OK(amp_array_view_synchronize_async(vy, &f));
+  CHECK_OK(amp_array_view_synchronize_async(vz, &g)); /* waits for the ring, not for f */
+  CHECK_OK(amp_future_wait(f));
+  CHECK(y_ok(x, y, N));
+  CHECK_OK(amp_future_wait(g));
+  CHECK(y_ok(x, z, N));
+  amp_transfer_stats st = test_stats(NULL);
+  CHECK_EQ_INT(st.to_host_count, 2);
+  CHECK_EQ_INT(st.to_host_bytes, (uint64_t)N * 8);
+  amp_future_release(f);
+  amp_future_release(g);
+  /* a kernel right behind the copy back: the copy reads the values before it */
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), axpb, amp_arg_view(vx), amp_arg_view(vy)));
+  CHECK_OK(amp_array_view_synchronize_async(vy, &f));
+  amp_future_release(f);
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), inc1, amp_arg_view(vy)));
+  CHECK_OK(amp_array_view_synchronize(vy));
+  long bad = 0;
+  for (long i = 0; i < N; i++)
+    bad += y[i] != 2.0f * x[i] + 2.0f;
+  CHECK_EQ_INT(bad, 0);
+  /* a chunk that fails to enqueue fails the call; the retry brings everything back */
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), axpb, amp_arg_view(vx), amp_arg_view(vy)));
+  setenv("AMP_STAGING_FAIL_AFTER", "5", 1);
+  CHECK_STATUS(amp_array_view_synchronize_async(vy, &f), AMP_CL_OUT_OF_RESOURCES);
+  unsetenv("AMP_STAGING_FAIL_AFTER");
+  CHECK_OK(amp_array_view_synchronize_async(vy, &f));
+  CHECK_OK(amp_future_wait(f));
+  amp_future_release(f);
+  CHECK(y_ok(x, y, N));
+  amp_array_view_release(vx);
+  amp_array_view_release(vy);
+  amp_array_view_release(vz);
+  /* an array's contents copied back asynchronously into malloc'd memory */
+  amp_array *arr = NULL;
+  CHECK_OK(amp_array_create(av, amp_extent1(N), AMP_FLOAT, &arr));
+  CHECK_OK(amp_copy_to_array(x, (size_t)N * 4, arr));
+  memset(z, 0, (size_t)N * 4);
+  CHECK_OK(amp_copy_from_array_async(arr, z, (size_t)N * 4, &f));
+  CHECK_OK(amp_future_wait(f));
+  amp_future_release(f);
+  CHECK_EQ_INT(memcmp(x, z, (size_t)N * 4), 0);
+  amp_array_release(arr);
+  free(z);
 }
 
 static void failures(amp_accelerator_view *av, amp_kernel *axpb, float *x, float *y) {
@@ -195,6 +263,9 @@ int main(void) {
   sections(av, inc2);
   arrays(av, x, y);
   failures(av, axpb, x, y);
+  amp_kernel *inc1 = test_kernel(src, NULL, "inc1");
+  async_back(av, axpb, inc1, x, y);
+  amp_kernel_release(inc1);
   two_accelerators(axpb, x, y);
   amp_kernel_release(axpb);
   amp_kernel_release(inc2);

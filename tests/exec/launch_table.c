@@ -2,12 +2,12 @@
  * without allocating (16; runtime/exec/launch_table.h).
  *
  * One kernel takes a texture, a sampler, a const view, an int, a uint, a float, a struct by
- * value, a __local buffer, eight more ints, a view and an int: 18 arguments over 22 OpenCL
- * parameters (24 in debug mode, where each view has a third). Each argument adds a different
- * amount to every result, so an argument set at the wrong parameter shows. The launch runs as
- * built and again in debug mode (the test sets AMP_DEBUG itself), where the last view's
- * out-of-bounds write is reported under its own name and position: debug mode finds the view's
- * parameter through the same table. A device without images skips (77). */
+ * value, a __local buffer, a view as a plain pointer, eight more ints, a view and an int: 19
+ * arguments over 23 OpenCL parameters (25 in debug mode, where each AMP_VIEW has a third). Each
+ * argument adds a different amount to every result, so an argument set at the wrong parameter
+ * shows. The launch runs as built and again in debug mode (the test sets AMP_DEBUG itself), where
+ * the last view's out-of-bounds write is reported under its own name and position: debug mode finds
+ * the view's parameter through the same table. A device without images skips (77). */
 #include "check.h"
 
 enum { N = 32, TILE = 8, EXTRA = 8 };
@@ -16,7 +16,8 @@ static const char *src =
     "typedef struct { int x; int y; } pair_t;\n"
     "__kernel void every_kind(AMP_TEXTURE_READ(float_4, 1, t), AMP_SAMPLER(s),\n"
     "                         AMP_CONST_VIEW(int, in), int a, uint b, float c, pair_t p,\n"
-    "                         __local int *scratch, int i0, int i1, int i2, int i3, int i4,\n"
+    "                         __local int *scratch, __global const int *plain, int i0,\n"
+    "                         int i1, int i2, int i3, int i4,\n"
     "                         int i5, int i6, int i7, AMP_VIEW(float, out), int past) {\n"
     "  AMP_TILED_INDEX1(ti);\n"
     "  AMP_INDEX1(idx);\n"
@@ -27,7 +28,8 @@ static const char *src =
     "  float sampled = amp_tex_sample(float_4, 1, t, s, ((float)i + 0.5f) / 32.0f).y;\n"
     "  int extra = i0 + 2 * i1 + 3 * i2 + 4 * i3 + 5 * i4 + 6 * i5 + 7 * i6 + 8 * i7;\n"
     "  amp_at(out, i + past) = (float)scratch[TILE - 1 - l] + (float)a + (float)b + c +\n"
-    "                          (float)(p.x * p.y) + (float)extra + texel + sampled;\n"
+    "                          (float)(p.x * p.y) + (float)extra + texel + sampled +\n"
+    "                          (float)(2 * plain[i]);\n"
     "}\n";
 
 typedef struct pair_t {
@@ -41,18 +43,19 @@ static amp_status launch(amp_kernel *k, amp_texture *t, amp_array_view *in, amp_
                          int past) {
   pair_t p = {4, 1000};
   amp_sampler smp = {AMP_FILTER_POINT, AMP_ADDRESS_CLAMP};
-  amp_arg args[8 + EXTRA + 2] = {amp_arg_texture(t),
+  amp_arg args[9 + EXTRA + 2] = {amp_arg_texture(t),
                                  amp_arg_sampler(smp),
                                  amp_arg_view(in),
                                  amp_arg_int(1),
                                  amp_arg_uint(20),
                                  amp_arg_float(300.5f),
                                  amp_arg_bytes(&p, sizeof p),
-                                 amp_arg_local(TILE * sizeof(int))};
+                                 amp_arg_local(TILE * sizeof(int)),
+                                 amp_arg_view(in)}; /* the plain pointer */
   for (int e = 0; e < EXTRA; e++)
-    args[8 + e] = amp_arg_int(10000 * (e + 1));
-  args[8 + EXTRA] = amp_arg_view(out);
-  args[8 + EXTRA + 1] = amp_arg_int(past);
+    args[9 + e] = amp_arg_int(10000 * (e + 1));
+  args[9 + EXTRA] = amp_arg_view(out);
+  args[9 + EXTRA + 1] = amp_arg_int(past);
   return amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), TILE), k, args, AMP_NARGS(args));
 }
 
@@ -63,7 +66,7 @@ static float expected(const int *in, const float *tex4, int i) {
   for (int e = 0; e < EXTRA; e++)
     extra += (e + 1) * 10000 * (e + 1);
   return (float)in[mirrored] + 1.0f + 20.0f + 300.5f + 4000.0f + (float)extra + tex4[4 * i] +
-         tex4[4 * i + 1];
+         tex4[4 * i + 1] + (float)(2 * in[i]);
 }
 
 static void test_every_kind(amp_kernel *k, const char *mode) {
@@ -94,7 +97,7 @@ static void test_every_kind(amp_kernel *k, const char *mode) {
   /* debug mode: a write one past the end of the last view, reported under its name and place */
   if (t && vin && vout && getenv("AMP_DEBUG")) {
     CHECK_STATUS(launch(k, t, vin, vout, 1), AMP_ERROR_OUT_OF_RANGE);
-    CHECK_MSG("parallel_for_each(every_kind): out-of-bounds access to view 'out' (argument 16, "
+    CHECK_MSG("parallel_for_each(every_kind): out-of-bounds access to view 'out' (argument 17, "
               "extent [32]): index [32]");
   }
   amp_array_view_release(vout);

@@ -268,13 +268,18 @@ static void launch_rmw(amp_kernel *k, amp_kernel *kt, int tiled, amp_elem_type e
   amp_array_view_release(vo);
 }
 
+/* Kernel `name` of int_src built for the element type `type` ("int" or "uint"). */
+static amp_kernel *int_kernel(const char *type, const char *name) {
+  char opts[32];
+  snprintf(opts, sizeof opts, "-DT=%s", type);
+  return test_kernel(int_src, opts, name);
+}
+
 /* Every operation, on one global counter and on one tile_static counter per tile. */
 static void test_rmw(const char *type) {
   const int is_signed = strcmp(type, "int") == 0;
-  char opts[32];
-  snprintf(opts, sizeof opts, "-DT=%s", type);
-  amp_kernel *k = test_kernel(int_src, opts, "rmw");
-  amp_kernel *kt = test_kernel(int_src, opts, "rmw_tile");
+  amp_kernel *k = int_kernel(type, "rmw");
+  amp_kernel *kt = int_kernel(type, "rmw_tile");
   static uint32_t v[N], old[N], c[N];
   const amp_elem_type et = is_signed ? AMP_INT32 : AMP_UINT32;
   for (int op = 0; k && kt && op < NOPS; op++) {
@@ -311,11 +316,9 @@ static void test_rmw(const char *type) {
 /* n work items swap i+1 for expected value 0 in a location holding 0: one wins, the others get
  * its value back. Global location (private and global expected), and tile_static. */
 static void test_compare_exchange(const char *type) {
-  char opts[32];
-  snprintf(opts, sizeof opts, "-DT=%s", type);
   const amp_elem_type et = strcmp(type, "int") == 0 ? AMP_INT32 : AMP_UINT32;
-  amp_kernel *k = test_kernel(int_src, opts, "cas_once");
-  amp_kernel *kt = test_kernel(int_src, opts, "cas_tile");
+  amp_kernel *k = int_kernel(type, "cas_once");
+  amp_kernel *kt = int_kernel(type, "cas_tile");
   static int32_t c[N], expected[N], won[N];
   for (int mode = 0; k && kt && mode < 3; mode++) {
     const int tiled = mode == 2, groups = tiled ? TILES : 1, per = tiled ? TILE : N;
@@ -363,9 +366,7 @@ static void test_compare_exchange(const char *type) {
 /* A lock-free max from a compare-exchange loop, with the operands as int and as uint. */
 static void test_cas_max(const char *type) {
   const int is_signed = strcmp(type, "int") == 0;
-  char opts[32];
-  snprintf(opts, sizeof opts, "-DT=%s", type);
-  amp_kernel *k = test_kernel(int_src, opts, "cas_max");
+  amp_kernel *k = int_kernel(type, "cas_max");
   static uint32_t v[N];
   uint32_t best = operands(OP_MAX, v, N, is_signed), want = best;
   for (int i = 0; i < N; i++)

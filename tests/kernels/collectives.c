@@ -305,10 +305,7 @@ static void check_type(amp_accelerator_view *av, int t, const elem *e) {
 }
 
 int main(void) {
-  int rc = test_use_device_from_env();
-  if (rc)
-    return rc;
-  REQUIRE_VIEW(av);
+  REQUIRE_TEST_DEVICE_VIEW(av);
   amp_accelerator_properties props;
   REQUIRE_OK(test_props(av, &props));
   const elem elems[] = {

@@ -1,6 +1,6 @@
 /* tests/kernels/elements.h: what the matmul tests (kernels/matmul.c, lessons/lessons.c) share: host
  * access to an element of any numeric type, a sentinel no result equals, small random operands
- * whose products are exact, and a kernel that fills a rank-2 view. */
+ * whose products are exact, a kernel that fills a rank-2 view, and the operands as sections. */
 #ifndef AMPCL_TESTS_ELEMENTS_H
 #define AMPCL_TESTS_ELEMENTS_H
 
@@ -51,6 +51,57 @@ static inline void elem_put(amp_elem_type t, void *p, size_t i, double v) {
 /* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
 static inline double elem_sentinel(amp_elem_type t) {
   return t.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
+}
+
+/* ref and mag (m x n) = the product of the m x w block of A and the w x n block of B at rows r0..,
+ * columns c0.. of each (row-major, leading dimensions lda and ldb), and the sums of the products'
+ * magnitudes (the error bound's scale). */
+static inline void matmul_reference(amp_elem_type t, const void *A, int lda, const void *B, int ldb,
+                                    int r0, int c0, int m, int n, int w, double *ref, double *mag) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0, s_abs = 0;
+      for (int k = 0; k < w; k++) {
+        const double p = elem_get(t, A, (size_t)(r0 + i) * lda + c0 + k) *
+                         elem_get(t, B, (size_t)(r0 + k) * ldb + c0 + j);
+        s += p;
+        s_abs += fabs(p);
+      }
+      ref[(size_t)i * n + j] = s;
+      mag[(size_t)i * n + j] = s_abs;
+    }
+}
+
+/* The full views of a matmul test: A (ra x lda) and B (rb x ldb) read-only, C (rc x ldc). The
+ * first failure, or AMP_SUCCESS. */
+static inline amp_status matmul_full_views(amp_elem_type t, int ra, int lda, const void *A, int rb,
+                                           int ldb, const void *B, int rc, int ldc, void *C,
+                                           amp_array_view **fa, amp_array_view **fb,
+                                           amp_array_view **fc) {
+  amp_status st;
+  if ((st = amp_array_view_create_const(amp_extent2(ra, lda), t, A, fa)) ||
+      (st = amp_array_view_create_const(amp_extent2(rb, ldb), t, B, fb)))
+    return st;
+  return amp_array_view_create(amp_extent2(rc, ldc), t, C, fc);
+}
+
+/* The operands a matmul test launches on: with `section`, the sections at (r0, c0) of the full
+ * views *fa (m x w), *fb (w x n) and *fc (m x n) into *va, *vb, *vc; without, the full views
+ * themselves, moved there (*fa, *fb, *fc become NULL). The first failure, or AMP_SUCCESS. */
+static inline amp_status matmul_operands(int section, int r0, int c0, int m, int w, int n,
+                                         amp_array_view **fa, amp_array_view **fb,
+                                         amp_array_view **fc, amp_array_view **va,
+                                         amp_array_view **vb, amp_array_view **vc) {
+  amp_status st = AMP_SUCCESS;
+  if (!section) {
+    *va = *fa, *vb = *fb, *vc = *fc;
+    *fa = *fb = *fc = NULL;
+    return AMP_SUCCESS;
+  }
+  if ((st = amp_array_view_section(*fa, amp_index2(r0, c0), amp_extent2(m, w), va)) ||
+      (st = amp_array_view_section(*fb, amp_index2(r0, c0), amp_extent2(w, n), vb)))
+    return st;
+  return amp_array_view_section(*fc, amp_index2(r0, c0), amp_extent2(m, n), vc);
 }
 
 /* Where C (an rc x ldc row-major buffer) holds the product at rows r0.., columns c0.. (m x n, inner

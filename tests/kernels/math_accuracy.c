@@ -35,54 +35,24 @@ typedef struct {
   int abs_below_one; /* fast: absolute error where |result| < 1 */
 } fn_spec;
 
-static double r_exp(double x, double y) {
-  (void)y;
-  return exp(x);
-}
-static double r_exp2(double x, double y) {
-  (void)y;
-  return exp2(x);
-}
-static double r_exp10(double x, double y) {
-  (void)y;
-  return pow(10.0, x);
-}
-static double r_log(double x, double y) {
-  (void)y;
-  return log(x);
-}
-static double r_log2(double x, double y) {
-  (void)y;
-  return log2(x);
-}
-static double r_log10(double x, double y) {
-  (void)y;
-  return log10(x);
-}
-static double r_sqrt(double x, double y) {
-  (void)y;
-  return sqrt(x);
-}
-static double r_rsqrt(double x, double y) {
-  (void)y;
-  return 1.0 / sqrt(x);
-}
-static double r_recip(double x, double y) {
-  (void)y;
-  return 1.0 / x;
-}
-static double r_sin(double x, double y) {
-  (void)y;
-  return sin(x);
-}
-static double r_cos(double x, double y) {
-  (void)y;
-  return cos(x);
-}
-static double r_tan(double x, double y) {
-  (void)y;
-  return tan(x);
-}
+/* The host's reference of a function of one argument (y unused), as double. */
+#define UNARY_REF(name, expr)                                                                      \
+  static double name(double x, double y) {                                                         \
+    (void)y;                                                                                       \
+    return expr;                                                                                   \
+  }
+UNARY_REF(r_exp, exp(x))
+UNARY_REF(r_exp2, exp2(x))
+UNARY_REF(r_exp10, pow(10.0, x))
+UNARY_REF(r_log, log(x))
+UNARY_REF(r_log2, log2(x))
+UNARY_REF(r_log10, log10(x))
+UNARY_REF(r_sqrt, sqrt(x))
+UNARY_REF(r_rsqrt, 1.0 / sqrt(x))
+UNARY_REF(r_recip, 1.0 / x)
+UNARY_REF(r_sin, sin(x))
+UNARY_REF(r_cos, cos(x))
+UNARY_REF(r_tan, tan(x))
 static double r_pow(double x, double y) {
   return pow(x, y);
 }

@@ -174,23 +174,10 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
     elem_put(e->type, B, i, next_small_int(&rng) / (e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0));
   for (size_t i = 0; i < (size_t)rc * ldc; i++)
     elem_put(e->type, C, i, elem_sentinel(e->type));
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++) {
-      double s = 0, s_abs = 0;
-      for (int t = 0; t < w; t++) {
-        double p = elem_get(e->type, A, (size_t)(r0 + i) * lda + c0 + t) *
-                   elem_get(e->type, B, (size_t)(r0 + t) * ldb + c0 + j);
-        s += p;
-        s_abs += fabs(p);
-      }
-      ref[(size_t)i * n + j] = s;
-      mag[(size_t)i * n + j] = s_abs;
-    }
+  matmul_reference(e->type, A, lda, B, ldb, r0, c0, m, n, w, ref, mag);
 
   amp_status st;
-  if ((st = amp_array_view_create_const(amp_extent2(ra, lda), e->type, A, &fa)) ||
-      (st = amp_array_view_create_const(amp_extent2(rb, ldb), e->type, B, &fb)) ||
-      (st = amp_array_view_create(amp_extent2(rc, ldc), e->type, C, &fc))) {
+  if ((st = matmul_full_views(e->type, ra, lda, A, rb, ldb, B, rc, ldc, C, &fa, &fb, &fc))) {
     fprintf(stderr, "creating views: %s\n", amp_last_error());
     goto done;
   }
@@ -199,15 +186,10 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
                                          : e->type.kind == AMP_ELEM_FLOAT ? amp_arg_float(NAN)
                                                                           : amp_arg_double(NAN)};
     CHECK_OK(amp_parallel_for_each(av, amp_extent2(rc, ldc), fill, fargs, AMP_NARGS(fargs)));
-    if ((st = amp_array_view_section(fa, amp_index2(r0, c0), amp_extent2(m, w), &va)) ||
-        (st = amp_array_view_section(fb, amp_index2(r0, c0), amp_extent2(w, n), &vb)) ||
-        (st = amp_array_view_section(fc, amp_index2(r0, c0), amp_extent2(m, n), &vc))) {
-      fprintf(stderr, "creating sections: %s\n", amp_last_error());
-      goto done;
-    }
-  } else {
-    va = fa, vb = fb, vc = fc;
-    fa = fb = fc = NULL;
+  }
+  if ((st = matmul_operands(section, r0, c0, m, w, n, &fa, &fb, &fc, &va, &vb, &vc))) {
+    fprintf(stderr, "creating sections: %s\n", amp_last_error());
+    goto done;
   }
   CHECK_OK(st = launch(av, c, k, va, vb, vc, m, n));
   CHECK_OK(amp_array_view_synchronize(fc ? fc : vc));
@@ -235,6 +217,17 @@ done:
 
 static size_t fast_local_bytes(const config *c, const elem *e) {
   return (size_t)(1 + c->dbuf) * c->ts_k * e->size * (c->ts_m + c->ts_n + (4 + c->bw) * c->padv);
+}
+
+/* A launch of kernel k in configuration c, on a 1 x 1 view of e's type, that the device must refuse
+ * (AMP_ERROR_LIMIT_EXCEEDED) instead of running. 1 where the view could not be made. */
+static int check_refused(amp_accelerator_view *av, const config *c, amp_kernel *k, const elem *e) {
+  double dummy = 0; /* room for one element of any type */
+  amp_array_view *v;
+  REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
+  CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
+  amp_array_view_release(v);
+  return 0;
 }
 
 int main(void) {
@@ -350,11 +343,8 @@ int main(void) {
       const int above =
           c->kind != NAIVE && test_tile_allowed(av, k, 2, dom1.tile) == TEST_TILE_ABOVE_DEVICE;
       if (above) {
-        double dummy = 0; /* room for one element of any type */
-        amp_array_view *v;
-        REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
-        CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
-        amp_array_view_release(v);
+        if (check_refused(av, c, k, e))
+          return 1;
         printf("%-22s %-6s needs tiles of %d x %d threads; %s allows %zu: refused\n", c->label,
                e->name, dom1.tile[0], dom1.tile[1], props.device_path, props.max_tile_size);
       } else if (over && props.compute_capability > 0 && props.compute_capability < 80) {
@@ -362,11 +352,8 @@ int main(void) {
                e->name, fast_local_bytes(c, e), props.device_path);
       } else if (over && props.compute_capability == 0) {
         /* Too big for this device: the launch must say so instead of running. */
-        double dummy = 0; /* room for one element of any type */
-        amp_array_view *v;
-        REQUIRE_OK(amp_array_view_create(amp_extent2(1, 1), e->type, &dummy, &v));
-        CHECK_STATUS(launch(av, c, k, v, v, v, 1, 1), AMP_ERROR_LIMIT_EXCEEDED);
-        amp_array_view_release(v);
+        if (check_refused(av, c, k, e))
+          return 1;
         printf("%-22s %-6s needs %zu bytes of tile_static memory; %s has %llu: refused\n", c->label,
                e->name, fast_local_bytes(c, e), props.device_path,
                (unsigned long long)props.local_memory);

@@ -206,10 +206,7 @@ static void check_floats(amp_accelerator_view *av, amp_program *p, int dbl) {
 }
 
 int main(void) {
-  int rc = test_use_device_from_env();
-  if (rc)
-    return rc;
-  REQUIRE_VIEW(av);
+  REQUIRE_TEST_DEVICE_VIEW(av);
   amp_accelerator_properties props;
   REQUIRE_OK(test_props(av, &props));
   amp_program *p = NULL;

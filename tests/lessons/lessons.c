@@ -115,23 +115,10 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
     elem_put(e->type, C, i, elem_sentinel(e->type));
   memcpy(A0, A, na * e->size);
   memcpy(B0, B, nb * e->size);
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++) {
-      double s = 0, s_abs = 0;
-      for (int t = 0; t < w; t++) {
-        const double p = elem_get(e->type, A, (size_t)(r0 + i) * lda + c0 + t) *
-                         elem_get(e->type, B, (size_t)(r0 + t) * ldb + c0 + j);
-        s += p;
-        s_abs += fabs(p);
-      }
-      ref[(size_t)i * n + j] = s;
-      mag[(size_t)i * n + j] = s_abs;
-    }
+  matmul_reference(e->type, A, lda, B, ldb, r0, c0, m, n, w, ref, mag);
 
   amp_status st;
-  if ((st = amp_array_view_create_const(amp_extent2(ra, lda), e->type, A, &fa)) ||
-      (st = amp_array_view_create_const(amp_extent2(rb, ldb), e->type, B, &fb)) ||
-      (st = amp_array_view_create(amp_extent2(rc, ldc), e->type, C, &fc))) {
+  if ((st = matmul_full_views(e->type, ra, lda, A, rb, ldb, B, rc, ldc, C, &fa, &fb, &fc))) {
     fprintf(stderr, "creating views: %s\n", amp_last_error());
     goto done;
   }
@@ -140,15 +127,10 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
      * back, so a write outside the section would show. */
     amp_arg fargs[] = {amp_arg_view(fc), sentinel_arg(e)};
     CHECK_OK(amp_parallel_for_each(av, amp_extent2(rc, ldc), fill, fargs, AMP_NARGS(fargs)));
-    if ((st = amp_array_view_section(fa, amp_index2(r0, c0), amp_extent2(m, w), &va)) ||
-        (st = amp_array_view_section(fb, amp_index2(r0, c0), amp_extent2(w, n), &vb)) ||
-        (st = amp_array_view_section(fc, amp_index2(r0, c0), amp_extent2(m, n), &vc))) {
-      fprintf(stderr, "creating sections: %s\n", amp_last_error());
-      goto done;
-    }
-  } else {
-    va = fa, vb = fb, vc = fc;
-    fa = fb = fc = NULL;
+  }
+  if ((st = matmul_operands(section, r0, c0, m, w, n, &fa, &fb, &fc, &va, &vb, &vc))) {
+    fprintf(stderr, "creating sections: %s\n", amp_last_error());
+    goto done;
   }
   CHECK_OK(st = launch(av, l, k, va, vb, vc, m, n));
   CHECK_OK(amp_array_view_synchronize(fc ? fc : vc));

@@ -17,12 +17,8 @@
 
 static amp_kernel *builtin(const char *name, const char *options) {
   amp_program *p = NULL;
-  amp_kernel *k = NULL;
-  CHECK_OK(amp_program_create_builtin(name, options, &p));
-  if (p)
-    CHECK_OK(amp_kernel_create(p, name, &k));
-  amp_program_release(p);
-  return k;
+  amp_status made = amp_program_create_builtin(name, options, &p);
+  return test_kernel_of(made, p, name);
 }
 
 /* The host's walker w: as random_walks.cl, from the same stream. */
@@ -155,10 +151,7 @@ static void check_compact(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  int rc = test_use_device_from_env();
-  if (rc)
-    return rc;
-  REQUIRE_VIEW(av);
+  REQUIRE_TEST_DEVICE_VIEW(av);
   check_walks(av);
   check_compact(av);
   return check_done();
