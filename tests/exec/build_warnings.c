@@ -3,6 +3,8 @@
  * AMP_BUILD_WARNINGS=0; a failed build's log keeps each error once and drops the compiler's
  * counts; and the tidying itself (runtime/exec/build_log.c) on logs written as compilers write
  * them. */
+#include <ampcl/opencl.h>
+
 #include "check.h"
 #include "exec/build_log.h"
 
@@ -89,6 +91,33 @@ static const char *ours(const char *captured) {
   return at ? at : "";
 }
 
+/* Whether the implementation itself keeps a successful build's warnings in its log, asked of it
+ * with a raw build: ampcl can show only what the compiler leaves there (Mesa's rusticl 22.3 leaves
+ * the log of a successful build empty). */
+static int implementation_keeps_warnings(amp_accelerator *acc) {
+  cl_context ctx = NULL;
+  cl_device_id dev = NULL;
+  if (amp_accelerator_get_cl_context(acc, &ctx) != AMP_SUCCESS ||
+      amp_accelerator_get_cl_device(acc, &dev) != AMP_SUCCESS)
+    return 1;
+  const char *src =
+      "#warning ampcl-raw-probe-warning\n__kernel void k(__global int *x) { *x = 1; }\n";
+  cl_int e = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
+  if (e != CL_SUCCESS)
+    return 1;
+  static char log[1 << 14];
+  size_t n = 0;
+  int kept = 1;
+  if (clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS &&
+      clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, &n) == CL_SUCCESS) {
+    log[n < sizeof log ? n : sizeof log - 1] = '\0';
+    kept = strstr(log, "ampcl-raw-probe-warning") != NULL;
+  }
+  clReleaseProgram(p);
+  return kept;
+}
+
 int main(void) {
   tidy_cases();
   amp_accelerator *acc;
@@ -103,14 +132,18 @@ int main(void) {
                       "}\n";
   CHECK_OK(build_capturing(warns, acc, got, sizeof got));
   const char *mine = ours(got);
-  CHECK_EQ_INT(count(mine, "[ampcl] kernel source <source> built for"), 1);
+  int kept = implementation_keeps_warnings(acc);
+  if (!kept)
+    printf("build_warnings: this implementation leaves a successful build's log empty; "
+           "ampcl has no warnings to show, and shows none\n");
+  CHECK_EQ_INT(count(mine, "[ampcl] kernel source <source> built for"), kept);
   /* once as a diagnostic (some compilers show the source line under it too) */
   int said =
       count(mine, "ampcl-test-warning-text") - count(mine, "#warning ampcl-test-warning-text");
-  CHECK_EQ_INT(said, 1);
-  CHECK_EQ_INT(count(mine, "<source>:2:"), 1);
+  CHECK_EQ_INT(said, kept);
+  CHECK_EQ_INT(count(mine, "<source>:2:"), kept);
   CHECK_EQ_INT(count(mine, "generated."), 0);
-  if (said != 1)
+  if (said != kept)
     fprintf(stderr, "captured:\n%s\n", got);
 
   /* the same once more with the knob off (another source, so it is built again) */
