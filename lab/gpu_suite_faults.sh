@@ -4,6 +4,7 @@
 # weaker devices (AMP_DEVICE_LIMITS, as .ci/faults.sh does on POCL).
 #   . .device/setup.sh && bash lab/gpu_suite_faults.sh "$OUT"          # every part
 #   PARTS="tests debug" ... runs those parts only
+#   T_TESTS=200 T_DEBUG=150 ...   the parts' time limits in seconds (default 240 and 200)
 NAME=suite-faults
 PARTS=${PARTS:-tests debug examples faults}
 . "$(dirname "$0")/gpu_common.sh"
@@ -16,8 +17,8 @@ ct() { # file, seconds, ctest arguments...: run, keep the output, print the summ
   echo "$f: rc=$? $(($(date +%s) - t0)) s"
   grep -E "tests passed|Failed|Not Run|\*\*\*Timeout|Exception" "$o/$f" | tail -15
 }
-if on tests; then ct ctest.txt 240 -LE oclgrind; fi
-if on debug; then AMP_DEBUG=1 ct ctest-debug.txt 200 -L debug; fi
+if on tests; then ct ctest.txt "${T_TESTS:-240}" -LE oclgrind; fi
+if on debug; then AMP_DEBUG=1 ct ctest-debug.txt "${T_DEBUG:-200}" -L debug; fi
 if on examples; then
   t0=$(date +%s)
   for line in "amp-info" "amp-vector-add-exp" "amp-matmul" "amp-nbody" "amp-tiles" "amp-overlap" \
