@@ -48,6 +48,10 @@ struct amp_accelerator {
    * for the life of the process, as the accelerator is). */
   _Atomic int timestamps;
   const char *timestamps_why;
+  /* Whether float ([0]) and double ([1]) arithmetic here keeps a NaN's payload, so that debug
+   * mode's poison survives `tmp[i] += x` (exec/debug_poison.c, measured at the first check): 0
+   * not yet known, 1 kept, -1 not (NVIDIA's fp32 gives the canonical NaN). */
+  _Atomic int nan_payload[2];
   /* amp_blas_gemm's device-specific kernels that failed to build here, one bit per plan
    * (runtime/blas/gemm_choice.c): their portable fallbacks from then on, on this accelerator only.
    */

@@ -33,6 +33,17 @@ int amp__is_poison(const unsigned char *e, size_t size) {
   return size > 0;
 }
 
+void amp__poison_fill_host(unsigned char *to, size_t bytes, size_t size) {
+  for (size_t o = 0; o + size <= bytes; o += size) {
+    if (size == 4)
+      memcpy(to + o, &poison32, 4);
+    else if (size == 8)
+      memcpy(to + o, &poison64, 8);
+    else
+      memset(to + o, 0xA5, size);
+  }
+}
+
 /* Fills [lo, hi) of buf with the pattern for elements of `size` bytes, after the location's
  * commands, as its last write. */
 static amp_status fill(amp_accelerator_view *q, amp__location *L, size_t lo, size_t hi, size_t size,

@@ -219,8 +219,12 @@ typedef struct amp__block {
   size_t pitch, count; /* `count` ranges, `pitch` bytes apart (pitch 0 when count is 1) */
 } amp__block;
 
-/* The block that starts at range i of s; returns the index of the range after it. */
-static size_t next_block(const amp__rangeset *s, size_t i, amp__block *b) {
+/* The block that starts at range i of s, in a buffer of `bytes` bytes; returns the index of the
+ * range after it. A rectangle's rows, counted from the buffer's start at its pitch, end within the
+ * buffer: NVIDIA's OpenCL refuses (CL_INVALID_VALUE) a rectangle whose last whole row of `pitch`
+ * bytes would pass the buffer's end, even where the bytes it copies do not, so such a last row is
+ * left to a block of its own. */
+static size_t next_block(const amp__rangeset *s, size_t i, size_t bytes, amp__block *b) {
   const amp__range *r = s->r;
   b->first = r[i].lo;
   b->len = r[i].hi - r[i].lo;
@@ -232,9 +236,13 @@ static size_t next_block(const amp__rangeset *s, size_t i, amp__block *b) {
       size_t j = i + 1;
       while (j < s->n && r[j].hi - r[j].lo == b->len && r[j].lo - r[j - 1].lo == p)
         j++;
-      b->pitch = p;
-      b->count = j - i;
-      return j;
+      if ((b->first / p + (j - i)) * p > bytes)
+        j--; /* the last row's whole pitch passes the end: it goes in the next block */
+      if (j - i >= 2) {
+        b->pitch = p;
+        b->count = j - i;
+        return j;
+      }
     }
   }
   return i + 1;
@@ -321,7 +329,7 @@ static amp_status fetch_to_host(amp__source *s, const amp__rangeset *want, int a
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
     for (size_t i = 0; i < part.n;) {
       amp__block b;
-      i = next_block(&part, i, &b);
+      i = next_block(&part, i, s->bytes, &b);
       AMP__TRY(copy_to_host(s, list[a], &b, async));
     }
     if (amp__rangeset_add_all(&s->host_valid, &part))
@@ -353,7 +361,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
   for (size_t i = 0; i < from_host.n;) {
     amp__block b;
-    i = next_block(&from_host, i, &b);
+    i = next_block(&from_host, i, s->bytes, &b);
     amp__evlist deps = {0};
     if (amp__location_deps(&deps, L, 1)) {
       amp__evlist_free(&deps);

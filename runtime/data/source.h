@@ -139,6 +139,8 @@ amp_status amp__use_poison(amp_accelerator_view *q, amp__use *u, amp__evlist *wa
 /* Whether the element at e (of `size` bytes) holds the poison, or a NaN made from it (the quiet
  * bit set, the sign changed: what arithmetic on it gives). */
 int amp__is_poison(const unsigned char *e, size_t size);
+/* Fills the whole elements of `size` bytes in to[0, bytes) with the poison, on the host. */
+void amp__poison_fill_host(unsigned char *to, size_t bytes, size_t size);
 
 /* The device buffer of a view on an accelerator (valid between acquire and finish). */
 cl_mem amp__view_buffer(const amp_array_view *view, const amp_accelerator *acc);

@@ -6,9 +6,17 @@
  * the parts of the views it wrote are read back here: an element still holding the poison, or a
  * NaN made from it, was read before it was written (tmp[i] += ...) or never written, and the
  * launch fails naming the view's argument, its parameter and the element's index. This reads
- * only the poisoned parts, in slices, and only in debug mode. */
+ * only the poisoned parts, in slices, and only in debug mode.
+ *
+ * "A NaN made from it" needs arithmetic that keeps a NaN's payload, which IEEE 754 recommends but
+ * not every device does (NVIDIA's fp32 returns its canonical NaN). So each accelerator is asked
+ * once, with a kernel that adds 1 to the poison: where the payload is lost, any NaN left in a
+ * poisoned float or double element counts, and the report says so. */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
@@ -28,9 +36,74 @@ static void index_text(const amp_array_view *v, size_t b, char *buf, size_t cap)
              rel % v->stride[1]);
 }
 
-/* The first byte offset in [lo, hi) of buf whose element holds the poison, or hi. */
+/* Whether q's device keeps the poison's payload through an addition, in float (dbl 0) or double:
+ * 1 or -1, measured once per accelerator. Where the question itself fails, 1: only the exact
+ * poison counts, as on a device that keeps payloads. */
+static int measure_payload(amp_accelerator_view *q, int dbl) {
+  static const char *src[2] = {
+      "__kernel void k(__global float *a) { a[1] = a[0] + 1.0f; }\n",
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+      "__kernel void k(__global double *a) { a[1] = a[0] + 1.0; }\n"};
+  const size_t size = dbl ? 8 : 4;
+  unsigned char a[16];
+  amp__poison_fill_host(a, sizeof a, size);
+  cl_int err = CL_SUCCESS;
+  cl_device_id dev = q->acc->device;
+  cl_program p = clCreateProgramWithSource(q->acc->context, 1, &src[dbl], NULL, &err);
+  cl_kernel k = NULL;
+  cl_mem m = NULL;
+  if (err == CL_SUCCESS)
+    err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+  if (err == CL_SUCCESS)
+    k = clCreateKernel(p, "k", &err);
+  if (err == CL_SUCCESS)
+    m = clCreateBuffer(q->acc->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * size, a,
+                       &err);
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 0, sizeof m, &m);
+  size_t one = 1;
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(q->queue, m, CL_TRUE, 0, 2 * size, a, 0, NULL, NULL);
+  if (m)
+    clReleaseMemObject(m);
+  if (k)
+    clReleaseKernel(k);
+  if (p)
+    clReleaseProgram(p);
+  return err != CL_SUCCESS || amp__is_poison(a + size, size) ? 1 : -1;
+}
+
+/* Whether a NaN without the poison's payload in an element of kind `type` counts as the poison
+ * here: a float or double element on a device that loses payloads. */
+static int any_nan_counts(amp_accelerator_view *q, amp_elem_type type) {
+  int dbl = type.kind == AMP_ELEM_DOUBLE;
+  if (!(type.kind == AMP_ELEM_FLOAT && type.size == 4) && !(dbl && type.size == 8))
+    return 0;
+  int known = atomic_load(&q->acc->nan_payload[dbl]);
+  if (!known) { /* two threads may both measure; they store the same answer */
+    known = measure_payload(q, dbl);
+    atomic_store(&q->acc->nan_payload[dbl], known);
+  }
+  return known < 0;
+}
+
+static int is_nan(const unsigned char *e, size_t size) {
+  if (size == 4) {
+    uint32_t b;
+    memcpy(&b, e, 4);
+    return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu);
+  }
+  uint64_t b;
+  memcpy(&b, e, 8);
+  return (b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull);
+}
+
+/* The first byte offset in [lo, hi) of buf whose element holds the poison (or, with any_nan, any
+ * NaN), or hi. */
 static amp_status first_poisoned(cl_command_queue q, cl_mem buf, size_t lo, size_t hi, size_t size,
-                                 unsigned char *tmp, size_t *at) {
+                                 int any_nan, unsigned char *tmp, size_t *at) {
   amp_status status = AMP_SUCCESS;
   *at = hi;
   size_t step = SLICE / size * size;
@@ -39,7 +112,7 @@ static amp_status first_poisoned(cl_command_queue q, cl_mem buf, size_t lo, size
     AMP__CL(clEnqueueReadBuffer(q, buf, CL_TRUE, o, n, tmp, 0, NULL, NULL),
             "clEnqueueReadBuffer (debug mode's check of discarded data)");
     for (size_t e = 0; e + size <= n; e += size)
-      if (amp__is_poison(tmp + e, size)) {
+      if (amp__is_poison(tmp + e, size) || (any_nan && is_nan(tmp + e, size))) {
         *at = o + e;
         break;
       }
@@ -58,7 +131,7 @@ static size_t arg_of(const amp__launch_table *t, const amp__use *u) {
   return t->launch->nargs;
 }
 
-static amp_status report(const amp__launch_table *t, const amp__use *u, size_t at) {
+static amp_status report(const amp__launch_table *t, const amp__use *u, size_t at, int any_nan) {
   size_t i = arg_of(t, u);
   char idx[96], nbuf[64];
   index_text(u->view, at, idx, sizeof idx);
@@ -71,9 +144,12 @@ static amp_status report(const amp__launch_table *t, const amp__use *u, size_t a
       "parallel_for_each(%s): debug mode: argument %zu (parameter '%s') was discarded, and after "
       "the kernel its element %s still holds the poison debug mode fills discarded data with, or a "
       "NaN made from it: the kernel read the element before writing it (such as '%s[i] += ...') "
-      "or never wrote it. Discarded data are undefined: do not discard a view the kernel reads "
+      "or never wrote it%s. Discarded data are undefined: do not discard a view the kernel reads "
       "or writes only in part",
-      t->pool->name, i, pname, idx, pname);
+      t->pool->name, i, pname, idx, pname,
+      any_nan ? " (this device's arithmetic does not keep a NaN's payload, so any NaN there "
+                "counts: a NaN the kernel computed itself looks the same)"
+              : "");
 }
 
 amp_status amp__debug_poison_check(amp_accelerator_view *q, const amp__launch_table *t,
@@ -87,12 +163,13 @@ amp_status amp__debug_poison_check(amp_accelerator_view *q, const amp__launch_ta
     if (!tmp && !(tmp = malloc(SLICE)))
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     cl_mem buf = amp__view_buffer(u->view, q->acc);
+    int any_nan = any_nan_counts(q, u->view->type);
     for (size_t r = 0; r < u->poisoned.n; r++) {
       size_t at = 0, hi = u->poisoned.r[r].hi;
-      AMP__TRY(
-          first_poisoned(q->queue, buf, u->poisoned.r[r].lo, hi, u->view->type.size, tmp, &at));
+      AMP__TRY(first_poisoned(q->queue, buf, u->poisoned.r[r].lo, hi, u->view->type.size, any_nan,
+                              tmp, &at));
       if (at < hi)
-        AMP__TRY(report(t, u, at));
+        AMP__TRY(report(t, u, at, any_nan));
     }
   }
 fail:

@@ -5,7 +5,11 @@
  * result, and so does an accumulation into a view that was not discarded. Through AMP_VIEW and
  * through a plain pointer; float, double and int views. Without debug mode the test has nothing
  * to check and says so (exit 77). */
+#include <math.h>
+#include <stdatomic.h>
+
 #include "check.h"
+#include "core/accelerator_impl.h"
 
 enum { N = 256 };
 
@@ -25,6 +29,10 @@ static const char *src =
     "__kernel void fill(__global const float *x, __global float *out) {\n"
     "  int i = get_global_id(0);\n"
     "  out[i] = 3.0f * x[i];\n"
+    "}\n"
+    "__kernel void nan_out(__global const float *x, __global float *out) {\n"
+    "  int i = get_global_id(0);\n"
+    "  out[i] = x[i] * NAN;\n"
     "}\n";
 
 /* Built only where the device has fp64 (rusticl on llvmpipe has none). */
@@ -72,7 +80,8 @@ int main(void) {
   REQUIRE_VIEW(av);
   amp_kernel *av_k = test_kernel(src, NULL, "acc_view"), *ap = test_kernel(src, NULL, "acc_ptr");
   amp_kernel *in = test_kernel(src, NULL, "interior"), *fi = test_kernel(src, NULL, "fill");
-  if (!av_k || !ap || !in || !fi)
+  amp_kernel *nan_out = test_kernel(src, NULL, "nan_out");
+  if (!av_k || !ap || !in || !fi || !nan_out)
     return check_done();
 
   /* reads before writing a discarded view: reported, naming the view */
@@ -80,6 +89,30 @@ int main(void) {
   CHECK_STATUS(launch(av, av_k, 1, 0), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("argument 1 (parameter 'tmp') was discarded");
   CHECK_MSG("element [0] still holds the poison");
+  /* Measured at that first check: whether this device's float arithmetic kept the poison's
+   * payload (NVIDIA's fp32 does not; AMP_DEVICE_LIMITS=nan_payload=0 says it does not). */
+  amp_accelerator *acc = NULL;
+  REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
+  int lost = atomic_load(&acc->nan_payload[0]) < 0;
+  const char *limits = getenv("AMP_DEVICE_LIMITS");
+  if (limits && strstr(limits, "nan_payload=0"))
+    CHECK(lost);
+  printf("debug_poison: float arithmetic here %s a NaN's payload\n", lost ? "loses" : "keeps");
+  if (lost)
+    CHECK_MSG("does not keep a NaN's payload, so any NaN there counts");
+  /* a kernel that writes a NaN of its own into discarded data: told from the poison where the
+   * payload survives arithmetic, counted with it where it does not (and the message says so) */
+  reset();
+  if (lost) {
+    CHECK_STATUS(launch(av, nan_out, 1, 0), AMP_ERROR_INVALID_ARGUMENT);
+    CHECK_MSG("a NaN the kernel computed itself looks the same");
+  } else {
+    CHECK_OK(launch(av, nan_out, 1, 0));
+    int nans = 0;
+    for (int i = 0; i < N; i++)
+      nans += isnan(out[i]) != 0;
+    CHECK_EQ_INT(nans, N);
+  }
   reset();
   CHECK_STATUS(launch(av, ap, 1, 0), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("argument 1 (parameter 'tmp') was discarded");
@@ -126,7 +159,7 @@ int main(void) {
     CHECK_OK(amp_array_view_release(vx));
     CHECK_OK(amp_array_view_release(vs));
   }
-  amp_kernel *ks[] = {av_k, ap, ad, in, fi};
+  amp_kernel *ks[] = {av_k, ap, ad, in, fi, nan_out};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
     if (ks[i])
       amp_kernel_release(ks[i]);

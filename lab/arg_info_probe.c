@@ -1,0 +1,57 @@
+/* arg-info-probe: what CL_KERNEL_ARG_TYPE_NAME and CL_KERNEL_ARG_NAME a driver reports for a
+ * kernel declared by a prototype before its definition, beside the same kernel without one
+ * (tests/embed/launchers.cl declares `views` so; on NVIDIA's OpenCL a float view given for its
+ * int parameter was not refused). Plain OpenCL; every device of every platform.
+ *   cc -O2 -o arg-info-probe lab/arg_info_probe.c -lOpenCL && ./arg-info-probe */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+
+static const char *body =
+    "__kernel void views(__global const int *in, __global int *out, int domain, int av) {\n"
+    "  int i = get_global_id(0);\n"
+    "  out[i] = in[i] * domain + av;\n"
+    "}\n";
+static const char *proto =
+    "__kernel void views(__global const int *in, __global int *out, int domain, int av);\n";
+
+static void ask(cl_context ctx, cl_device_id dev, int with_proto) {
+  const char *src[2] = {proto, body};
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(ctx, with_proto ? 2 : 1, with_proto ? src : &src[1],
+                                           NULL, &err);
+  err = err ? err : clBuildProgram(p, 1, &dev, "-cl-kernel-arg-info", NULL, NULL);
+  cl_kernel k = err ? NULL : clCreateKernel(p, "views", &err);
+  printf("  %s prototype: build/kernel %d\n", with_proto ? "with a" : "without", (int)err);
+  for (cl_uint i = 0; k && i < 4; i++) {
+    char type[64] = "", name[64] = "";
+    cl_int e1 = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL);
+    cl_int e2 = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_NAME, sizeof name, name, NULL);
+    printf("    arg %u: type %d '%s', name %d '%s'\n", i, (int)e1, type, (int)e2, name);
+  }
+  if (k)
+    clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+int main(void) {
+  cl_platform_id pl[8];
+  cl_uint np = 0;
+  clGetPlatformIDs(8, pl, &np);
+  for (cl_uint a = 0; a < np; a++) {
+    cl_device_id dev[8];
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(pl[a], CL_DEVICE_TYPE_ALL, 8, dev, &nd) != CL_SUCCESS)
+      continue;
+    for (cl_uint d = 0; d < nd; d++) {
+      char dn[128] = "";
+      clGetDeviceInfo(dev[d], CL_DEVICE_NAME, sizeof dn, dn, NULL);
+      printf("%s\n", dn);
+      cl_context ctx = clCreateContext(NULL, 1, &dev[d], NULL, NULL, NULL);
+      ask(ctx, dev[d], 0);
+      ask(ctx, dev[d], 1);
+      clReleaseContext(ctx);
+    }
+  }
+  return 0;
+}
