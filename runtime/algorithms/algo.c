@@ -10,32 +10,12 @@
 
 #include "algorithms/algo.h"
 #include "core/knobs.h"
+#include "data/elem_names.h"
 #include "exec/program.h"
 
 const char *amp__algo_type_name(amp_elem_kind kind, int vec4) {
-  switch (kind) {
-  case AMP_ELEM_INT32:
-    return vec4 ? "int4" : "int";
-  case AMP_ELEM_UINT32:
-    return vec4 ? "uint4" : "uint";
-  case AMP_ELEM_FLOAT:
-    return vec4 ? "float4" : "float";
-  case AMP_ELEM_DOUBLE:
-    return vec4 ? "double4" : "double";
-  case AMP_ELEM_INT64:
-    return vec4 ? "long4" : "long";
-  case AMP_ELEM_UINT64:
-    return vec4 ? "ulong4" : "ulong";
-  default:
-    return NULL;
-  }
-}
-
-/* The name the caller wrote the element type with, for messages. */
-static const char *kind_macro(amp_elem_kind k) {
-  static const char *names[] = {"?",          "AMP_INT32",     "AMP_UINT32", "AMP_FLOAT",
-                                "AMP_DOUBLE", "AMP_STRUCT(T)", "AMP_INT64",  "AMP_UINT64"};
-  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_UINT64 ? names[k] : "?";
+  const amp__elem_names *n = amp__elem_names_of(kind);
+  return vec4 ? n->cl4 : n->cl;
 }
 
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
@@ -52,7 +32,7 @@ amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view
   int int64 = k == AMP_ELEM_INT64 || k == AMP_ELEM_UINT64;
   if (kinds == AMP__ALGO_INT32 ? !int32 : kinds == AMP__ALGO_NUMBERS ? !number : !number && !int64)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds elements of kind %d (%s); it takes %s", fn,
-              name, (int)k, kind_macro(k),
+              name, (int)k, amp__elem_names_of(k)->macro,
               kinds == AMP__ALGO_INT32     ? "AMP_INT32 or AMP_UINT32"
               : kinds == AMP__ALGO_NUMBERS ? "AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE"
                                            : "AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE, "
