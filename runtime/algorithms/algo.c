@@ -18,6 +18,21 @@ const char *amp__algo_type_name(amp_elem_kind kind, int vec4) {
   return vec4 ? n->cl4 : n->cl;
 }
 
+amp_status amp__algo_knob_either(amp__knob knob, const char *a, int a_means, const char *b,
+                                 int b_means, int *out, const char *fn) {
+  const char *env = amp__knob_get(knob);
+  if (!env || !*env)
+    return AMP_SUCCESS;
+  if (strcmp(env, a) == 0)
+    *out = a_means;
+  else if (strcmp(env, b) == 0)
+    *out = b_means;
+  else
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT, "%s: %s=%s: expected %s or %s", fn,
+                          amp__knob_name(knob), env, a, b);
+  return AMP_SUCCESS;
+}
+
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
                                 int kinds, int write, const char *name, const char *fn) {
   amp_status status = AMP_SUCCESS;
@@ -289,12 +304,44 @@ fail:
   return status;
 }
 
-void amp__algo_swap_passes(amp_array_view **from, amp_array_view **to, amp_array_view **vfrom,
-                           amp_array_view **vto) {
-  amp_array_view *x = *from;
-  *from = *to;
-  *to = x;
-  x = *vfrom;
-  *vfrom = *vto;
-  *vto = x;
+amp_status amp__algo_sort_views_begin(amp__algo_sort_views *v, amp_array_view *keys,
+                                      amp_array_view *values, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &v->tk));
+  if (values)
+    AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &v->tv));
+  v->from = keys;
+  v->to = v->tk;
+  v->vfrom = values;
+  v->vto = v->tv;
+fail:
+  return status;
+}
+
+void amp__algo_sort_views_end(amp__algo_sort_views *v) {
+  amp_array_view_release(v->tk);
+  amp_array_view_release(v->tv);
+  amp_array_view_release(v->counts);
+}
+
+amp_status amp__algo_sort_pass(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
+                               amp__algo_sort_views *v, const amp_arg *rest, size_t nrest) {
+  amp_arg args[4 + AMP__ALGO_SORT_REST];
+  size_t n = 0;
+  args[n++] = amp_arg_view(v->from);
+  args[n++] = amp_arg_view(v->to);
+  if (v->vfrom) {
+    args[n++] = amp_arg_view(v->vfrom);
+    args[n++] = amp_arg_view(v->vto);
+  }
+  for (size_t i = 0; i < nrest && i < AMP__ALGO_SORT_REST; i++)
+    args[n++] = rest[i];
+  amp_status status = amp__algo_launch1(view, k, tiles, tile, args, n);
+  amp_array_view *x = v->from;
+  v->from = v->to;
+  v->to = x;
+  x = v->vfrom;
+  v->vfrom = v->vto;
+  v->vto = x;
+  return status;
 }
