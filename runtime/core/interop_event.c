@@ -34,8 +34,7 @@ fail:
 
 amp_status amp_future_get_cl_event(amp_future *future, cl_event *out) {
   amp_status status = AMP_SUCCESS;
-  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  AMP__CHECK_OUT(out);
+  AMP__TRY(AMP__CHECK_GET(future, AMP__MAGIC_FUTURE, "future", out));
   clRetainEvent(future->event); /* the caller's reference */
   *out = future->event;
 fail:
