@@ -8,22 +8,17 @@
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
 
-amp_arg amp_arg_int(int32_t value) {
-  amp_arg a = {AMP_ARG_INT32, {.i32 = value}};
-  return a;
-}
-amp_arg amp_arg_uint(uint32_t value) {
-  amp_arg a = {AMP_ARG_UINT32, {.u32 = value}};
-  return a;
-}
-amp_arg amp_arg_float(float value) {
-  amp_arg a = {AMP_ARG_FLOAT, {.f32 = value}};
-  return a;
-}
-amp_arg amp_arg_double(double value) {
-  amp_arg a = {AMP_ARG_DOUBLE, {.f64 = value}};
-  return a;
-}
+/* The scalars' constructors: each keeps its value in its own member of the argument's union. */
+#define SCALAR_ARG(constructor, T, arg_kind, member)                                               \
+  amp_arg constructor(T value) {                                                                   \
+    amp_arg a = {arg_kind, {.member = value}};                                                     \
+    return a;                                                                                      \
+  }
+SCALAR_ARG(amp_arg_int, int32_t, AMP_ARG_INT32, i32)
+SCALAR_ARG(amp_arg_uint, uint32_t, AMP_ARG_UINT32, u32)
+SCALAR_ARG(amp_arg_float, float, AMP_ARG_FLOAT, f32)
+SCALAR_ARG(amp_arg_double, double, AMP_ARG_DOUBLE, f64)
+
 amp_arg amp_arg_bytes(const void *data, size_t size) {
   amp_arg a = {AMP_ARG_BYTES, {.bytes = {data, size}}};
   return a;
