@@ -8,9 +8,7 @@
 static amp_status event_context(cl_event event, const char *fn, cl_context *out) {
   cl_int err = clGetEventInfo(event, CL_EVENT_CONTEXT, sizeof *out, out, NULL);
   if (err != CL_SUCCESS)
-    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
-                          "%s: event %p is not an event OpenCL knows (clGetEventInfo: %s, %d)", fn,
-                          (void *)event, amp_status_name(amp__cl_status(err)), (int)err);
+    return amp__unknown_cl_object(fn, "event", event, "an event", "clGetEventInfo", err);
   return AMP_SUCCESS;
 }
 
