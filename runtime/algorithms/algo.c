@@ -328,13 +328,18 @@ amp_status amp__algo_sort_pass(amp_accelerator_view *view, amp_kernel *k, size_t
                                amp__algo_sort_views *v, const amp_arg *rest, size_t nrest) {
   amp_arg args[4 + AMP__ALGO_SORT_REST];
   size_t n = 0;
+  if (nrest > AMP__ALGO_SORT_REST)
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                          "amp__algo_sort_pass: %zu arguments after the views, "
+                          "more than %d",
+                          nrest, AMP__ALGO_SORT_REST);
   args[n++] = amp_arg_view(v->from);
   args[n++] = amp_arg_view(v->to);
   if (v->vfrom) {
     args[n++] = amp_arg_view(v->vfrom);
     args[n++] = amp_arg_view(v->vto);
   }
-  for (size_t i = 0; i < nrest && i < AMP__ALGO_SORT_REST; i++)
+  for (size_t i = 0; i < nrest; i++)
     args[n++] = rest[i];
   amp_status status = amp__algo_launch1(view, k, tiles, tile, args, n);
   amp_array_view *x = v->from;
