@@ -10,32 +10,27 @@
 
 #include "algorithms/algo.h"
 #include "core/knobs.h"
+#include "data/elem_names.h"
 #include "exec/program.h"
 
 const char *amp__algo_type_name(amp_elem_kind kind, int vec4) {
-  switch (kind) {
-  case AMP_ELEM_INT32:
-    return vec4 ? "int4" : "int";
-  case AMP_ELEM_UINT32:
-    return vec4 ? "uint4" : "uint";
-  case AMP_ELEM_FLOAT:
-    return vec4 ? "float4" : "float";
-  case AMP_ELEM_DOUBLE:
-    return vec4 ? "double4" : "double";
-  case AMP_ELEM_INT64:
-    return vec4 ? "long4" : "long";
-  case AMP_ELEM_UINT64:
-    return vec4 ? "ulong4" : "ulong";
-  default:
-    return NULL;
-  }
+  const amp__elem_names *n = amp__elem_names_of(kind);
+  return vec4 ? n->cl4 : n->cl;
 }
 
-/* The name the caller wrote the element type with, for messages. */
-static const char *kind_macro(amp_elem_kind k) {
-  static const char *names[] = {"?",          "AMP_INT32",     "AMP_UINT32", "AMP_FLOAT",
-                                "AMP_DOUBLE", "AMP_STRUCT(T)", "AMP_INT64",  "AMP_UINT64"};
-  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_UINT64 ? names[k] : "?";
+amp_status amp__algo_knob_either(amp__knob knob, const char *a, int a_means, const char *b,
+                                 int b_means, int *out, const char *fn) {
+  const char *env = amp__knob_get(knob);
+  if (!env || !*env)
+    return AMP_SUCCESS;
+  if (strcmp(env, a) == 0)
+    *out = a_means;
+  else if (strcmp(env, b) == 0)
+    *out = b_means;
+  else
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT, "%s: %s=%s: expected %s or %s", fn,
+                          amp__knob_name(knob), env, a, b);
+  return AMP_SUCCESS;
 }
 
 amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view *v, int rank,
@@ -52,7 +47,7 @@ amp_status amp__algo_check_view(amp_accelerator_view *view, const amp_array_view
   int int64 = k == AMP_ELEM_INT64 || k == AMP_ELEM_UINT64;
   if (kinds == AMP__ALGO_INT32 ? !int32 : kinds == AMP__ALGO_NUMBERS ? !number : !number && !int64)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s holds elements of kind %d (%s); it takes %s", fn,
-              name, (int)k, kind_macro(k),
+              name, (int)k, amp__elem_names_of(k)->macro,
               kinds == AMP__ALGO_INT32     ? "AMP_INT32 or AMP_UINT32"
               : kinds == AMP__ALGO_NUMBERS ? "AMP_INT32, AMP_UINT32, AMP_FLOAT or AMP_DOUBLE"
                                            : "AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE, "
@@ -309,12 +304,49 @@ fail:
   return status;
 }
 
-void amp__algo_swap_passes(amp_array_view **from, amp_array_view **to, amp_array_view **vfrom,
-                           amp_array_view **vto) {
-  amp_array_view *x = *from;
-  *from = *to;
-  *to = x;
-  x = *vfrom;
-  *vfrom = *vto;
-  *vto = x;
+amp_status amp__algo_sort_views_begin(amp__algo_sort_views *v, amp_array_view *keys,
+                                      amp_array_view *values, const char *fn) {
+  amp_status status = AMP_SUCCESS;
+  AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &v->tk));
+  if (values)
+    AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &v->tv));
+  v->from = keys;
+  v->to = v->tk;
+  v->vfrom = values;
+  v->vto = v->tv;
+fail:
+  return status;
+}
+
+void amp__algo_sort_views_end(amp__algo_sort_views *v) {
+  amp_array_view_release(v->tk);
+  amp_array_view_release(v->tv);
+  amp_array_view_release(v->counts);
+}
+
+amp_status amp__algo_sort_pass(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
+                               amp__algo_sort_views *v, const amp_arg *rest, size_t nrest) {
+  amp_arg args[4 + AMP__ALGO_SORT_REST];
+  size_t n = 0;
+  if (nrest > AMP__ALGO_SORT_REST)
+    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
+                          "amp__algo_sort_pass: %zu arguments after the views, "
+                          "more than %d",
+                          nrest, AMP__ALGO_SORT_REST);
+  args[n++] = amp_arg_view(v->from);
+  args[n++] = amp_arg_view(v->to);
+  if (v->vfrom) {
+    args[n++] = amp_arg_view(v->vfrom);
+    args[n++] = amp_arg_view(v->vto);
+  }
+  for (size_t i = 0; i < nrest; i++)
+    args[n++] = rest[i];
+  amp_status status = amp__algo_launch1(view, k, tiles, tile, args, n);
+  amp_array_view *x = v->from;
+  v->from = v->to;
+  v->to = x;
+  x = v->vfrom;
+  v->vfrom = v->vto;
+  v->vto = x;
+  return status;
 }

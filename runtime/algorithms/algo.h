@@ -15,6 +15,12 @@
  * or NULL for a struct type. */
 const char *amp__algo_type_name(amp_elem_kind kind, int vec4);
 
+/* A knob that takes one of two values, a or b: *out = a_means or b_means where it is set to one of
+ * them, left as it is where the knob is unset or empty; any other value fails with
+ * AMP_ERROR_INVALID_ARGUMENT, "fn: NAME=VALUE: expected a or b". */
+amp_status amp__algo_knob_either(amp__knob knob, const char *a, int a_means, const char *b,
+                                 int b_means, int *out, const char *fn);
+
 /* The element types amp__algo_check_view accepts. */
 enum {
   AMP__ALGO_NUMBERS = 0,   /* int, uint, float, double */
@@ -101,10 +107,36 @@ amp_status amp__algo_cpu_kernels(const amp_accelerator_view *view, int *out, con
 size_t amp__algo_cpu_chunk(const amp_accelerator_view *view, amp__algo_path path, size_t n,
                            size_t most_per, size_t step);
 
-/* Swaps the views a pass read (*from, *vfrom) with those it wrote (*to, *vto), for the next pass
- * of a sort. */
-void amp__algo_swap_passes(amp_array_view **from, amp_array_view **to, amp_array_view **vfrom,
-                           amp_array_view **vto);
+/* histogram.c: the counting amp_histogram and amp_histogram_weighted share: the bins zeroed by
+ * kernel `zero`, then kernel `count` over `tiles` tiles of `tile` threads with args (the caller
+ * leaves out the __local copy of the bins where they do not fit tile_static memory); returns once
+ * the bins are counted. Both kernels are of the builtin file `file`, built with opts. */
+amp_status amp__algo_histogram_count(amp_accelerator_view *view, const char *file, const char *opts,
+                                     const char *zero, const char *count, amp_array_view *bins,
+                                     size_t tiles, int tile, const amp_arg *args, size_t nargs);
+
+/* The views of a radix sort's passes: the caller's keys and values (NULL: none), temporaries of
+ * their shapes (each pass reads one pair and writes the other), and the digit counts the passes
+ * share (the caller makes those: their size is the sort's). */
+typedef struct amp__algo_sort_views {
+  amp_array_view *from, *to, *vfrom, *vto; /* what the next pass reads and writes */
+  amp_array_view *tk, *tv;                 /* the temporaries */
+  amp_array_view *counts;                  /* the digit counts (onesweep: and look-back state) */
+} amp__algo_sort_views;
+
+/* *v (zeroed by the caller, for amp__algo_sort_views_end after a failure) with its temporaries
+ * made, the first pass reading keys and values. */
+amp_status amp__algo_sort_views_begin(amp__algo_sort_views *v, amp_array_view *keys,
+                                      amp_array_view *values, const char *fn);
+/* Releases the temporaries and the counts; the releases wait for the passes that use them. */
+void amp__algo_sort_views_end(amp__algo_sort_views *v);
+
+/* One pass of a radix sort: kernel k over `tiles` tiles of `tile` threads, its arguments the keys
+ * it reads and writes, the values too where there are values, then `rest` (at most
+ * AMP__ALGO_SORT_REST); then the views swap, so that the next pass reads what this one wrote. */
+#define AMP__ALGO_SORT_REST 4
+amp_status amp__algo_sort_pass(amp_accelerator_view *view, amp_kernel *k, size_t tiles, int tile,
+                               amp__algo_sort_views *v, const amp_arg *rest, size_t nrest);
 
 /* onesweep.c: whether amp_sort takes the one-pass-per-digit sort for n keys on this view
  * (AMP_SORT_ONESWEEP, the device type, n < 2^30, its

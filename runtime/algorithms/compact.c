@@ -19,16 +19,8 @@
 static amp_status passes_wanted(const amp_accelerator_view *view, size_t n, int *out,
                                 const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *env = amp__knob_get(AMP_KNOB_COMPACT_PASSES);
   int one = !view->acc->props.is_emulated;
-  if (env && *env) {
-    if (strcmp(env, "1") == 0)
-      one = 1;
-    else if (strcmp(env, "3") == 0)
-      one = 0;
-    else
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_COMPACT_PASSES=%s: expected 1 or 3", fn, env);
-  }
+  AMP__TRY(amp__algo_knob_either(AMP_KNOB_COMPACT_PASSES, "1", 1, "3", 0, &one, fn));
   *out = one && n < (size_t)CI_LIMIT;
 fail:
   return status;

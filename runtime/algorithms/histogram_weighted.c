@@ -27,7 +27,6 @@ amp_status amp_histogram_weighted(amp_accelerator_view *view, amp_array_view *sr
                                   amp_array_view *weights, amp_array_view *bins) {
   amp_status status = AMP_SUCCESS;
   const char *fn = "amp_histogram_weighted";
-  amp_kernel *kz = NULL, *kc = NULL;
   AMP__TRY(check_args(view, src, weights, bins, fn));
   size_t nb = (size_t)bins->extent.dim[0], n = (size_t)src->extent.dim[0];
   int local = nb * 4 <= view->acc->props.local_memory / 2;
@@ -37,23 +36,13 @@ amp_status amp_histogram_weighted(amp_accelerator_view *view, amp_array_view *sr
   char opts[96];
   snprintf(opts, sizeof opts, "-DT=%s -DW=%s -DWH_TILE=%d", amp__algo_type_name(src->type.kind, 0),
            amp__algo_type_name(weights->type.kind, 0), tile);
-  AMP__TRY(amp__algo_kernel_opts("histogram_weighted", opts, "amp_whist_zero", &kz));
-  AMP__TRY(amp__algo_kernel_opts("histogram_weighted", opts,
-                                 local ? "amp_whist_local" : "amp_whist_global", &kc));
-  amp_arg z[] = {amp_arg_view(bins)};
-  AMP__TRY(amp_parallel_for_each(view, amp_extent1((int)nb), kz, z, 1));
   size_t tiles = amp__algo_tiles(view, n, (size_t)tile * 4, 4096);
-  if (local) {
-    amp_arg a[] = {amp_arg_view(src), amp_arg_view(weights), amp_arg_view(bins),
-                   amp_arg_local(nb * 4)};
-    AMP__TRY(amp__algo_launch1(view, kc, tiles, tile, a, AMP_NARGS(a)));
-  } else {
-    amp_arg a[] = {amp_arg_view(src), amp_arg_view(weights), amp_arg_view(bins)};
-    AMP__TRY(amp__algo_launch1(view, kc, tiles, tile, a, AMP_NARGS(a)));
-  }
-  AMP__TRY(amp_array_view_wait(bins));
+  /* the last, the tile's copy of the bins, only where they fit tile_static memory */
+  amp_arg a[] = {amp_arg_view(src), amp_arg_view(weights), amp_arg_view(bins),
+                 amp_arg_local(nb * 4)};
+  AMP__TRY(amp__algo_histogram_count(view, "histogram_weighted", opts, "amp_whist_zero",
+                                     local ? "amp_whist_local" : "amp_whist_global", bins, tiles,
+                                     tile, a, local ? AMP_NARGS(a) : AMP_NARGS(a) - 1));
 fail:
-  amp_kernel_release(kz);
-  amp_kernel_release(kc);
   return status;
 }

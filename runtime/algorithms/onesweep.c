@@ -13,7 +13,6 @@
  * and so do 64-bit keys or values (onesweep.cl is written for 32-bit ones; sort.c decides). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "algorithms/algo.h"
 #include "core/knobs.h"
@@ -32,16 +31,8 @@
 amp_status amp__sort_onesweep_wanted(const amp_accelerator_view *view, size_t n, size_t vs,
                                      int *out, const char *fn) {
   amp_status status = AMP_SUCCESS;
-  const char *env = amp__knob_get(AMP_KNOB_SORT_ONESWEEP);
   int want = !view->acc->props.is_emulated;
-  if (env && *env) {
-    if (strcmp(env, "1") == 0)
-      want = 1;
-    else if (strcmp(env, "0") == 0)
-      want = 0;
-    else
-      AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: AMP_SORT_ONESWEEP=%s: expected 0 or 1", fn, env);
-  }
+  AMP__TRY(amp__algo_knob_either(AMP_KNOB_SORT_ONESWEEP, "0", 0, "1", 1, &want, fn));
   /* where even its smallest tiles (32 threads) do not fit tile_static memory (6.3 KB with values),
    * the multi-pass sort */
   const amp__algo_shape *s =
@@ -56,7 +47,7 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
                               amp_array_view *values, const char *opts, const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp_kernel *ki = NULL, *kh = NULL, *kp = NULL;
-  amp_array_view *tk = NULL, *tv = NULL, *state = NULL;
+  amp__algo_sort_views v = {0};
   /* The warp pass (onesweep.cl) where the device has one; AMP_ONESWEEP_WARP=0 keeps the portable
    * pass there too, for measuring one against the other. Keys per thread: the warp pass 20 for keys
    * alone and 16 with values, in tiles of 256 threads (the fastest of 13 shapes on an H200: tiles
@@ -115,34 +106,20 @@ amp_status amp__sort_onesweep(amp_accelerator_view *view, amp_array_view *keys,
   size_t n = (size_t)keys->extent.dim[0]; /* < 2^30 (amp__sort_onesweep_wanted) */
   size_t tiles = n / items + (n % items != 0);
   size_t words = OS_STATUS + 4 * tiles * OS_RADIX; /* < 2^30 + 1028 */
-  AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
-  if (values)
-    AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &tv));
-  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &state));
-  amp_arg a0[] = {amp_arg_view(state)};
+  AMP__TRY(amp__algo_sort_views_begin(&v, keys, values, fn));
+  AMP__TRY(amp__array_view_create_empty(amp_extent1((int)words), AMP_UINT32, fn, &v.counts));
+  amp_arg a0[] = {amp_arg_view(v.counts)};
   AMP__TRY(amp__algo_launch1(view, ki, amp__algo_tiles(view, words, (size_t)small * 16, 4096),
                              small, a0, AMP_NARGS(a0)));
-  amp_arg a1[] = {amp_arg_view(keys), amp_arg_view(state)};
+  amp_arg a1[] = {amp_arg_view(keys), amp_arg_view(v.counts)};
   AMP__TRY(amp__algo_launch1(view, kh, amp__algo_tiles(view, n, (size_t)small * 16, 1024), small,
                              a1, AMP_NARGS(a1)));
-  amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
   for (int pass = 0; pass < 4; pass++) {
-    if (values) {
-      amp_arg a[] = {amp_arg_view(from),     amp_arg_view(to),    amp_arg_view(vfrom),
-                     amp_arg_view(vto),      amp_arg_view(state), amp_arg_int(pass),
-                     amp_arg_int((int)tiles)};
-      AMP__TRY(amp__algo_launch1(view, kp, tiles, tile, a, AMP_NARGS(a)));
-    } else {
-      amp_arg a[] = {amp_arg_view(from), amp_arg_view(to), amp_arg_view(state), amp_arg_int(pass),
-                     amp_arg_int((int)tiles)};
-      AMP__TRY(amp__algo_launch1(view, kp, tiles, tile, a, AMP_NARGS(a)));
-    }
-    amp__algo_swap_passes(&from, &to, &vfrom, &vto);
+    amp_arg rest[] = {amp_arg_view(v.counts), amp_arg_int(pass), amp_arg_int((int)tiles)};
+    AMP__TRY(amp__algo_sort_pass(view, kp, tiles, tile, &v, rest, AMP_NARGS(rest)));
   }
 fail:
-  amp_array_view_release(tk); /* waits for the passes */
-  amp_array_view_release(tv);
-  amp_array_view_release(state);
+  amp__algo_sort_views_end(&v); /* waits for the passes */
   amp_kernel_release(ki);
   amp_kernel_release(kh);
   amp_kernel_release(kp);

@@ -68,26 +68,39 @@ fail:
   return status;
 }
 
+static amp_status run_histogram(amp_accelerator_view *view, amp_array_view *v) {
+  amp_status status = AMP_SUCCESS;
+  amp_array_view *bins = NULL;
+  AMP__TRY(scratch(view, amp_extent1(256), AMP_UINT32, &bins));
+  AMP__TRY(amp_histogram(view, v, bins));
+fail:
+  amp_array_view_release(bins);
+  return status;
+}
+
+static amp_status run_transpose(amp_accelerator_view *view, amp_elem_type type) {
+  amp_status status = AMP_SUCCESS;
+  amp_array_view *sq = NULL, *sqt = NULL;
+  AMP__TRY(scratch(view, amp_extent2(PREPARE_SIDE, PREPARE_SIDE), type, &sq));
+  AMP__TRY(scratch(view, amp_extent2(PREPARE_SIDE, PREPARE_SIDE), type, &sqt));
+  AMP__TRY(amp_transpose_view(view, sq, sqt));
+  AMP__TRY(amp_array_view_wait(sqt));
+fail:
+  amp_array_view_release(sq);
+  amp_array_view_release(sqt);
+  return status;
+}
+
 static amp_status run_others(amp_accelerator_view *view, unsigned which, amp_elem_type type,
                              amp_array_view *v) {
   amp_status status = AMP_SUCCESS;
-  amp_array_view *bins = NULL, *sq = NULL, *sqt = NULL;
-  if (which & AMP_PREPARE_HISTOGRAM) {
-    AMP__TRY(scratch(view, amp_extent1(256), AMP_UINT32, &bins));
-    AMP__TRY(amp_histogram(view, v, bins));
-  }
+  if (which & AMP_PREPARE_HISTOGRAM)
+    AMP__TRY(run_histogram(view, v));
   if (which & AMP_PREPARE_SORT)
     AMP__TRY(amp_sort(view, v));
-  if (which & AMP_PREPARE_TRANSPOSE) {
-    AMP__TRY(scratch(view, amp_extent2(PREPARE_SIDE, PREPARE_SIDE), type, &sq));
-    AMP__TRY(scratch(view, amp_extent2(PREPARE_SIDE, PREPARE_SIDE), type, &sqt));
-    AMP__TRY(amp_transpose_view(view, sq, sqt));
-    AMP__TRY(amp_array_view_wait(sqt));
-  }
+  if (which & AMP_PREPARE_TRANSPOSE)
+    AMP__TRY(run_transpose(view, type));
 fail:
-  amp_array_view_release(bins);
-  amp_array_view_release(sq);
-  amp_array_view_release(sqt);
   return status;
 }
 

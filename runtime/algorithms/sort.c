@@ -42,7 +42,7 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
                        const char *fn) {
   amp_status status = AMP_SUCCESS;
   amp_kernel *kc = NULL, *ks = NULL;
-  amp_array_view *tk = NULL, *tv = NULL, *counts = NULL;
+  amp__algo_sort_views v = {0};
   AMP__TRY(amp__algo_check_view(view, keys, 1, AMP__ALGO_WITH_INT64, 1, "keys", fn));
   int kk = key_kind(keys->type.kind);
   if (kk < 0)
@@ -97,31 +97,18 @@ static amp_status sort(amp_accelerator_view *view, amp_array_view *keys, amp_arr
   size_t tiles = n / keys_per_tile + (n % keys_per_tile != 0);
   if (tiles * SORT_DIGITS > (size_t)INT32_MAX)
     AMP__FAIL(AMP_ERROR_LIMIT_EXCEEDED, "%s: %zu keys are too many", fn, n);
-  AMP__TRY(amp__array_view_create_empty(keys->extent, keys->type, fn, &tk));
-  if (values)
-    AMP__TRY(amp__array_view_create_empty(values->extent, values->type, fn, &tv));
+  AMP__TRY(amp__algo_sort_views_begin(&v, keys, values, fn));
   AMP__TRY(amp__array_view_create_empty(amp_extent1((int)(tiles * SORT_DIGITS)), AMP_UINT32, fn,
-                                        &counts));
-  amp_array_view *from = keys, *to = tk, *vfrom = values, *vto = tv;
+                                        &v.counts));
   for (int shift = 0; shift < key_bits; shift += SORT_BITS) {
-    amp_arg c[] = {amp_arg_view(from), amp_arg_view(counts), amp_arg_int(shift)};
+    amp_arg c[] = {amp_arg_view(v.from), amp_arg_view(v.counts), amp_arg_int(shift)};
     AMP__TRY(amp__algo_launch1(view, kc, tiles, tile, c, AMP_NARGS(c)));
-    AMP__TRY(amp_scan(view, counts, counts, AMP_SCAN_EXCLUSIVE));
-    if (values) {
-      amp_arg s[] = {amp_arg_view(from), amp_arg_view(to),     amp_arg_view(vfrom),
-                     amp_arg_view(vto),  amp_arg_view(counts), amp_arg_int(shift)};
-      AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, s, AMP_NARGS(s)));
-    } else {
-      amp_arg s[] = {amp_arg_view(from), amp_arg_view(to), amp_arg_view(counts),
-                     amp_arg_int(shift)};
-      AMP__TRY(amp__algo_launch1(view, ks, tiles, tile, s, AMP_NARGS(s)));
-    }
-    amp__algo_swap_passes(&from, &to, &vfrom, &vto);
+    AMP__TRY(amp_scan(view, v.counts, v.counts, AMP_SCAN_EXCLUSIVE));
+    amp_arg rest[] = {amp_arg_view(v.counts), amp_arg_int(shift)};
+    AMP__TRY(amp__algo_sort_pass(view, ks, tiles, tile, &v, rest, AMP_NARGS(rest)));
   }
 fail:
-  amp_array_view_release(tk); /* waits for the passes */
-  amp_array_view_release(tv);
-  amp_array_view_release(counts);
+  amp__algo_sort_views_end(&v); /* waits for the passes */
   amp_kernel_release(kc);
   amp_kernel_release(ks);
   return status;

@@ -16,6 +16,17 @@ void amp__clobj_process(amp_cl_object_kind kind, int delta) {
     atomic_fetch_add(&process[kind], delta);
 }
 
+/* amp__release_mem and its kin (clobjects.h): OpenCL's release of the type, then the count. */
+#define RELEASE_COUNTED(fn, T, cl_release, kind)                                                   \
+  void fn(T object) {                                                                              \
+    cl_release(object);                                                                            \
+    amp__clobj(kind, -1);                                                                          \
+  }
+RELEASE_COUNTED(amp__release_mem, cl_mem, clReleaseMemObject, AMP_CL_MEM)
+RELEASE_COUNTED(amp__release_queue, cl_command_queue, clReleaseCommandQueue, AMP_CL_QUEUE)
+RELEASE_COUNTED(amp__release_kernel, cl_kernel, clReleaseKernel, AMP_CL_KERNEL)
+RELEASE_COUNTED(amp__release_program, cl_program, clReleaseProgram, AMP_CL_PROGRAM)
+
 amp_status amp_cl_objects_live(amp_cl_object_kind kind, long long *released_by_user,
                                long long *process_life) {
   if ((unsigned)kind >= AMP_CL_OBJECT_KINDS)

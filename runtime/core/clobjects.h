@@ -16,4 +16,11 @@ void amp__clobj(amp_cl_object_kind kind, int delta);
  * default queue): counted apart, since no call of the user's releases them. */
 void amp__clobj_process(amp_cl_object_kind kind, int delta);
 
+/* Releases ampcl's reference to an object it created and counts the object gone, in one call, so
+ * that no release is left uncounted. */
+void amp__release_mem(cl_mem mem);
+void amp__release_queue(cl_command_queue queue);
+void amp__release_kernel(cl_kernel kernel);
+void amp__release_program(cl_program program);
+
 #endif /* AMPCL_RUNTIME_CLOBJECTS_H */

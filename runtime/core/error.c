@@ -69,6 +69,13 @@ int amp__debug_enabled(void) {
   return amp__env_debug(amp__knob_get(AMP_KNOB_DEBUG));
 }
 
+amp_status amp__unknown_cl_object(const char *fn, const char *what, const void *object,
+                                  const char *kind, const char *call, cl_int err) {
+  return amp__set_error(AMP_ERROR_INVALID_ARGUMENT, "%s: %s %p is not %s OpenCL knows (%s: %s, %d)",
+                        fn, what, object, kind, call, amp_status_name(amp__cl_status(err)),
+                        (int)err);
+}
+
 const char *amp__device_fault_hint(cl_int err) {
   if (amp__debug_enabled() || (err != CL_OUT_OF_RESOURCES && err != CL_INVALID_COMMAND_QUEUE &&
                                err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST))

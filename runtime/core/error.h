@@ -45,6 +45,12 @@ int amp__debug_enabled(void);
  * run with AMP_DEBUG=1, as text to append to a message ("; ..."); otherwise "". */
 const char *amp__device_fault_hint(cl_int err);
 
+/* A caller's OpenCL object (ampcl/interop.h) that OpenCL does not know, as `call` answered err:
+ * AMP_ERROR_INVALID_ARGUMENT, "fn: what %p is not `kind` OpenCL knows (call: STATUS, err)", kind
+ * with its article ("an event"). */
+amp_status amp__unknown_cl_object(const char *fn, const char *what, const void *object,
+                                  const char *kind, const char *call, cl_int err);
+
 #define AMP__FAIL(st, ...)                                                                         \
   do {                                                                                             \
     status = amp__set_error((st), __VA_ARGS__);                                                    \

@@ -9,33 +9,23 @@
 
 #include "core/error.h"
 
-static amp_extent mk_extent(int rank, int d0, int d1, int d2) {
-  amp_extent e = {rank, {d0, d1, d2}};
-  return e;
-}
-static amp_index mk_index(int rank, int i0, int i1, int i2) {
-  amp_index x = {rank, {i0, i1, i2}};
-  return x;
-}
-
-amp_extent amp_extent1(int d0) {
-  return mk_extent(1, d0, 1, 1);
-}
-amp_extent amp_extent2(int d0, int d1) {
-  return mk_extent(2, d0, d1, 1);
-}
-amp_extent amp_extent3(int d0, int d1, int d2) {
-  return mk_extent(3, d0, d1, d2);
-}
-amp_index amp_index1(int i0) {
-  return mk_index(1, i0, 0, 0);
-}
-amp_index amp_index2(int i0, int i1) {
-  return mk_index(2, i0, i1, 0);
-}
-amp_index amp_index3(int i0, int i1, int i2) {
-  return mk_index(3, i0, i1, i2);
-}
+/* amp_extent1..3 and amp_index1..3, alike but for the components a rank leaves unused: 1 in an
+ * extent (so that its size is the product of all three), 0 in an index. */
+#define RANK_CONSTRUCTORS(T, unused)                                                               \
+  T T##1(int x0) {                                                                                 \
+    T v = {1, {x0, unused, unused}};                                                               \
+    return v;                                                                                      \
+  }                                                                                                \
+  T T##2(int x0, int x1) {                                                                         \
+    T v = {2, {x0, x1, unused}};                                                                   \
+    return v;                                                                                      \
+  }                                                                                                \
+  T T##3(int x0, int x1, int x2) {                                                                 \
+    T v = {3, {x0, x1, x2}};                                                                       \
+    return v;                                                                                      \
+  }
+RANK_CONSTRUCTORS(amp_extent, 1)
+RANK_CONSTRUCTORS(amp_index, 0)
 
 bool amp_extent_is_valid(amp_extent e) {
   if (e.rank < 1 || e.rank > AMP_MAX_RANK)

@@ -23,27 +23,26 @@ static size_t h_nchunks;              /* chunks h_dead has room for */
  * not called, without a sanitizer runtime.) */
 void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
 
+/* The kinds of handle by their magic, to say what a handle of another kind than expected is. */
+static const struct {
+  uint32_t magic;
+  const char *name;
+} kinds[] = {
+    {AMP__MAGIC_ACCELERATOR, "accelerator"},
+    {AMP__MAGIC_VIEW, "accelerator view"},
+    {AMP__MAGIC_FUTURE, "future"},
+    {AMP__MAGIC_ARRAY_VIEW, "array view"},
+    {AMP__MAGIC_PROGRAM, "program"},
+    {AMP__MAGIC_KERNEL, "kernel"},
+    {AMP__MAGIC_ARRAY, "array"},
+    {AMP__MAGIC_TEXTURE, "texture"},
+};
+
 static const char *kind_name(uint32_t magic) {
-  switch (magic) {
-  case AMP__MAGIC_ACCELERATOR:
-    return "accelerator";
-  case AMP__MAGIC_VIEW:
-    return "accelerator view";
-  case AMP__MAGIC_FUTURE:
-    return "future";
-  case AMP__MAGIC_ARRAY_VIEW:
-    return "array view";
-  case AMP__MAGIC_PROGRAM:
-    return "program";
-  case AMP__MAGIC_KERNEL:
-    return "kernel";
-  case AMP__MAGIC_ARRAY:
-    return "array";
-  case AMP__MAGIC_TEXTURE:
-    return "texture";
-  default:
-    return NULL;
-  }
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (kinds[i].magic == magic)
+      return kinds[i].name;
+  return NULL;
 }
 
 /* True when h is the start of a slot handed out already (so reading it is safe). Lock-free: the

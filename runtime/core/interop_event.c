@@ -8,9 +8,7 @@
 static amp_status event_context(cl_event event, const char *fn, cl_context *out) {
   cl_int err = clGetEventInfo(event, CL_EVENT_CONTEXT, sizeof *out, out, NULL);
   if (err != CL_SUCCESS)
-    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
-                          "%s: event %p is not an event OpenCL knows (clGetEventInfo: %s, %d)", fn,
-                          (void *)event, amp_status_name(amp__cl_status(err)), (int)err);
+    return amp__unknown_cl_object(fn, "event", event, "an event", "clGetEventInfo", err);
   return AMP_SUCCESS;
 }
 
@@ -34,8 +32,7 @@ fail:
 
 amp_status amp_future_get_cl_event(amp_future *future, cl_event *out) {
   amp_status status = AMP_SUCCESS;
-  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  AMP__CHECK_OUT(out);
+  AMP__TRY(AMP__CHECK_GET(future, AMP__MAGIC_FUTURE, "future", out));
   clRetainEvent(future->event); /* the caller's reference */
   *out = future->event;
 fail:

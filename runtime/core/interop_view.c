@@ -21,10 +21,8 @@ static amp_status ask_queue(cl_command_queue queue, queue_facts *q) {
   if (err == CL_SUCCESS)
     err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof q->props, &q->props, NULL);
   if (err != CL_SUCCESS)
-    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
-                          "%s: queue %p is not a command queue OpenCL knows "
-                          "(clGetCommandQueueInfo: %s, %d)",
-                          fn, (void *)queue, amp_status_name(amp__cl_status(err)), (int)err);
+    return amp__unknown_cl_object(fn, "queue", queue, "a command queue", "clGetCommandQueueInfo",
+                                  err);
   return AMP_SUCCESS;
 }
 

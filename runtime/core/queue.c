@@ -192,8 +192,7 @@ amp_status amp_accelerator_view_release(amp_accelerator_view *view) {
     return AMP_SUCCESS;
   if (atomic_fetch_sub(&view->refs, 1) == 1) {
     cl_int err = clFinish(view->queue);
-    clReleaseCommandQueue(view->queue);
-    amp__clobj(AMP_CL_QUEUE, -1);
+    amp__release_queue(view->queue);
     amp__handle_retire(view);
     AMP__CL(err, "clFinish (releasing an accelerator view)");
   }
@@ -259,8 +258,7 @@ fail:
 
 amp_status amp_future_is_ready(amp_future *future, bool *out) {
   amp_status status = AMP_SUCCESS;
-  AMP__CHECK(future, AMP__MAGIC_FUTURE, "future");
-  AMP__CHECK_OUT(out);
+  AMP__TRY(AMP__CHECK_GET(future, AMP__MAGIC_FUTURE, "future", out));
   cl_int st = CL_QUEUED;
   AMP__CL(clGetEventInfo(future->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL),
           "clGetEventInfo");

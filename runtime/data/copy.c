@@ -8,6 +8,7 @@
 #include "ampcl/array.h"
 #include "core/trace_impl.h"
 #include "data/array_impl.h"
+#include "data/elem_names.h"
 #include "data/source.h"
 
 /* ---- explicit copies ------------------------------------------------------------------------ */
@@ -68,12 +69,6 @@ fail:
 
 /* ---- argument checks of the copies, shared by the calls and their _async forms ------------- */
 
-static const char *kind_name(amp_elem_kind k) {
-  static const char *names[] = {"?",      "int32",  "uint32", "float",
-                                "double", "struct", "int64",  "uint64"};
-  return k >= AMP_ELEM_INT32 && k <= AMP_ELEM_UINT64 ? names[k] : "?";
-}
-
 /* Copies keep element types and shapes: AMP copies never reinterpret bits (reinterpret_as does). */
 static amp_status check_same_shape(amp_extent se, amp_elem_type st, amp_extent de, amp_elem_type dt,
                                    const char *what, const char *fn) {
@@ -93,7 +88,8 @@ static amp_status check_same_shape(amp_extent se, amp_elem_type st, amp_extent d
                           "%s: the source %s holds %s (%zu bytes) but the destination %s (%zu "
                           "bytes); copies never convert or reinterpret elements (use "
                           "amp_array_view_reinterpret_as)",
-                          fn, what, kind_name(st.kind), st.size, kind_name(dt.kind), dt.size);
+                          fn, what, amp__elem_names_of(st.kind)->word, st.size,
+                          amp__elem_names_of(dt.kind)->word, dt.size);
   return AMP_SUCCESS;
 }
 

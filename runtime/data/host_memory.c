@@ -102,8 +102,7 @@ amp_status amp_host_free(void *ptr) {
     err = err != CL_SUCCESS ? err : w;
     clReleaseEvent(ev);
   }
-  clReleaseMemObject(p->buf);
-  amp__clobj(AMP_CL_MEM, -1);
+  amp__release_mem(p->buf);
   free(p);
   AMP__CL(err, "amp_host_free: unmapping the pinned memory");
 fail:

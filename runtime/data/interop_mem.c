@@ -29,10 +29,8 @@ static amp_status ask_mem(cl_mem buffer, mem_facts *m) {
   if (err == CL_SUCCESS)
     err = clGetMemObjectInfo(buffer, CL_MEM_FLAGS, sizeof m->flags, &m->flags, NULL);
   if (err != CL_SUCCESS)
-    return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
-                          "%s: buffer %p is not a memory object OpenCL knows "
-                          "(clGetMemObjectInfo: %s, %d)",
-                          fn, (void *)buffer, amp_status_name(amp__cl_status(err)), (int)err);
+    return amp__unknown_cl_object(fn, "buffer", buffer, "a memory object", "clGetMemObjectInfo",
+                                  err);
   if (m->type != CL_MEM_OBJECT_BUFFER)
     return amp__set_error(AMP_ERROR_INVALID_ARGUMENT,
                           "%s: buffer %p is an image (CL_MEM_TYPE 0x%x), not a buffer; ampcl's "

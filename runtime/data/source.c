@@ -620,8 +620,7 @@ amp_status amp__source_release(amp__source *s) {
     if (L->buf && scratch && !nowait)
       amp__scratch_give(a, L->buf, s->bytes); /* idle: wait_all above */
     else if (L->buf) {
-      clReleaseMemObject(L->buf);
-      amp__clobj(AMP_CL_MEM, -1);
+      amp__release_mem(L->buf);
     }
   }
   amp__evlist_free(&s->host_readers);

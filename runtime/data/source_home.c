@@ -14,6 +14,34 @@ fail:
   return status;
 }
 
+/* The newest contents of all of s, wherever views wrote them, brought home first. */
+static amp_status fetch_all_home(amp__source *s) {
+  amp__rangeset all = {0};
+  amp_status status = amp__rangeset_append(&all, 0, s->bytes)
+                          ? amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory")
+                          : amp__source_fetch_home(s, &all, 0);
+  amp__rangeset_free(&all);
+  return status;
+}
+
+/* After a command (ev) that wrote the whole of L, s's home copy: the write recorded, the source
+ * valid only there, and ev handed to async_out as its future. */
+static amp_status wrote_home(amp__source *s, amp__location *L, cl_event *ev,
+                             amp_future **async_out) {
+  amp__location_record_write(L, *ev);
+  if (amp__source_valid_only_at_home(s))
+    return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
+  return amp__future_hand_over(ev, async_out);
+}
+
+/* What a command with a wait list holds until it is over: that list and its own event (NULL once
+ * its future has it). */
+static void release_command(amp__evlist *deps, cl_event ev) {
+  if (ev)
+    clReleaseEvent(ev);
+  amp__evlist_free(deps);
+}
+
 amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const void *src,
                                   amp_future **async_out) {
   amp_status status = AMP_SUCCESS;
@@ -31,14 +59,9 @@ amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const
   atomic_fetch_add(&q->acc->to_device_count, 1);
   atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
   amp__view_enqueued(q); /* an immediate view (the array's own may be one) submits it now */
-  amp__location_record_write(L, ev);
-  if (amp__source_valid_only_at_home(s))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  AMP__TRY(amp__future_hand_over(&ev, async_out));
+  AMP__TRY(wrote_home(s, L, &ev, async_out));
 fail:
-  if (ev)
-    clReleaseEvent(ev);
-  amp__evlist_free(&deps);
+  release_command(&deps, ev);
   pthread_mutex_unlock(&s->lock);
   return status;
 }
@@ -46,13 +69,9 @@ fail:
 amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *dst,
                                  amp_future **async_out) {
   amp_status status = AMP_SUCCESS;
-  amp__rangeset all = {0};
   cl_event ev = NULL;
   pthread_mutex_lock(&s->lock);
-  if (amp__rangeset_append(&all, 0, s->bytes))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  /* newer data written elsewhere through views come first */
-  AMP__TRY(amp__source_fetch_home(s, &all, 0));
+  AMP__TRY(fetch_all_home(s));
   amp__location *L = &s->loc[s->home];
   cl_uint nw = L->last_write ? 1 : 0;
   amp__flush_producers(&L->last_write, nw, q->queue);
@@ -68,7 +87,6 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
 fail:
   if (ev)
     clReleaseEvent(ev);
-  amp__rangeset_free(&all);
   pthread_mutex_unlock(&s->lock);
   return status;
 }
@@ -78,16 +96,13 @@ fail:
 amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accelerator_view *q,
                                    amp_future **async_out) {
   amp_status status = AMP_SUCCESS;
-  amp__rangeset all = {0};
   amp__evlist deps = {0};
   cl_event ev = NULL;
   amp__source *first = src < dst ? src : dst, *second = src < dst ? dst : src;
   pthread_mutex_lock(&first->lock);
   pthread_mutex_lock(&second->lock);
   AMP__TRY(amp__source_refuse_mapped(dst, "a copy into the array"));
-  if (amp__rangeset_append(&all, 0, src->bytes))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  AMP__TRY(amp__source_fetch_home(src, &all, 0));
+  AMP__TRY(fetch_all_home(src));
   amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
   if (amp__location_deps(&deps, S, 0) || amp__location_deps(&deps, D, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -102,15 +117,9 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accel
   amp__view_enqueued(q);
   if (amp__location_record_read(S, q->queue, ev))
     amp__event_wait(ev); /* out of memory: then it is over before anyone writes */
-  amp__location_record_write(D, ev);
-  if (amp__source_valid_only_at_home(dst))
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory tracking ranges");
-  AMP__TRY(amp__future_hand_over(&ev, async_out));
+  AMP__TRY(wrote_home(dst, D, &ev, async_out));
 fail:
-  if (ev)
-    clReleaseEvent(ev);
-  amp__evlist_free(&deps);
-  amp__rangeset_free(&all);
+  release_command(&deps, ev);
   pthread_mutex_unlock(&second->lock);
   pthread_mutex_unlock(&first->lock);
   return status;

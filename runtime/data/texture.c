@@ -189,20 +189,14 @@ amp_status amp_texture_create_from(amp_accelerator_view *view, amp_extent extent
   if (!src)
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
   AMP__TRY(create(view, extent, format, &t, fn));
-  if (bytes != t->bytes) {
-    status =
-        amp__set_error(AMP_ERROR_EXTENT_MISMATCH,
-                       "%s: %zu bytes given, but the texture holds %zu bytes", fn, bytes, t->bytes);
-    amp_texture_release(t);
-    goto fail;
-  }
-  status = amp_copy_to_texture(src, bytes, t);
-  if (status != AMP_SUCCESS) {
-    amp_texture_release(t);
-    goto fail;
-  }
+  if (bytes != t->bytes)
+    AMP__FAIL(AMP_ERROR_EXTENT_MISMATCH, "%s: %zu bytes given, but the texture holds %zu bytes", fn,
+              bytes, t->bytes);
+  AMP__TRY(amp_copy_to_texture(src, bytes, t));
   *out = t;
+  return AMP_SUCCESS;
 fail:
+  amp_texture_release(t); /* NULL where it was not made: nothing */
   return status;
 }
 
@@ -225,8 +219,7 @@ static amp_status texture_destroy(amp_texture *t) {
   amp__evlist_free(&t->reads);
   pthread_mutex_destroy(&t->lock);
   amp__handle_retire(t);
-  clReleaseMemObject(image);
-  amp__clobj(AMP_CL_MEM, -1);
+  amp__release_mem(image);
   amp_accelerator_view_release(view);
   return AMP_SUCCESS;
 }

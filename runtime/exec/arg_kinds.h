@@ -96,11 +96,9 @@ extern const amp__arg_kind amp__kind_pointer;                    /* arg_pointer.
 /* The view a view or array argument passes: a view's own, an array's whole view (arg_view.c). */
 amp_array_view *amp__arg_view(const amp_arg *a);
 
-/* The view hooks the pointer kind shares (arg_view.c): OpenCL C's name of an element kind (NULL
- * for a struct), the argument described, checked on its own, its element type and access checked
- * against parameter c->P (named pname), its need of double precision, whether the kernel writes
- * it, and the view itself. */
-const char *amp__elem_cl_name(amp_elem_kind k);
+/* The view hooks the pointer kind shares (arg_view.c): the argument described, checked on its own,
+ * its element type and access checked against parameter c->P (named pname), its need of double
+ * precision, whether the kernel writes it, and the view itself. */
 void amp__view_arg_describe(const amp_arg *a, char *buf, size_t cap);
 amp_status amp__view_arg_check_own(const amp_arg *a, size_t i, const char *kname);
 void amp__view_check_elements(const amp__arg_check *c, size_t i, const char *pname);

@@ -8,22 +8,17 @@
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
 
-amp_arg amp_arg_int(int32_t value) {
-  amp_arg a = {AMP_ARG_INT32, {.i32 = value}};
-  return a;
-}
-amp_arg amp_arg_uint(uint32_t value) {
-  amp_arg a = {AMP_ARG_UINT32, {.u32 = value}};
-  return a;
-}
-amp_arg amp_arg_float(float value) {
-  amp_arg a = {AMP_ARG_FLOAT, {.f32 = value}};
-  return a;
-}
-amp_arg amp_arg_double(double value) {
-  amp_arg a = {AMP_ARG_DOUBLE, {.f64 = value}};
-  return a;
-}
+/* The scalars' constructors: each keeps its value in its own member of the argument's union. */
+#define SCALAR_ARG(constructor, T, arg_kind, member)                                               \
+  amp_arg constructor(T value) {                                                                   \
+    amp_arg a = {arg_kind, {.member = value}};                                                     \
+    return a;                                                                                      \
+  }
+SCALAR_ARG(amp_arg_int, int32_t, AMP_ARG_INT32, i32)
+SCALAR_ARG(amp_arg_uint, uint32_t, AMP_ARG_UINT32, u32)
+SCALAR_ARG(amp_arg_float, float, AMP_ARG_FLOAT, f32)
+SCALAR_ARG(amp_arg_double, double, AMP_ARG_DOUBLE, f64)
+
 amp_arg amp_arg_bytes(const void *data, size_t size) {
   amp_arg a = {AMP_ARG_BYTES, {.bytes = {data, size}}};
   return a;
@@ -33,18 +28,13 @@ amp_arg amp_arg_local(size_t bytes) {
   return a;
 }
 
-/* The OpenCL type of a scalar's parameter. */
+/* The OpenCL type of a scalar's parameter (only the four scalar kinds ask). */
 static const char *scalar_type(amp_arg_kind kind) {
-  switch (kind) {
-  case AMP_ARG_INT32:
-    return "int";
-  case AMP_ARG_UINT32:
-    return "uint";
-  case AMP_ARG_FLOAT:
-    return "float";
-  default:
-    return "double";
-  }
+  static const char *const types[] = {[AMP_ARG_INT32] = "int",
+                                      [AMP_ARG_UINT32] = "uint",
+                                      [AMP_ARG_FLOAT] = "float",
+                                      [AMP_ARG_DOUBLE] = "double"};
+  return types[kind];
 }
 
 /* The bytes an argument passes, and how many (NULL for a __local buffer: only its size). */
@@ -151,35 +141,19 @@ static amp_status value_set(const amp__launch_table *t, size_t i, cl_kernel k) {
   return amp__set_value_param(k, t->arg[i].first, size, value, t->pool->name, i);
 }
 
-const amp__arg_kind amp__kind_int32 = {.kind = AMP_ARG_INT32,
-                                       .params = 1,
-                                       .describe = value_describe,
-                                       .check = scalar_check,
-                                       .set = value_set};
-const amp__arg_kind amp__kind_uint32 = {.kind = AMP_ARG_UINT32,
-                                        .params = 1,
-                                        .describe = value_describe,
-                                        .check = scalar_check,
-                                        .set = value_set};
-const amp__arg_kind amp__kind_float = {.kind = AMP_ARG_FLOAT,
-                                       .params = 1,
-                                       .describe = value_describe,
-                                       .check = scalar_check,
-                                       .set = value_set};
-const amp__arg_kind amp__kind_double = {.kind = AMP_ARG_DOUBLE,
-                                        .params = 1,
-                                        .describe = value_describe,
-                                        .check = scalar_check,
-                                        .fp64 = double_fp64,
-                                        .set = value_set};
-const amp__arg_kind amp__kind_bytes = {.kind = AMP_ARG_BYTES,
-                                       .params = 1,
-                                       .describe = value_describe,
-                                       .check = bytes_check,
-                                       .set = value_set};
-const amp__arg_kind amp__kind_local = {.kind = AMP_ARG_LOCAL,
-                                       .params = 1,
-                                       .describe = value_describe,
-                                       .check = local_check,
-                                       .tile_bytes = local_tile_bytes,
-                                       .set = value_set};
+/* The by-value kinds' rows: each fills one OpenCL parameter of OpenCL's own and is described and
+ * set alike; they differ in their check and in the double precision or tile_static memory they
+ * ask for. */
+#define VALUE_KIND(arg_kind, check_hook, fp64_hook, tile_bytes_hook)                               \
+  {                                                                                                \
+    .kind = (arg_kind), .params = 1, .describe = value_describe, .check = (check_hook),            \
+    .fp64 = (fp64_hook), .tile_bytes = (tile_bytes_hook), .set = value_set                         \
+  }
+
+const amp__arg_kind amp__kind_int32 = VALUE_KIND(AMP_ARG_INT32, scalar_check, NULL, NULL);
+const amp__arg_kind amp__kind_uint32 = VALUE_KIND(AMP_ARG_UINT32, scalar_check, NULL, NULL);
+const amp__arg_kind amp__kind_float = VALUE_KIND(AMP_ARG_FLOAT, scalar_check, NULL, NULL);
+const amp__arg_kind amp__kind_double = VALUE_KIND(AMP_ARG_DOUBLE, scalar_check, double_fp64, NULL);
+const amp__arg_kind amp__kind_bytes = VALUE_KIND(AMP_ARG_BYTES, bytes_check, NULL, NULL);
+const amp__arg_kind amp__kind_local =
+    VALUE_KIND(AMP_ARG_LOCAL, local_check, NULL, local_tile_bytes);

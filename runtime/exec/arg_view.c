@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "data/array_impl.h"
+#include "data/elem_names.h"
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
 #include "exec/param_type.h"
@@ -20,25 +21,6 @@ amp_arg amp_arg_view(amp_array_view *view) {
 
 amp_array_view *amp__arg_view(const amp_arg *a) {
   return a->kind == AMP_ARG_ARRAY ? a->u.array->whole : a->u.view;
-}
-
-const char *amp__elem_cl_name(amp_elem_kind k) {
-  switch (k) {
-  case AMP_ELEM_INT32:
-    return "int";
-  case AMP_ELEM_UINT32:
-    return "uint";
-  case AMP_ELEM_FLOAT:
-    return "float";
-  case AMP_ELEM_DOUBLE:
-    return "double";
-  case AMP_ELEM_INT64:
-    return "long";
-  case AMP_ELEM_UINT64:
-    return "ulong";
-  default:
-    return NULL; /* a struct: its name is the user's */
-  }
 }
 
 /* A __global pointer followed by its int8 shape; in debug mode the third, a __global int*, counts
@@ -67,7 +49,7 @@ static void view_describe_param(const amp__kernel_pool *pool, const amp__user_pa
 
 void amp__view_arg_describe(const amp_arg *a, char *buf, size_t cap) {
   const amp_array_view *v = amp__arg_view(a);
-  const char *t = amp__elem_cl_name(v->type.kind);
+  const char *t = amp__elem_names_of(v->type.kind)->cl;
   if (t)
     snprintf(buf, cap, "a %sview of %s", v->read_only ? "read-only " : "", t);
   else
@@ -92,7 +74,7 @@ void amp__view_check_elements(const amp__arg_check *c, size_t i, const char *pna
   const amp_array_view *v = amp__arg_view(&c->t->launch->args[i]);
   const amp__param *P = c->P;
   const char *pt = c->canon;
-  const char *want = amp__elem_cl_name(v->type.kind);
+  const char *want = amp__elem_names_of(v->type.kind)->cl;
   size_t psize = P->size ? P->size : amp__builtin_type_size(pt);
   if (want && strcmp(pt, want) != 0)
     amp__note_kinds(c, i, "");

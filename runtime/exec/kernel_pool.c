@@ -126,8 +126,7 @@ fail:
 
 void amp__kernel_pool_free(amp__kernel_pool *pool) {
   for (size_t i = 0; i < pool->nfree; i++) {
-    clReleaseKernel(pool->free[i]);
-    amp__clobj(AMP_CL_KERNEL, -1);
+    amp__release_kernel(pool->free[i]);
   }
   pthread_mutex_destroy(&pool->lock);
   free(pool->free);
@@ -159,8 +158,7 @@ void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k) {
     cl_kernel *p = realloc(pool->free, cap * sizeof *p);
     if (!p) {
       pthread_mutex_unlock(&pool->lock);
-      clReleaseKernel(k);
-      amp__clobj(AMP_CL_KERNEL, -1);
+      amp__release_kernel(k);
       return;
     }
     pool->free = p;

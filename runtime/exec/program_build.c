@@ -226,8 +226,7 @@ amp_status amp__program_build_entry(cache_entry *e, const amp_program *p, amp_ac
                 "[ampcl] %s built for %s only without -cl-kernel-arg-info: its launches "
                 "are not checked against the kernel's parameters\n",
                 p->label, acc->props.device_path);
-      clReleaseProgram(prog);
-      amp__clobj(AMP_CL_PROGRAM, -1);
+      amp__release_program(prog);
       prog = plain;
       err = CL_SUCCESS;
     } else {

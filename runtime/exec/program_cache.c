@@ -43,8 +43,7 @@ static void free_entry(cache_entry *e) {
     amp__kernel_pool_free(pool);
   }
   if (e->program) {
-    clReleaseProgram(e->program);
-    amp__clobj(AMP_CL_PROGRAM, -1);
+    amp__release_program(e->program);
   }
   amp__type_sizes_free(&e->struct_sizes);
   pthread_mutex_destroy(&e->lock);
