@@ -213,13 +213,7 @@ static void copy_views(amp_accelerator_view *av) {
       bad += o[i][j] != (i >= 1 && i <= 5 ? i - 1 : i);
   /* overlapping sections of one view copy like memmove: every row arrives intact */
   CHECK_EQ_INT(bad, 0);
-  CHECK_OK(amp_array_view_release(up));
-  CHECK_OK(amp_array_view_release(down));
-  CHECK_OK(amp_array_view_release(vo));
-  CHECK_OK(amp_array_view_release(ss));
-  CHECK_OK(amp_array_view_release(sd));
-  CHECK_OK(amp_array_view_release(vs));
-  CHECK_OK(amp_array_view_release(vd));
+  CHECK_RELEASE_VIEWS(up, down, vo, ss, sd, vs, vd);
 }
 
 /* Pinned host memory under a view. */
@@ -237,10 +231,7 @@ static void pinned(amp_accelerator_view *av) {
   CHECK_OK(TEST_RUN(av, amp_extent1(N), k_scale, amp_arg_view(v), amp_arg_float(0.5f)));
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_COUNTS(NULL, 1, 1, 0);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += p[i] != 0.5f * (float)i;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, p[i] == 0.5f * (float)i);
   CHECK_OK(amp_array_view_release(v));
   CHECK_OK(amp_host_free(p));
   static int not_pinned[4];
@@ -284,12 +275,12 @@ static void two_accelerators(amp_accelerator *acc0, amp_accelerator *acc1) {
   CHECK_OK(amp_array_release(a1));
 }
 
+static const test_named_kernel kernels[] = {
+    {&k_add1, "add1"}, {&k_add1_2, "add1_2"}, {&k_scale, "scale"}};
+
 int main(void) {
   REQUIRE_VIEW(av);
-  k_add1 = test_kernel(src, NULL, "add1");
-  k_add1_2 = test_kernel(src, NULL, "add1_2");
-  k_scale = test_kernel(src, NULL, "scale");
-  if (!k_add1 || !k_add1_2 || !k_scale)
+  if (!test_kernels(src, NULL, kernels, sizeof kernels / sizeof *kernels))
     return 1;
   one_accelerator(av);
   copy_views(av);
@@ -299,8 +290,6 @@ int main(void) {
     two_accelerators(devs[0], devs[1]);
   else
     printf("one accelerator only: copies between accelerators not tested here (multi_device)\n");
-  amp_kernel_release(k_add1);
-  amp_kernel_release(k_add1_2);
-  amp_kernel_release(k_scale);
+  test_kernels_release(kernels, sizeof kernels / sizeof *kernels);
   return check_done();
 }

@@ -146,11 +146,7 @@ static void array_row_split(amp_accelerator_view *av[2]) {
                       amp_arg_int(a * ROWS / 2), amp_arg_int(a + 1)));
   }
   CHECK_OK(amp_copy_from_array(arr, back, sizeof back));
-  int bad = 0;
-  for (int i = 0; i < ROWS; i++)
-    for (int j = 0; j < COLS; j++)
-      bad += back[i][j] != (i < ROWS / 2 ? 1 : 2) * 100000 + i * COLS + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, ROWS, j, COLS, back[i][j] == (i < ROWS / 2 ? 1 : 2) * 100000 + i * COLS + j);
   CHECK_OK(amp_array_view_release(r[0]));
   CHECK_OK(amp_array_view_release(r[1]));
   CHECK_OK(amp_array_view_release(va));
@@ -191,10 +187,7 @@ static void write_then_read_elsewhere(amp_accelerator *acc[2], amp_accelerator_v
   CHECK_COUNTS(acc[0], 0, 1, 0);
   CHECK_COUNTS(acc[1], 1, 0, 0);
   CHECK_OK(amp_array_view_synchronize(vo));
-  bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += out[i] != 2 * (i + 2);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, out[i] == 2 * (i + 2));
   CHECK_OK(amp_array_view_release(vo));
   CHECK_OK(amp_array_view_release(v));
 }

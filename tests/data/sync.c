@@ -85,10 +85,7 @@ static void read_only(amp_accelerator_view *av) {
   CHECK_COUNTS(NULL, 1, 0, 0);
   CHECK_OK(amp_array_view_synchronize(vo));
   CHECK_COUNTS(NULL, 1, 1, 0);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += out[i] != 2 * i;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, out[i] == 2 * i);
   CHECK_OK(amp_array_view_release(vo));
 }
 
@@ -258,12 +255,12 @@ static void waits(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_release(v));
 }
 
+static const test_named_kernel kernels[] = {
+    {&k_add1, "add1"}, {&k_fill, "fill"}, {&k_twice, "twice"}};
+
 int main(void) {
   REQUIRE_VIEW(av);
-  k_add1 = test_kernel(src, NULL, "add1");
-  k_fill = test_kernel(src, NULL, "fill");
-  k_twice = test_kernel(src, NULL, "twice");
-  if (!k_add1 || !k_fill || !k_twice)
+  if (!test_kernels(src, NULL, kernels, sizeof kernels / sizeof *kernels))
     return 1;
   caching(av);
   read_only(av);
@@ -273,8 +270,6 @@ int main(void) {
   discard(av);
   release_copies_back(av);
   waits(av);
-  amp_kernel_release(k_add1);
-  amp_kernel_release(k_fill);
-  amp_kernel_release(k_twice);
+  test_kernels_release(kernels, sizeof kernels / sizeof *kernels);
   return check_done();
 }
