@@ -157,6 +157,16 @@ static inline void test_kernels_release(const test_named_kernel *table, size_t n
     amp_kernel_release(*table[i].kernel);
 }
 
+/* A view of `data` whose old contents are discarded: for an output that a kernel writes before
+ * anything reads it, so that it is never copied in. */
+static inline amp_array_view *test_discarded_view(amp_extent extent, amp_elem_type type,
+                                                  void *data) {
+  amp_array_view *v = NULL;
+  CHECK_OK(amp_array_view_create(extent, type, data, &v));
+  CHECK_OK(amp_array_view_discard_data(v));
+  return v;
+}
+
 /* Releases array views in the order given (a section before its parent, say), each release a
  * checked call: for the end of a test that made many. */
 static inline void test_release_views(amp_array_view *const *views, size_t n) {
@@ -203,6 +213,25 @@ static inline amp_accelerator_view *test_view(void) {
   amp_accelerator_view *av = test_view();                                                          \
   if (!(av))                                                                                       \
   return 1
+
+/* One part of a test made of parts: a function of the view it runs on. */
+typedef void test_part(amp_accelerator_view *av);
+
+/* The whole main of a test made of `parts` (np), run in order on the default view, that share the
+ * kernels of `kernels` (nk), made from `src` first: a kernel not made ends the test, failed. */
+static inline int test_main_parts(const char *src, const test_named_kernel *kernels, size_t nk,
+                                  test_part *const *parts, size_t np) {
+  amp_accelerator_view *av = test_view();
+  if (!av || !test_kernels(src, NULL, kernels, nk))
+    return 1;
+  for (size_t i = 0; i < np; i++)
+    parts[i](av);
+  test_kernels_release(kernels, nk);
+  return check_done();
+}
+#define TEST_MAIN_PARTS(src, kernels, parts)                                                       \
+  test_main_parts((src), (kernels), sizeof(kernels) / sizeof *(kernels), (parts),                  \
+                  sizeof(parts) / sizeof *(parts))
 
 /* The start of the main of a test that CI also runs on another device (AMP_TEST_DEVICE,
  * test_use_device_from_env below): returns its SKIP where there is no such device, then declares

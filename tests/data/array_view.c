@@ -100,7 +100,8 @@ static void test_types(void) {
   amp_arg a2[] = {amp_arg_view(v)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent2(R, C), k_u32, a2, 1));
   CHECK_OK(amp_array_view_synchronize(v));
-  CHECK_EVERY2(i, R, j, C, vu[i][j] == (0xF0000000u + (uint32_t)(i * C + j)) * 3u + (uint32_t)(i * 100 + j));
+  CHECK_EVERY2(i, R, j, C,
+               vu[i][j] == (0xF0000000u + (uint32_t)(i * C + j)) * 3u + (uint32_t)(i * 100 + j));
   CHECK_OK(amp_array_view_release(v));
 
   /* float, rank 3, a read-only input and a read-write output */

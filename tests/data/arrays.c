@@ -17,19 +17,12 @@
  *   - pinned memory (amp_host_alloc) works under a view in a kernel; amp_host_free of an unknown
  *     pointer fails. */
 #include "check.h"
+#include "data_kernels.h"
 
-static const char *src = "__kernel void add1(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(v, i[0]) += 1;\n"
-                         "}\n"
-                         "__kernel void add1_2(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(v, i[0], i[1]) += 1;\n"
-                         "}\n"
-                         "__kernel void scale(AMP_VIEW(float, v), float s) {\n"
+static const char *src = "__kernel void scale(AMP_VIEW(float, v), float s) {\n"
                          "  AMP_INDEX1(i);\n"
                          "  amp_at(v, i[0]) *= s;\n"
-                         "}\n";
+                         "}\n" KERNEL_ADD1 KERNEL_ADD1_2;
 
 enum { N = 2048 };
 static amp_kernel *k_add1, *k_add1_2, *k_scale;
@@ -275,21 +268,21 @@ static void two_accelerators(amp_accelerator *acc0, amp_accelerator *acc1) {
   CHECK_OK(amp_array_release(a1));
 }
 
-static const test_named_kernel kernels[] = {
-    {&k_add1, "add1"}, {&k_add1_2, "add1_2"}, {&k_scale, "scale"}};
-
-int main(void) {
-  REQUIRE_VIEW(av);
-  if (!test_kernels(src, NULL, kernels, sizeof kernels / sizeof *kernels))
-    return 1;
-  one_accelerator(av);
-  copy_views(av);
-  pinned(av);
+/* Copies between accelerators, where there are two. */
+static void across_accelerators(amp_accelerator_view *av) {
+  (void)av;
   amp_accelerator *devs[2];
   if (test_devices(devs, 2) == 2)
     two_accelerators(devs[0], devs[1]);
   else
     printf("one accelerator only: copies between accelerators not tested here (multi_device)\n");
-  test_kernels_release(kernels, sizeof kernels / sizeof *kernels);
-  return check_done();
+}
+
+static const test_named_kernel kernels[] = {
+    {&k_add1, "add1"}, {&k_add1_2, "add1_2"}, {&k_scale, "scale"}};
+
+static test_part *const parts[] = {one_accelerator, copy_views, pinned, across_accelerators};
+
+int main(void) {
+  return TEST_MAIN_PARTS(src, kernels, parts);
 }

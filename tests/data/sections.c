@@ -12,18 +12,11 @@
  *     source used in one kernel (read one, write the other) work; synchronizing a section copies
  *     back exactly that section's bytes. reinterpret_as with sizes that do not divide fails. */
 #include "check.h"
+#include "data_kernels.h"
 
-static const char *src = "__kernel void fill1(AMP_VIEW(int, v), int base) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(v, i[0]) = base + i[0];\n"
-                         "}\n"
-                         "__kernel void add1_1(AMP_VIEW(int, v)) {\n"
+static const char *src = "__kernel void add1_1(AMP_VIEW(int, v)) {\n"
                          "  AMP_INDEX1(i);\n"
                          "  amp_at(v, i[0]) += 1;\n"
-                         "}\n"
-                         "__kernel void add1_2(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(v, i[0], i[1]) += 1;\n"
                          "}\n"
                          "__kernel void add1_3(AMP_VIEW(int, v)) {\n"
                          "  AMP_INDEX3(i);\n"
@@ -47,14 +40,13 @@ static const char *src = "__kernel void fill1(AMP_VIEW(int, v), int base) {\n"
                          "  pair16 x = amp_at(p, i[0]);\n"
                          "  ushort t = x.lo; x.lo = x.hi; x.hi = t;\n"
                          "  amp_at(p, i[0]) = x;\n"
-                         "}\n";
+                         "}\n" KERNEL_FILL KERNEL_ADD1_2;
 
 typedef struct pair16 {
   unsigned short lo, hi;
 } pair16;
 
-static amp_kernel *k_fill1, *k_add1_1, *k_add1_2, *k_add1_3, *k_set2, *k_neg_copy2, *k_flip,
-    *k_swap;
+static amp_kernel *k_fill, *k_add1_1, *k_add1_2, *k_add1_3, *k_set2, *k_neg_copy2, *k_flip, *k_swap;
 
 /* Rule 1: an empty view's first use copies nothing; data() gives host memory with the results. */
 static void empty_view(amp_accelerator_view *av) {
@@ -62,7 +54,7 @@ static void empty_view(amp_accelerator_view *av) {
   amp_array_view *v = NULL;
   CHECK_OK(amp_array_view_create_empty(amp_extent1(N), AMP_INT32, &v));
   CHECK_OK(amp_transfer_stats_reset());
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_fill1, amp_arg_view(v), amp_arg_int(7)));
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_fill, amp_arg_view(v), amp_arg_int(7)));
   CHECK_COUNTS(NULL, 0, 0, 0);
   int *p = NULL;
   CHECK_OK(amp_array_view_data(v, (void **)&p));
@@ -138,9 +130,7 @@ static void section_rank2(amp_accelerator_view *av) {
       bad += d[i][j] != i * 10 + j + in;
     }
   CHECK_EQ_INT(bad, 0);
-  CHECK_OK(amp_array_view_release(row));
-  CHECK_OK(amp_array_view_release(s));
-  CHECK_OK(amp_array_view_release(v));
+  CHECK_RELEASE_VIEWS(row, s, v);
 }
 
 static void section_rank1_and_3(amp_accelerator_view *av) {
@@ -187,9 +177,7 @@ static void section_rank1_and_3(amp_accelerator_view *av) {
         bad += c[i][j][k] != (i * 5 + j) * 6 + k + in;
       }
   CHECK_EQ_INT(bad, 0);
-  CHECK_OK(amp_array_view_release(plane));
-  CHECK_OK(amp_array_view_release(s3));
-  CHECK_OK(amp_array_view_release(v3));
+  CHECK_RELEASE_VIEWS(plane, s3, v3);
 }
 
 /* view_as (rank 1 -> 2) and reinterpret_as (float -> int, uint32 -> struct). */
@@ -282,20 +270,14 @@ static void aliasing(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_release(v));
 }
 
-static const test_named_kernel kernels[] = {{&k_fill1, "fill1"},        {&k_add1_1, "add1_1"},
+static const test_named_kernel kernels[] = {{&k_fill, "fill"},          {&k_add1_1, "add1_1"},
                                             {&k_add1_2, "add1_2"},      {&k_add1_3, "add1_3"},
                                             {&k_set2, "set2"},          {&k_neg_copy2, "neg_copy2"},
                                             {&k_flip, "flip_sign_bit"}, {&k_swap, "swap_halves"}};
 
+static test_part *const parts[] = {empty_view, section_rank2, section_rank1_and_3, reshapes,
+                                   aliasing};
+
 int main(void) {
-  REQUIRE_VIEW(av);
-  if (!test_kernels(src, NULL, kernels, sizeof kernels / sizeof *kernels))
-    return 1;
-  empty_view(av);
-  section_rank2(av);
-  section_rank1_and_3(av);
-  reshapes(av);
-  aliasing(av);
-  test_kernels_release(kernels, sizeof kernels / sizeof *kernels);
-  return check_done();
+  return TEST_MAIN_PARTS(src, kernels, parts);
 }
