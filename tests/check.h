@@ -94,11 +94,11 @@ static inline void test_every_(int bad, int n, const char *cond, const char *ove
   } while (0)
 #define CHECK_EVERY2(i, n, j, m, cond)                                                             \
   do {                                                                                             \
-    int bad_ = 0, n_ = (n), m_ = (m);                                                              \
+    int bad_ = 0, n_ = (n), m_ = (m), all_ = n_ * m_;                                              \
     for (int i = 0; i < n_; i++)                                                                   \
       for (int j = 0; j < m_; j++)                                                                 \
         bad_ += !(cond);                                                                           \
-    test_every_(bad_, n_ *m_, #cond, #i ", " #j, __FILE__, __LINE__);                              \
+    test_every_(bad_, all_, #cond, #i ", " #j, __FILE__, __LINE__);                                \
   } while (0)
 
 /* Stops the test at once when a precondition fails (the rest would only cascade). */
