@@ -66,6 +66,41 @@ static int check_passed_, check_failed_;
     }                                                                                              \
   } while (0)
 
+/* `call` is refused with `expected`, and its message mentions `needle`. */
+#define CHECK_REFUSED(call, expected, needle)                                                      \
+  do {                                                                                             \
+    CHECK_STATUS(call, expected);                                                                  \
+    CHECK_MSG(needle);                                                                             \
+  } while (0)
+
+/* `cond` holds for every int i in [0, n) (CHECK_EVERY2: every i in [0, n) and j in [0, m)): one
+ * check, whose failure says for how many it did not (a test over a whole array then fails once,
+ * not once an element). */
+static inline void test_every_(int bad, int n, const char *cond, const char *over, const char *file,
+                               int line) {
+  if (!bad) {
+    check_passed_++;
+  } else {
+    check_failed_++;
+    fprintf(stderr, "%s:%d: %s failed for %d of %d (%s)\n", file, line, cond, bad, n, over);
+  }
+}
+#define CHECK_EVERY(i, n, cond)                                                                    \
+  do {                                                                                             \
+    int bad_ = 0, n_ = (n);                                                                        \
+    for (int i = 0; i < n_; i++)                                                                   \
+      bad_ += !(cond);                                                                             \
+    test_every_(bad_, n_, #cond, #i, __FILE__, __LINE__);                                          \
+  } while (0)
+#define CHECK_EVERY2(i, n, j, m, cond)                                                             \
+  do {                                                                                             \
+    int bad_ = 0, n_ = (n), m_ = (m), all_ = n_ * m_;                                              \
+    for (int i = 0; i < n_; i++)                                                                   \
+      for (int j = 0; j < m_; j++)                                                                 \
+        bad_ += !(cond);                                                                           \
+    test_every_(bad_, all_, #cond, #i ", " #j, __FILE__, __LINE__);                                \
+  } while (0)
+
 /* Stops the test at once when a precondition fails (the rest would only cascade). */
 #define REQUIRE_OK(call)                                                                           \
   do {                                                                                             \
@@ -99,6 +134,48 @@ static inline amp_kernel *test_kernel(const char *src, const char *options, cons
   amp_status made = amp_program_create(src, options, &p);
   return test_kernel_of(made, p, name);
 }
+
+/* A kernel a test keeps in a variable of its own, by its name in the test's program source. */
+typedef struct {
+  amp_kernel **kernel;
+  const char *name;
+} test_named_kernel;
+
+/* Makes every kernel of `table` (n entries) as test_kernel does, each from its own program built
+ * from `src` with `options`; 1 when all were made (a failure is a failed check). */
+static inline int test_kernels(const char *src, const char *options, const test_named_kernel *table,
+                               size_t n) {
+  int all = 1;
+  for (size_t i = 0; i < n; i++) {
+    *table[i].kernel = test_kernel(src, options, table[i].name);
+    all &= *table[i].kernel != NULL;
+  }
+  return all;
+}
+static inline void test_kernels_release(const test_named_kernel *table, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    amp_kernel_release(*table[i].kernel);
+}
+
+/* A view of `data` whose old contents are discarded: for an output that a kernel writes before
+ * anything reads it, so that it is never copied in. */
+static inline amp_array_view *test_discarded_view(amp_extent extent, amp_elem_type type,
+                                                  void *data) {
+  amp_array_view *v = NULL;
+  CHECK_OK(amp_array_view_create(extent, type, data, &v));
+  CHECK_OK(amp_array_view_discard_data(v));
+  return v;
+}
+
+/* Releases array views in the order given (a section before its parent, say), each release a
+ * checked call: for the end of a test that made many. */
+static inline void test_release_views(amp_array_view *const *views, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    CHECK_OK(amp_array_view_release(views[i]));
+}
+#define CHECK_RELEASE_VIEWS(...)                                                                   \
+  test_release_views((amp_array_view *const[]){__VA_ARGS__},                                       \
+                     sizeof((amp_array_view *const[]){__VA_ARGS__}) / sizeof(amp_array_view *))
 
 /* Copy commands in either direction, summed over all accelerators, since the last
  * amp_transfer_stats_reset (UINT64_MAX, with the reason printed, if the counters cannot be read).
@@ -136,6 +213,25 @@ static inline amp_accelerator_view *test_view(void) {
   amp_accelerator_view *av = test_view();                                                          \
   if (!(av))                                                                                       \
   return 1
+
+/* One part of a test made of parts: a function of the view it runs on. */
+typedef void test_part(amp_accelerator_view *av);
+
+/* The whole main of a test made of `parts` (np), run in order on the default view, that share the
+ * kernels of `kernels` (nk), made from `src` first: a kernel not made ends the test, failed. */
+static inline int test_main_parts(const char *src, const test_named_kernel *kernels, size_t nk,
+                                  test_part *const *parts, size_t np) {
+  amp_accelerator_view *av = test_view();
+  if (!av || !test_kernels(src, NULL, kernels, nk))
+    return 1;
+  for (size_t i = 0; i < np; i++)
+    parts[i](av);
+  test_kernels_release(kernels, nk);
+  return check_done();
+}
+#define TEST_MAIN_PARTS(src, kernels, parts)                                                       \
+  test_main_parts((src), (kernels), sizeof(kernels) / sizeof *(kernels), (parts),                  \
+                  sizeof(parts) / sizeof *(parts))
 
 /* The start of the main of a test that CI also runs on another device (AMP_TEST_DEVICE,
  * test_use_device_from_env below): returns its SKIP where there is no such device, then declares
@@ -379,6 +475,19 @@ static inline int test_device_times(amp_accelerator *acc) {
   amp_program_release(prog);
   amp_accelerator_view_release(v);
   return usable;
+}
+
+/* The device time of the finished future `f`, whose accelerator gives device times or not as
+ * test_device_times answered (`times`): positive where it does; where it does not, refused with
+ * AMP_ERROR_UNSUPPORTED_FEATURE, saying that the device's timestamps measure nothing. */
+static inline void test_check_elapsed(amp_future *f, int times) {
+  uint64_t ns = 0;
+  if (times) {
+    CHECK_OK(amp_future_elapsed_ns(f, &ns));
+    CHECK(ns > 0);
+  } else {
+    CHECK_REFUSED(amp_future_elapsed_ns(f, &ns), AMP_ERROR_UNSUPPORTED_FEATURE, "measure nothing");
+  }
 }
 
 /* Launches `k` over `domain` on `av` with the given arguments; the status of the launch. */

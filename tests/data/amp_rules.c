@@ -30,10 +30,7 @@ static void host_views(amp_accelerator_view *av, amp_kernel *set2) {
   CHECK_OK(amp_array_view_view_as(v, amp_extent2(3, 4), &m));
   CHECK_OK(TEST_RUN(av, amp_extent2(3, 4), set2, amp_arg_view(m)));
   CHECK_OK(amp_array_view_synchronize(v));
-  int bad = 0;
-  for (int i = 0; i < 20; i++)
-    bad += lin[i] != (i < 12 ? 1000 + (i / 4) * 10 + i % 4 : -i);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, 20, lin[i] == (i < 12 ? 1000 + (i / 4) * 10 + i % 4 : -i));
   /* more elements: refused */
   CHECK_STATUS(amp_array_view_view_as(v, amp_extent2(3, 7), &big), AMP_ERROR_EXTENT_MISMATCH);
   CHECK_MSG("21");

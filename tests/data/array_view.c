@@ -77,10 +77,7 @@ static void test_types(void) {
   amp_arg a1[] = {amp_arg_view(v)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N1), k_i32, a1, 1));
   CHECK_OK(amp_array_view_synchronize(v));
-  int bad = 0;
-  for (int i = 0; i < N1; i++)
-    bad += vi[i] != 2 * (i - 100) + 1;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N1, vi[i] == 2 * (i - 100) + 1);
   amp_elem_type et;
   amp_extent ext;
   bool ro = true;
@@ -103,11 +100,8 @@ static void test_types(void) {
   amp_arg a2[] = {amp_arg_view(v)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent2(R, C), k_u32, a2, 1));
   CHECK_OK(amp_array_view_synchronize(v));
-  bad = 0;
-  for (int i = 0; i < R; i++)
-    for (int j = 0; j < C; j++)
-      bad += vu[i][j] != (0xF0000000u + (uint32_t)(i * C + j)) * 3u + (uint32_t)(i * 100 + j);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, R, j, C,
+               vu[i][j] == (0xF0000000u + (uint32_t)(i * C + j)) * 3u + (uint32_t)(i * 100 + j));
   CHECK_OK(amp_array_view_release(v));
 
   /* float, rank 3, a read-only input and a read-write output */
@@ -125,7 +119,7 @@ static void test_types(void) {
   amp_arg a3[] = {amp_arg_view(va), amp_arg_view(vr)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent3(D0, D1, D2), k_f32, a3, 2));
   CHECK_OK(amp_array_view_synchronize(vr));
-  bad = 0;
+  int bad = 0;
   for (int i = 0; i < D0; i++)
     for (int j = 0; j < D1; j++)
       for (int l = 0; l < D2; l++)
@@ -244,10 +238,7 @@ static void test_lazy_and_cached(amp_kernel *add) {
   st = test_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
   CHECK_EQ_INT(st.to_host_bytes, N * sizeof(int32_t));
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += h[i] != i + 12;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, h[i] == i + 12);
 
   CHECK_OK(amp_array_view_synchronize(v)); /* the host is up to date: nothing to copy */
   st = test_stats(NULL);
@@ -288,10 +279,7 @@ static void test_readonly_and_discard(amp_kernel *copy_plus) {
   CHECK_OK(amp_array_view_synchronize(vout));
   st = test_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += out[i] != 3 * i + 1;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, out[i] == 3 * i + 1);
 
   /* discard is transient: after the kernel wrote the output, a use copies nothing again and the
    * values it left are kept (the kernel's write made them valid) */
@@ -331,10 +319,7 @@ static void test_data_and_refresh(amp_kernel *add) {
   st = test_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 2); /* data() invalidated the device copy: copied in again */
   CHECK_OK(amp_array_view_synchronize(v));
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += h[i] != 100 + i + 1;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, h[i] == 100 + i + 1);
 
   /* after synchronize the device copy is still valid; write the host directly, then refresh */
   for (int i = 0; i < N; i++)
@@ -345,10 +330,7 @@ static void test_data_and_refresh(amp_kernel *add) {
   st = test_stats(NULL);
   CHECK_EQ_INT(st.to_device_count, 1); /* refresh made the cached copy stale */
   CHECK_OK(amp_array_view_synchronize(v));
-  bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += h[i] != -i + 1;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, h[i] == -i + 1);
   CHECK_OK(amp_array_view_release(v));
 }
 
@@ -373,10 +355,7 @@ static void test_release_writes_back(amp_kernel *add) {
   CHECK_OK(amp_array_view_release(v2)); /* the last: the results come home */
   st = test_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += h[i] != 2 * i + 3;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, h[i] == 2 * i + 3);
   free(h);
 }
 
@@ -423,11 +402,7 @@ static void test_matrix_ten_kernels(amp_kernel *accumulate) {
   st = test_stats(NULL);
   CHECK_EQ_INT(st.to_host_count, 1);
   CHECK_EQ_INT(st.to_host_bytes, sizeof out);
-  int bad = 0;
-  for (int i = 0; i < R; i++)
-    for (int j = 0; j < C; j++)
-      bad += out[i][j] != 55 * m[i][j];
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, R, j, C, out[i][j] == 55 * m[i][j]);
   CHECK_OK(amp_array_view_release(vm));
   CHECK_OK(amp_array_view_release(vo));
   st = test_stats(NULL);

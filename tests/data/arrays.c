@@ -17,19 +17,12 @@
  *   - pinned memory (amp_host_alloc) works under a view in a kernel; amp_host_free of an unknown
  *     pointer fails. */
 #include "check.h"
+#include "data_kernels.h"
 
-static const char *src = "__kernel void add1(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(v, i[0]) += 1;\n"
-                         "}\n"
-                         "__kernel void add1_2(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(v, i[0], i[1]) += 1;\n"
-                         "}\n"
-                         "__kernel void scale(AMP_VIEW(float, v), float s) {\n"
+static const char *src = "__kernel void scale(AMP_VIEW(float, v), float s) {\n"
                          "  AMP_INDEX1(i);\n"
                          "  amp_at(v, i[0]) *= s;\n"
-                         "}\n";
+                         "}\n" KERNEL_ADD1 KERNEL_ADD1_2;
 
 enum { N = 2048 };
 static amp_kernel *k_add1, *k_add1_2, *k_scale;
@@ -213,13 +206,7 @@ static void copy_views(amp_accelerator_view *av) {
       bad += o[i][j] != (i >= 1 && i <= 5 ? i - 1 : i);
   /* overlapping sections of one view copy like memmove: every row arrives intact */
   CHECK_EQ_INT(bad, 0);
-  CHECK_OK(amp_array_view_release(up));
-  CHECK_OK(amp_array_view_release(down));
-  CHECK_OK(amp_array_view_release(vo));
-  CHECK_OK(amp_array_view_release(ss));
-  CHECK_OK(amp_array_view_release(sd));
-  CHECK_OK(amp_array_view_release(vs));
-  CHECK_OK(amp_array_view_release(vd));
+  CHECK_RELEASE_VIEWS(up, down, vo, ss, sd, vs, vd);
 }
 
 /* Pinned host memory under a view. */
@@ -237,10 +224,7 @@ static void pinned(amp_accelerator_view *av) {
   CHECK_OK(TEST_RUN(av, amp_extent1(N), k_scale, amp_arg_view(v), amp_arg_float(0.5f)));
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_COUNTS(NULL, 1, 1, 0);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += p[i] != 0.5f * (float)i;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, p[i] == 0.5f * (float)i);
   CHECK_OK(amp_array_view_release(v));
   CHECK_OK(amp_host_free(p));
   static int not_pinned[4];
@@ -284,23 +268,21 @@ static void two_accelerators(amp_accelerator *acc0, amp_accelerator *acc1) {
   CHECK_OK(amp_array_release(a1));
 }
 
-int main(void) {
-  REQUIRE_VIEW(av);
-  k_add1 = test_kernel(src, NULL, "add1");
-  k_add1_2 = test_kernel(src, NULL, "add1_2");
-  k_scale = test_kernel(src, NULL, "scale");
-  if (!k_add1 || !k_add1_2 || !k_scale)
-    return 1;
-  one_accelerator(av);
-  copy_views(av);
-  pinned(av);
+/* Copies between accelerators, where there are two. */
+static void across_accelerators(amp_accelerator_view *av) {
+  (void)av;
   amp_accelerator *devs[2];
   if (test_devices(devs, 2) == 2)
     two_accelerators(devs[0], devs[1]);
   else
     printf("one accelerator only: copies between accelerators not tested here (multi_device)\n");
-  amp_kernel_release(k_add1);
-  amp_kernel_release(k_add1_2);
-  amp_kernel_release(k_scale);
-  return check_done();
+}
+
+static const test_named_kernel kernels[] = {
+    {&k_add1, "add1"}, {&k_add1_2, "add1_2"}, {&k_scale, "scale"}};
+
+static test_part *const parts[] = {one_accelerator, copy_views, pinned, across_accelerators};
+
+int main(void) {
+  return TEST_MAIN_PARTS(src, kernels, parts);
 }

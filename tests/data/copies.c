@@ -39,11 +39,7 @@ int main(void) {
   CHECK_OK(amp_parallel_for_each(av, amp_extent2(R, C), add1, args, 1));
   /* section -> host fetches the kernel's results for the section only */
   CHECK_OK(amp_copy_from_view(sec, out, sizeof out));
-  int bad = 0;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 4; j++)
-      bad += out[i][j] != -(10 * i + j) + 1;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 3, j, 4, out[i][j] == -(10 * i + j) + 1);
   amp_transfer_stats st = test_stats(NULL);
   CHECK_EQ_INT(st.to_host_bytes, 3 * 4 * sizeof(int)); /* only the section came back */
 
@@ -79,11 +75,7 @@ int main(void) {
   CHECK_OK(amp_future_wait(f));
   CHECK_OK(amp_future_release(f));
   CHECK_OK(amp_array_view_synchronize(v));
-  bad = 0;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 4; j++)
-      bad += data[i][j] != 7000 + 10 * i + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 3, j, 4, data[i][j] == 7000 + 10 * i + j);
 
   /* async array -> array, and an async copy that fails: its reason reaches the waiter */
   amp_array *a = NULL, *b = NULL, *small = NULL;
@@ -132,13 +124,7 @@ int main(void) {
   const int want[24] = {0,  1,  2,  0,  1,  8,  9,  16, 17, 9,  10, 11,
                         12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
   CHECK(memcmp(t, want, sizeof t) == 0);
-  CHECK_OK(amp_array_view_release(to));
-  CHECK_OK(amp_array_view_release(part));
-  CHECK_OK(amp_array_view_release(from));
-  CHECK_OK(amp_array_view_release(wide));
-  CHECK_OK(amp_array_view_release(vt));
-  CHECK_OK(amp_array_view_release(sec));
-  CHECK_OK(amp_array_view_release(v));
+  CHECK_RELEASE_VIEWS(to, part, from, wide, vt, sec, v);
   amp_kernel_release(add1);
   return check_done();
 }

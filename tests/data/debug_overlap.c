@@ -33,24 +33,21 @@ static void overlapping(void) {
   amp_array_view *a, *b;
   CHECK_OK(amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a));
   CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 16, &b)); /* overlaps a */
-  CHECK_OK(amp_array_view_release(b));
-  CHECK_OK(amp_array_view_release(a));
+  CHECK_RELEASE_VIEWS(b, a);
 }
 
 static void readonly_and_writable(void) {
   amp_array_view *a, *b;
   CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &a));
   CHECK_OK(amp_array_view_create(amp_extent1(8), AMP_FLOAT, data + 60, &b)); /* writes into a's */
-  CHECK_OK(amp_array_view_release(b));
-  CHECK_OK(amp_array_view_release(a));
+  CHECK_RELEASE_VIEWS(b, a);
 }
 
 static void two_readonly(void) {
   amp_array_view *a, *b;
   CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &a));
   CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &b));
-  CHECK_OK(amp_array_view_release(b));
-  CHECK_OK(amp_array_view_release(a));
+  CHECK_RELEASE_VIEWS(b, a);
 }
 
 /* A writable view, then a read-only one over the same memory (warned); the writable one released:
@@ -61,8 +58,7 @@ static void released_writer(void) {
   CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &r1));
   CHECK_OK(amp_array_view_release(w));
   CHECK_OK(amp_array_view_create_const(amp_extent1(64), AMP_FLOAT, data, &r2));
-  CHECK_OK(amp_array_view_release(r2));
-  CHECK_OK(amp_array_view_release(r1));
+  CHECK_RELEASE_VIEWS(r2, r1);
 }
 
 static void disjoint_and_sections(void) {
@@ -70,9 +66,7 @@ static void disjoint_and_sections(void) {
   CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data, &a));
   CHECK_OK(amp_array_view_create(amp_extent1(32), AMP_FLOAT, data + 32, &b)); /* disjoint */
   CHECK_OK(amp_array_view_section(a, amp_index1(8), amp_extent1(8), &sec));   /* same source */
-  CHECK_OK(amp_array_view_release(sec));
-  CHECK_OK(amp_array_view_release(b));
-  CHECK_OK(amp_array_view_release(a));
+  CHECK_RELEASE_VIEWS(sec, b, a);
   CHECK_OK(amp_array_view_create(amp_extent1(64), AMP_FLOAT, data, &a)); /* after release: fine */
   CHECK_OK(amp_array_view_release(a));
 }

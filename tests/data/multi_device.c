@@ -15,20 +15,13 @@
  *     valid too and a synchronize moves nothing;
  *   - overlapping writes from two accelerators (undefined results) do not crash anything. */
 #include "check.h"
+#include "data_kernels.h"
 
 static const char *src =
-    "__kernel void add1(AMP_VIEW(int, v)) {\n"
-    "  AMP_INDEX1(i);\n"
-    "  amp_at(v, i[0]) += 1;\n"
-    "}\n"
-    "__kernel void twice(AMP_CONST_VIEW(int, in), AMP_VIEW(int, out)) {\n"
-    "  AMP_INDEX1(i);\n"
-    "  amp_at(out, i[0]) = 2 * amp_at(in, i[0]);\n"
-    "}\n"
     "__kernel void mark_rows(AMP_VIEW(int, m), int row0, int tag) {\n"
     "  AMP_INDEX2(i);\n"
     "  amp_at(m, i[0], i[1]) = tag * 100000 + (row0 + i[0]) * amp_extent(m, 1) + i[1];\n"
-    "}\n";
+    "}\n" KERNEL_ADD1 KERNEL_TWICE;
 
 enum { N = 4096, ROWS = 64, COLS = 48 };
 static amp_kernel *k_add1, *k_twice, *k_mark;
@@ -146,15 +139,21 @@ static void array_row_split(amp_accelerator_view *av[2]) {
                       amp_arg_int(a * ROWS / 2), amp_arg_int(a + 1)));
   }
   CHECK_OK(amp_copy_from_array(arr, back, sizeof back));
-  int bad = 0;
-  for (int i = 0; i < ROWS; i++)
-    for (int j = 0; j < COLS; j++)
-      bad += back[i][j] != (i < ROWS / 2 ? 1 : 2) * 100000 + i * COLS + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, ROWS, j, COLS, back[i][j] == (i < ROWS / 2 ? 1 : 2) * 100000 + i * COLS + j);
   CHECK_OK(amp_array_view_release(r[0]));
   CHECK_OK(amp_array_view_release(r[1]));
   CHECK_OK(amp_array_view_release(va));
   CHECK_OK(amp_array_release(arr));
+}
+
+/* vo = 2 v on accelerator 1, where v's newest contents are on accelerator 0: since the last reset,
+ * they come through the host, one copy out of 0 and one into 1 (`in0`: the copies into 0 before).
+ */
+static void twice_on_1(amp_accelerator *acc[2], amp_accelerator_view *av[2], amp_array_view *v,
+                       amp_array_view *vo, int in0) {
+  CHECK_OK(TEST_RUN(av[1], amp_extent1(N), k_twice, amp_arg_view(v), amp_arg_view(vo)));
+  CHECK_COUNTS(acc[0], in0, 1, 0);
+  CHECK_COUNTS(acc[1], 1, 0, 0);
 }
 
 /* Written on 0, read on 1: through the host. */
@@ -162,16 +161,13 @@ static void write_then_read_elsewhere(amp_accelerator *acc[2], amp_accelerator_v
   static int d[N], out[N];
   for (int i = 0; i < N; i++)
     d[i] = i;
-  amp_array_view *v = NULL, *vo = NULL;
+  amp_array_view *v = NULL;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, d, &v));
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, out, &vo));
-  CHECK_OK(amp_array_view_discard_data(vo));
+  amp_array_view *vo = test_discarded_view(amp_extent1(N), AMP_INT32, out);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(TEST_RUN(av[0], amp_extent1(N), k_add1, amp_arg_view(v)));
   CHECK_COUNTS(acc[0], 1, 0, 0);
-  CHECK_OK(TEST_RUN(av[1], amp_extent1(N), k_twice, amp_arg_view(v), amp_arg_view(vo)));
-  CHECK_COUNTS(acc[0], 1, 1, 0);
-  CHECK_COUNTS(acc[1], 1, 0, 0);
+  twice_on_1(acc, av, v, vo, 1);
   CHECK_EQ_INT(test_stats(acc[1]).to_device_bytes, N * sizeof(int));
   /* The host got the data on the way: synchronizing v moves nothing. */
   CHECK_OK(amp_array_view_synchronize(v));
@@ -187,14 +183,9 @@ static void write_then_read_elsewhere(amp_accelerator *acc[2], amp_accelerator_v
   CHECK_OK(TEST_RUN(av[0], amp_extent1(N), k_add1, amp_arg_view(v)));
   CHECK_COUNTS(acc[0], 0, 0, 0);
   /* ... and written there, so accelerator 1's copy is stale: its next use copies in again. */
-  CHECK_OK(TEST_RUN(av[1], amp_extent1(N), k_twice, amp_arg_view(v), amp_arg_view(vo)));
-  CHECK_COUNTS(acc[0], 0, 1, 0);
-  CHECK_COUNTS(acc[1], 1, 0, 0);
+  twice_on_1(acc, av, v, vo, 0);
   CHECK_OK(amp_array_view_synchronize(vo));
-  bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += out[i] != 2 * (i + 2);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, out[i] == 2 * (i + 2));
   CHECK_OK(amp_array_view_release(vo));
   CHECK_OK(amp_array_view_release(v));
 }

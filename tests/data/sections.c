@@ -12,18 +12,11 @@
  *     source used in one kernel (read one, write the other) work; synchronizing a section copies
  *     back exactly that section's bytes. reinterpret_as with sizes that do not divide fails. */
 #include "check.h"
+#include "data_kernels.h"
 
-static const char *src = "__kernel void fill1(AMP_VIEW(int, v), int base) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(v, i[0]) = base + i[0];\n"
-                         "}\n"
-                         "__kernel void add1_1(AMP_VIEW(int, v)) {\n"
+static const char *src = "__kernel void add1_1(AMP_VIEW(int, v)) {\n"
                          "  AMP_INDEX1(i);\n"
                          "  amp_at(v, i[0]) += 1;\n"
-                         "}\n"
-                         "__kernel void add1_2(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX2(i);\n"
-                         "  amp_at(v, i[0], i[1]) += 1;\n"
                          "}\n"
                          "__kernel void add1_3(AMP_VIEW(int, v)) {\n"
                          "  AMP_INDEX3(i);\n"
@@ -47,14 +40,13 @@ static const char *src = "__kernel void fill1(AMP_VIEW(int, v), int base) {\n"
                          "  pair16 x = amp_at(p, i[0]);\n"
                          "  ushort t = x.lo; x.lo = x.hi; x.hi = t;\n"
                          "  amp_at(p, i[0]) = x;\n"
-                         "}\n";
+                         "}\n" KERNEL_FILL KERNEL_ADD1_2;
 
 typedef struct pair16 {
   unsigned short lo, hi;
 } pair16;
 
-static amp_kernel *k_fill1, *k_add1_1, *k_add1_2, *k_add1_3, *k_set2, *k_neg_copy2, *k_flip,
-    *k_swap;
+static amp_kernel *k_fill, *k_add1_1, *k_add1_2, *k_add1_3, *k_set2, *k_neg_copy2, *k_flip, *k_swap;
 
 /* Rule 1: an empty view's first use copies nothing; data() gives host memory with the results. */
 static void empty_view(amp_accelerator_view *av) {
@@ -62,7 +54,7 @@ static void empty_view(amp_accelerator_view *av) {
   amp_array_view *v = NULL;
   CHECK_OK(amp_array_view_create_empty(amp_extent1(N), AMP_INT32, &v));
   CHECK_OK(amp_transfer_stats_reset());
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_fill1, amp_arg_view(v), amp_arg_int(7)));
+  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_fill, amp_arg_view(v), amp_arg_int(7)));
   CHECK_COUNTS(NULL, 0, 0, 0);
   int *p = NULL;
   CHECK_OK(amp_array_view_data(v, (void **)&p));
@@ -86,22 +78,23 @@ static void empty_view(amp_accelerator_view *av) {
   int *q = NULL, got[16];
   CHECK_STATUS(amp_array_view_data(sec, (void **)&q), AMP_ERROR_RANK_MISMATCH);
   CHECK_OK(amp_copy_from_view(sec, got, sizeof got));
-  bad = 0;
-  for (int i = 0; i < 4; i++)
-    for (int j = 0; j < 4; j++)
-      bad += got[i * 4 + j] != i * 100 + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 4, j, 4, got[i * 4 + j] == i * 100 + j);
   CHECK_EQ_INT(test_stats(NULL).to_host_bytes, 4 * 4 * sizeof(int));
   CHECK_OK(amp_array_view_release(sec));
   CHECK_OK(amp_array_view_release(e2));
 }
 
+/* d[i][j] = i * 10 + j + first: every element of the grid differs from the others. */
+static void number_grid(int d[10][10], int first) {
+  for (int i = 0; i < 10; i++)
+    for (int j = 0; j < 10; j++)
+      d[i][j] = i * 10 + j + first;
+}
+
 /* Rules 2 and 10: a 3x4 section at (2,5) of a 10x10 view; exactly its elements change. */
 static void section_rank2(amp_accelerator_view *av) {
   static int d[10][10];
-  for (int i = 0; i < 10; i++)
-    for (int j = 0; j < 10; j++)
-      d[i][j] = i * 10 + j;
+  number_grid(d, 0);
   amp_array_view *v = NULL, *s = NULL;
   CHECK_OK(amp_array_view_create(amp_extent2(10, 10), AMP_INT32, d, &v));
   CHECK_OK(amp_array_view_section(v, amp_index2(2, 5), amp_extent2(3, 4), &s));
@@ -137,9 +130,7 @@ static void section_rank2(amp_accelerator_view *av) {
       bad += d[i][j] != i * 10 + j + in;
     }
   CHECK_EQ_INT(bad, 0);
-  CHECK_OK(amp_array_view_release(row));
-  CHECK_OK(amp_array_view_release(s));
-  CHECK_OK(amp_array_view_release(v));
+  CHECK_RELEASE_VIEWS(row, s, v);
 }
 
 static void section_rank1_and_3(amp_accelerator_view *av) {
@@ -186,9 +177,7 @@ static void section_rank1_and_3(amp_accelerator_view *av) {
         bad += c[i][j][k] != (i * 5 + j) * 6 + k + in;
       }
   CHECK_EQ_INT(bad, 0);
-  CHECK_OK(amp_array_view_release(plane));
-  CHECK_OK(amp_array_view_release(s3));
-  CHECK_OK(amp_array_view_release(v3));
+  CHECK_RELEASE_VIEWS(plane, s3, v3);
 }
 
 /* view_as (rank 1 -> 2) and reinterpret_as (float -> int, uint32 -> struct). */
@@ -201,11 +190,7 @@ static void reshapes(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_view_as(v, amp_extent2(3, 4), &m));
   CHECK_OK(TEST_RUN(av, amp_extent2(3, 4), k_set2, amp_arg_view(m)));
   CHECK_OK(amp_array_view_synchronize(v));
-  int bad = 0;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 4; j++)
-      bad += lin[i * 4 + j] != i * 100 + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 3, j, 4, lin[i * 4 + j] == i * 100 + j);
   CHECK_OK(amp_array_view_release(m));
   CHECK_OK(amp_array_view_release(v));
 
@@ -220,10 +205,7 @@ static void reshapes(amp_accelerator_view *av) {
   CHECK(ie.rank == 1 && ie.dim[0] == 8);
   CHECK_OK(TEST_RUN(av, amp_extent1(8), k_flip, amp_arg_view(vi)));
   CHECK_OK(amp_array_view_synchronize(vf));
-  bad = 0;
-  for (int i = 0; i < 8; i++)
-    bad += f[i] != -1.5f * (float)(i + 1);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, 8, f[i] == -1.5f * (float)(i + 1));
   CHECK_OK(amp_array_view_release(vi));
   CHECK_OK(amp_array_view_release(vf));
 
@@ -235,10 +217,7 @@ static void reshapes(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_reinterpret_as(vu, AMP_STRUCT(pair16), &vp));
   CHECK_OK(TEST_RUN(av, amp_extent1(16), k_swap, amp_arg_view(vp)));
   CHECK_OK(amp_array_view_synchronize(vu));
-  bad = 0;
-  for (int i = 0; i < 16; i++)
-    bad += u[i] != 0x00010000u * (uint32_t)(0x100 + i) + (uint32_t)(i + 1);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, 16, u[i] == 0x00010000u * (uint32_t)(0x100 + i) + (uint32_t)(i + 1));
   CHECK_OK(amp_array_view_release(vp));
 
   /* Sizes that do not divide: 5 floats (20 bytes) as doubles, 16 uint32 as 3-byte structs. */
@@ -259,9 +238,7 @@ static void reshapes(amp_accelerator_view *av) {
 /* Two disjoint sections of one source in one kernel, and a section's synchronize. */
 static void aliasing(amp_accelerator_view *av) {
   static int d[10][10];
-  for (int i = 0; i < 10; i++)
-    for (int j = 0; j < 10; j++)
-      d[i][j] = i * 10 + j + 1;
+  number_grid(d, 1);
   amp_array_view *v = NULL, *top = NULL, *bottom = NULL;
   CHECK_OK(amp_array_view_create(amp_extent2(10, 10), AMP_INT32, d, &v));
   CHECK_OK(amp_array_view_section(v, amp_index2(0, 0), amp_extent2(5, 10), &top));
@@ -273,11 +250,7 @@ static void aliasing(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_synchronize(v));
   /* Only the written half comes back; the read half is still valid on the host. */
   CHECK_EQ_INT(test_stats(NULL).to_host_bytes, 50 * sizeof(int));
-  int bad = 0;
-  for (int i = 0; i < 10; i++)
-    for (int j = 0; j < 10; j++)
-      bad += d[i][j] != (i < 5 ? i * 10 + j + 1 : -((i - 5) * 10 + j + 1));
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 10, j, 10, d[i][j] == (i < 5 ? i * 10 + j + 1 : -((i - 5) * 10 + j + 1)));
   CHECK_OK(amp_array_view_release(top));
   CHECK_OK(amp_array_view_release(bottom));
 
@@ -288,48 +261,23 @@ static void aliasing(amp_accelerator_view *av) {
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_synchronize(s));
   CHECK_EQ_INT(test_stats(NULL).to_host_bytes, 3 * 4 * sizeof(int));
-  bad = 0;
-  for (int i = 2; i < 5; i++)
-    for (int j = 5; j < 9; j++)
-      bad += d[i][j] != i * 100 + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 3, j, 4, d[2 + i][5 + j] == (2 + i) * 100 + 5 + j); /* the section's */
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_EQ_INT(test_stats(NULL).to_host_bytes, (100 - 12) * sizeof(int));
-  bad = 0;
-  for (int i = 0; i < 10; i++)
-    for (int j = 0; j < 10; j++)
-      bad += d[i][j] != i * 100 + j;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, 10, j, 10, d[i][j] == i * 100 + j);
   CHECK_OK(amp_array_view_release(s));
   CHECK_OK(amp_array_view_release(v));
 }
 
+static const test_named_kernel kernels[] = {{&k_fill, "fill"},          {&k_add1_1, "add1_1"},
+                                            {&k_add1_2, "add1_2"},      {&k_add1_3, "add1_3"},
+                                            {&k_set2, "set2"},          {&k_neg_copy2, "neg_copy2"},
+                                            {&k_flip, "flip_sign_bit"}, {&k_swap, "swap_halves"}};
+
+static test_part *const parts[] = {empty_view, section_rank2, section_rank1_and_3, reshapes,
+                                   aliasing};
+
 int main(void) {
-  REQUIRE_VIEW(av);
-  k_fill1 = test_kernel(src, NULL, "fill1");
-  k_add1_1 = test_kernel(src, NULL, "add1_1");
-  k_add1_2 = test_kernel(src, NULL, "add1_2");
-  k_add1_3 = test_kernel(src, NULL, "add1_3");
-  k_set2 = test_kernel(src, NULL, "set2");
-  k_neg_copy2 = test_kernel(src, NULL, "neg_copy2");
-  k_flip = test_kernel(src, NULL, "flip_sign_bit");
-  k_swap = test_kernel(src, NULL, "swap_halves");
-  if (!k_fill1 || !k_add1_1 || !k_add1_2 || !k_add1_3 || !k_set2 || !k_neg_copy2 || !k_flip ||
-      !k_swap)
-    return 1;
-  empty_view(av);
-  section_rank2(av);
-  section_rank1_and_3(av);
-  reshapes(av);
-  aliasing(av);
-  amp_kernel_release(k_fill1);
-  amp_kernel_release(k_add1_1);
-  amp_kernel_release(k_add1_2);
-  amp_kernel_release(k_add1_3);
-  amp_kernel_release(k_set2);
-  amp_kernel_release(k_neg_copy2);
-  amp_kernel_release(k_flip);
-  amp_kernel_release(k_swap);
-  return check_done();
+  return TEST_MAIN_PARTS(src, kernels, parts);
 }

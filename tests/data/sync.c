@@ -14,19 +14,9 @@
  *   - rule 9: after direct host writes, refresh makes the next kernel copy the new data in;
  *   - rule 13: amp_array_view_wait and a marker wait for the kernels before them. */
 #include "check.h"
+#include "data_kernels.h"
 
-static const char *src = "__kernel void add1(AMP_VIEW(int, v)) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(v, i[0]) += 1;\n"
-                         "}\n"
-                         "__kernel void fill(AMP_VIEW(int, v), int base) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(v, i[0]) = base + i[0];\n"
-                         "}\n"
-                         "__kernel void twice(AMP_CONST_VIEW(int, in), AMP_VIEW(int, out)) {\n"
-                         "  AMP_INDEX1(i);\n"
-                         "  amp_at(out, i[0]) = 2 * amp_at(in, i[0]);\n"
-                         "}\n";
+static const char *src = KERNEL_ADD1 KERNEL_FILL KERNEL_TWICE;
 
 enum { N = 4096 };
 static amp_kernel *k_add1, *k_fill, *k_twice;
@@ -45,21 +35,43 @@ static void set_data(int base) {
     data[i] = base + i;
 }
 
-/* Rules 3 and 7: cached copies; no copy back before a synchronisation point. */
-static void caching(amp_accelerator_view *av) {
-  set_data(0);
+/* A new view of data, which then holds base + i. */
+static amp_array_view *data_view(int base) {
+  set_data(base);
   amp_array_view *v = NULL;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
+  return v;
+}
+
+/* Adds 1 to every element of v on av; CHECK_ADD1_COUNTS also checks the counters after it: to_dev
+ * copies in and to_host out since the last reset (none between devices). */
+#define CHECK_ADD1(av, v) CHECK_OK(TEST_RUN((av), amp_extent1(N), k_add1, amp_arg_view(v)))
+#define CHECK_ADD1_COUNTS(av, v, to_dev, to_host)                                                  \
+  do {                                                                                             \
+    CHECK_ADD1(av, v);                                                                             \
+    CHECK_COUNTS(NULL, (to_dev), (to_host), 0);                                                    \
+  } while (0)
+
+/* v synchronized, after which the counters stand at to_dev copies in and to_host out (none between
+ * devices), and the host holds base + i. */
+#define CHECK_SYNCED(v, to_dev, to_host, base)                                                     \
+  do {                                                                                             \
+    CHECK_OK(amp_array_view_synchronize(v));                                                       \
+    CHECK_COUNTS(NULL, (to_dev), (to_host), 0);                                                    \
+    CHECK_EQ_INT(mismatches(data, (base)), 0);                                                     \
+  } while (0)
+
+/* Rules 3 and 7: cached copies; no copy back before a synchronisation point. */
+static void caching(amp_accelerator_view *av) {
+  amp_array_view *v = data_view(0);
   CHECK_OK(amp_transfer_stats_reset());
   for (int r = 0; r < 5; r++)
-    CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+    CHECK_ADD1(av, v);
   CHECK_OK(amp_array_view_wait(v));
   CHECK_COUNTS(NULL, 1, 0, 0);
   CHECK_EQ_INT(test_stats(NULL).to_device_bytes, N * sizeof(int));
   CHECK_EQ_INT(mismatches(data, 0), 0); /* host memory untouched until a synchronize */
-  CHECK_OK(amp_array_view_synchronize(v));
-  CHECK_COUNTS(NULL, 1, 1, 0);
-  CHECK_EQ_INT(mismatches(data, 5), 0);
+  CHECK_SYNCED(v, 1, 1, 5);
   /* A second synchronize has nothing to fetch. */
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_COUNTS(NULL, 1, 1, 0);
@@ -69,13 +81,11 @@ static void caching(amp_accelerator_view *av) {
 
 /* Rule 4: a read-only view: copied in once, never back. */
 static void read_only(amp_accelerator_view *av) {
-  static int in[N], out[N];
-  for (int i = 0; i < N; i++)
-    in[i] = i;
-  amp_array_view *vi = NULL, *vo = NULL;
-  CHECK_OK(amp_array_view_create_const(amp_extent1(N), AMP_INT32, in, &vi));
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, out, &vo));
-  CHECK_OK(amp_array_view_discard_data(vo));
+  static int out[N];
+  set_data(0);
+  amp_array_view *vi = NULL;
+  CHECK_OK(amp_array_view_create_const(amp_extent1(N), AMP_INT32, data, &vi));
+  amp_array_view *vo = test_discarded_view(amp_extent1(N), AMP_INT32, out);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(TEST_RUN(av, amp_extent1(N), k_twice, amp_arg_view(vi), amp_arg_view(vo)));
   CHECK_OK(TEST_RUN(av, amp_extent1(N), k_twice, amp_arg_view(vi), amp_arg_view(vo)));
@@ -85,27 +95,21 @@ static void read_only(amp_accelerator_view *av) {
   CHECK_COUNTS(NULL, 1, 0, 0);
   CHECK_OK(amp_array_view_synchronize(vo));
   CHECK_COUNTS(NULL, 1, 1, 0);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += out[i] != 2 * i;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, out[i] == 2 * i);
   CHECK_OK(amp_array_view_release(vo));
 }
 
 /* Rule 8: the three access types. */
 static void access_types(amp_accelerator_view *av) {
-  set_data(0);
-  amp_array_view *v = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+  amp_array_view *v = data_view(0);
+  CHECK_ADD1(av, v);
 
   /* READ: fetched; the device copy stays valid. */
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_synchronize_access(v, AMP_ACCESS_READ));
   CHECK_COUNTS(NULL, 0, 1, 0);
   CHECK_EQ_INT(mismatches(data, 1), 0);
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 0, 1, 0);
+  CHECK_ADD1_COUNTS(av, v, 0, 1);
 
   /* READ_WRITE: fetched; the device copy is dropped, so host writes reach the next kernel. */
   CHECK_OK(amp_transfer_stats_reset());
@@ -113,22 +117,18 @@ static void access_types(amp_accelerator_view *av) {
   CHECK_COUNTS(NULL, 0, 1, 0);
   CHECK_EQ_INT(mismatches(data, 2), 0);
   set_data(1000);
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 1, 1, 0);
+  CHECK_ADD1_COUNTS(av, v, 1, 1);
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_EQ_INT(mismatches(data, 1001), 0);
 
   /* WRITE: nothing fetched; the device copy is dropped. */
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+  CHECK_ADD1(av, v);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_synchronize_access(v, AMP_ACCESS_WRITE));
   CHECK_COUNTS(NULL, 0, 0, 0);
   set_data(5000);
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 1, 0, 0);
-  CHECK_OK(amp_array_view_synchronize(v));
-  CHECK_COUNTS(NULL, 1, 1, 0);
-  CHECK_EQ_INT(mismatches(data, 5001), 0);
+  CHECK_ADD1_COUNTS(av, v, 1, 0);
+  CHECK_SYNCED(v, 1, 1, 5001);
 
   /* data() is READ_WRITE host access: the next kernel copies in again. */
   int *p = NULL;
@@ -137,8 +137,7 @@ static void access_types(amp_accelerator_view *av) {
   CHECK(p == data);
   CHECK_COUNTS(NULL, 0, 0, 0); /* the host already held the latest contents */
   p[0] = -100;
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 1, 0, 0);
+  CHECK_ADD1_COUNTS(av, v, 1, 0);
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_EQ_INT(data[0], -99);
   CHECK_OK(amp_array_view_release(v));
@@ -146,11 +145,9 @@ static void access_types(amp_accelerator_view *av) {
 
 /* Rule 8: synchronize_async and synchronize_to. */
 static void async_and_to(amp_accelerator_view *av) {
-  set_data(0);
-  amp_array_view *v = NULL;
+  amp_array_view *v = data_view(0);
   amp_future *f = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+  CHECK_ADD1(av, v);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_synchronize_async(v, &f));
   CHECK(f != NULL);
@@ -172,15 +169,13 @@ static void async_and_to(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_release(v));
 
   /* synchronize_to: the copy happens now; the kernel after it copies nothing. */
-  set_data(10);
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
+  v = data_view(10);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_synchronize_to(v, av));
   CHECK_COUNTS(NULL, 1, 0, 0);
   CHECK_OK(amp_array_view_synchronize_to(v, av));
   CHECK_COUNTS(NULL, 1, 0, 0);
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 1, 0, 0);
+  CHECK_ADD1_COUNTS(av, v, 1, 0);
   CHECK_OK(amp_array_view_synchronize(v));
   CHECK_EQ_INT(mismatches(data, 11), 0);
   CHECK_OK(amp_array_view_release(v));
@@ -188,49 +183,37 @@ static void async_and_to(amp_accelerator_view *av) {
 
 /* Rule 9: direct host writes after a synchronize, made visible with refresh. */
 static void refresh(amp_accelerator_view *av) {
-  set_data(0);
-  amp_array_view *v = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+  amp_array_view *v = data_view(0);
+  CHECK_ADD1(av, v);
   CHECK_OK(amp_array_view_synchronize(v)); /* READ: device copy still valid */
   CHECK_EQ_INT(mismatches(data, 1), 0);
   set_data(500);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_refresh(v));
   CHECK_COUNTS(NULL, 0, 0, 0);
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 1, 0, 0);
-  CHECK_OK(amp_array_view_synchronize(v));
-  CHECK_COUNTS(NULL, 1, 1, 0);
-  CHECK_EQ_INT(mismatches(data, 501), 0);
+  CHECK_ADD1_COUNTS(av, v, 1, 0);
+  CHECK_SYNCED(v, 1, 1, 501);
   CHECK_OK(amp_array_view_release(v));
 }
 
 /* Rule 6: discard_data skips the copy-in; the write makes the contents valid again. */
 static void discard(amp_accelerator_view *av) {
-  set_data(0);
-  amp_array_view *v = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
+  amp_array_view *v = data_view(0);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_discard_data(v));
   CHECK_OK(TEST_RUN(av, amp_extent1(N), k_fill, amp_arg_view(v), amp_arg_int(300)));
   CHECK_COUNTS(NULL, 0, 0, 0);
   /* Transient: the written data are valid now and kept for the next kernel. */
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
-  CHECK_COUNTS(NULL, 0, 0, 0);
-  CHECK_OK(amp_array_view_synchronize(v));
-  CHECK_COUNTS(NULL, 0, 1, 0);
-  CHECK_EQ_INT(mismatches(data, 301), 0);
+  CHECK_ADD1_COUNTS(av, v, 0, 0);
+  CHECK_SYNCED(v, 0, 1, 301);
   CHECK_OK(amp_array_view_release(v));
 }
 
 /* Rule 7: release of the last view brings data home; a section's release does not. */
 static void release_copies_back(amp_accelerator_view *av) {
-  set_data(0);
-  amp_array_view *v = NULL, *s = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
+  amp_array_view *v = data_view(0), *s = NULL;
   CHECK_OK(amp_array_view_section(v, amp_index1(0), amp_extent1(N / 2), &s));
-  CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+  CHECK_ADD1(av, v);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_array_view_release(s));
   CHECK_COUNTS(NULL, 0, 0, 0);
@@ -242,12 +225,10 @@ static void release_copies_back(amp_accelerator_view *av) {
 
 /* Rule 13: kernels run asynchronously; wait and markers wait for them. */
 static void waits(amp_accelerator_view *av) {
-  set_data(0);
-  amp_array_view *v = NULL;
+  amp_array_view *v = data_view(0);
   amp_future *m = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, data, &v));
   for (int r = 0; r < 3; r++)
-    CHECK_OK(TEST_RUN(av, amp_extent1(N), k_add1, amp_arg_view(v)));
+    CHECK_ADD1(av, v);
   CHECK_OK(amp_accelerator_view_create_marker(av, &m));
   CHECK_OK(amp_future_wait(m));
   CHECK_OK(amp_future_release(m));
@@ -258,23 +239,12 @@ static void waits(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_release(v));
 }
 
+static const test_named_kernel kernels[] = {
+    {&k_add1, "add1"}, {&k_fill, "fill"}, {&k_twice, "twice"}};
+
+static test_part *const parts[] = {caching, read_only, access_types,        async_and_to,
+                                   refresh, discard,   release_copies_back, waits};
+
 int main(void) {
-  REQUIRE_VIEW(av);
-  k_add1 = test_kernel(src, NULL, "add1");
-  k_fill = test_kernel(src, NULL, "fill");
-  k_twice = test_kernel(src, NULL, "twice");
-  if (!k_add1 || !k_fill || !k_twice)
-    return 1;
-  caching(av);
-  read_only(av);
-  access_types(av);
-  async_and_to(av);
-  refresh(av);
-  discard(av);
-  release_copies_back(av);
-  waits(av);
-  amp_kernel_release(k_add1);
-  amp_kernel_release(k_fill);
-  amp_kernel_release(k_twice);
-  return check_done();
+  return TEST_MAIN_PARTS(src, kernels, parts);
 }

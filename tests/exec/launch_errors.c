@@ -31,6 +31,11 @@ static int32_t h_orig[N]; /* what it must still hold */
     CHECK(memcmp(h, h_orig, sizeof h) == 0);                                                       \
   } while (0)
 
+/* Launches `k` with `args` on the test's view over N elements, the extent of its views. */
+static amp_status launch(amp_kernel *k, const amp_arg *args, size_t n) {
+  return amp_parallel_for_each(av, amp_extent1(N), k, args, n);
+}
+
 static const char *good_src =
     "__kernel void inc(AMP_VIEW(int, v)) {\n"
     "  AMP_INDEX1(i);\n"
@@ -95,30 +100,39 @@ static const char *huge_src = "__kernel void huge_tile_static(AMP_VIEW(int, v)) 
                               "idx.tile_extent[0]];\n"
                               "}\n";
 
+/* Kernel `name` of `src`, launched over a view of h, is refused with `want`, its message mentioning
+ * each of `needles` (up to a NULL), and nothing moved. */
+static void check_launch_refused(const char *src, const char *name, amp_status want,
+                                 const char *const *needles) {
+  amp_kernel *k = test_kernel(src, NULL, name);
+  amp_array_view *v;
+  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));
+  amp_arg a[] = {amp_arg_view(v)};
+  CHECK_OK(amp_transfer_stats_reset());
+  CHECK_STATUS(launch(k, a, 1), want);
+  for (; *needles; needles++)
+    CHECK_MSG(*needles);
+  CHECK_NOTHING_MOVED();
+  CHECK_OK(amp_array_view_release(v));
+  amp_kernel_release(k);
+}
+
 static void test_build_failure(void) {
   /* line 3 of the user's source uses an undeclared name */
   const char *bad = "__kernel void broken(AMP_VIEW(int, v)) {\n"
                     "  AMP_INDEX1(i);\n"
                     "  amp_at(v, i[0]) = not_declared_anywhere;\n"
                     "}\n";
-  amp_kernel *k = test_kernel(bad, NULL, "broken");
-  amp_array_view *v;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));
-  amp_arg a[] = {amp_arg_view(v)};
-  CHECK_OK(amp_transfer_stats_reset());
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), k, a, 1), AMP_ERROR_BUILD_FAILED);
-  CHECK_MSG("build log");
-  CHECK_MSG("not_declared_anywhere"); /* the compiler's own words reach the user */
-  CHECK_MSG(":3:"); /* the line in the user's source: the prelude is not counted */
-  CHECK_NOTHING_MOVED();
+  check_launch_refused(bad, "broken", AMP_ERROR_BUILD_FAILED,
+                       (const char *[]){"build log",
+                                        "not_declared_anywhere", /* the compiler's own words */
+                                        ":3:", /* the user's line: the prelude is not counted */
+                                        NULL});
   /* amp_program_build reports the same, up front */
   amp_program *p;
   CHECK_OK(amp_program_create(bad, NULL, &p));
-  CHECK_STATUS(amp_program_build(p, acc), AMP_ERROR_BUILD_FAILED);
-  CHECK_MSG(":3:");
+  CHECK_REFUSED(amp_program_build(p, acc), AMP_ERROR_BUILD_FAILED, ":3:");
   amp_program_release(p);
-  CHECK_OK(amp_array_view_release(v));
-  amp_kernel_release(k);
 }
 
 static void test_domains(amp_kernel *inc, amp_kernel *inc2) {
@@ -172,8 +186,8 @@ static void test_domains(amp_kernel *inc, amp_kernel *inc2) {
   if (props.max_tile_extent[0] < props.max_tile_size) {
     int deep = (int)props.max_tile_extent[0] * 2;
     amp_tiled_extent t3 = amp_tile3(amp_extent3(deep, 1, 1), deep, 1, 1);
-    CHECK_STATUS(amp_parallel_for_each_tiled(av, t3, inc, a1, 1), AMP_ERROR_LIMIT_EXCEEDED);
-    CHECK_MSG("in that dimension");
+    CHECK_REFUSED(amp_parallel_for_each_tiled(av, t3, inc, a1, 1), AMP_ERROR_LIMIT_EXCEEDED,
+                  "in that dimension");
   }
 
   /* a tile that does not divide the extent */
@@ -286,54 +300,42 @@ static void test_arguments(amp_kernel *inc, amp_kernel *copy_const, amp_kernel *
 
   /* a read-only view for a writable parameter */
   amp_arg ro[] = {amp_arg_view(vc)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, ro, 1), AMP_ERROR_ACCESS_DENIED);
-  CHECK_MSG("read-only");
+  CHECK_REFUSED(launch(inc, ro, 1), AMP_ERROR_ACCESS_DENIED, "read-only");
   CHECK_MSG("'v'"); /* names the parameter as written in AMP_VIEW(int, v) */
   amp_arg ro2[] = {amp_arg_view(v), amp_arg_view(vc)}; /* the second, writable, gets const */
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), copy_const, ro2, 2),
-               AMP_ERROR_ACCESS_DENIED);
-  CHECK_MSG("argument 1");
+  CHECK_REFUSED(launch(copy_const, ro2, 2), AMP_ERROR_ACCESS_DENIED, "argument 1");
 
   /* a view of int for a float* parameter */
   amp_arg wrong_type[] = {amp_arg_view(v)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), takes_float, wrong_type, 1),
-               AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG("float");
+  CHECK_REFUSED(launch(takes_float, wrong_type, 1), AMP_ERROR_KERNEL_ARGS, "float");
   /* a scalar where a view goes, and a view where a scalar goes */
   amp_arg scalar_for_view[] = {amp_arg_int(1), amp_arg_int(2)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, scalar_for_view, 2),
-               AMP_ERROR_KERNEL_ARGS);
+  CHECK_STATUS(launch(inc, scalar_for_view, 2), AMP_ERROR_KERNEL_ARGS);
 
   /* a scalar of the wrong type, and a by-value struct of the wrong size */
   amp_arg float_for_int[] = {amp_arg_view(v), amp_arg_float(1.0f)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), by_value, float_for_int, 2),
-               AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG("float");
+  CHECK_REFUSED(launch(by_value, float_for_int, 2), AMP_ERROR_KERNEL_ARGS, "float");
   int64_t eight_bytes = 0; /* the parameter is a 4-byte int */
   amp_arg wrong_size[] = {amp_arg_view(v), amp_arg_bytes(&eight_bytes, sizeof eight_bytes)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), by_value, wrong_size, 2),
-               AMP_ERROR_KERNEL_ARGS);
+  CHECK_STATUS(launch(by_value, wrong_size, 2), AMP_ERROR_KERNEL_ARGS);
   amp_arg no_bytes[] = {amp_arg_view(v), amp_arg_bytes(NULL, 4)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), by_value, no_bytes, 2),
-               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(launch(by_value, no_bytes, 2), AMP_ERROR_INVALID_ARGUMENT);
   /* too few and too many arguments */
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, NULL, 0), AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG("0 arguments given, but the kernel takes 1: a view of int 'v'"); /* in debug mode too */
+  /* in debug mode too */
+  CHECK_REFUSED(launch(inc, NULL, 0), AMP_ERROR_KERNEL_ARGS,
+                "0 arguments given, but the kernel takes 1: a view of int 'v'");
   amp_arg too_many[] = {amp_arg_view(v), amp_arg_int(3)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, too_many, 2), AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG("2 arguments given, but the kernel takes 1");
+  CHECK_REFUSED(launch(inc, too_many, 2), AMP_ERROR_KERNEL_ARGS,
+                "2 arguments given, but the kernel takes 1");
   amp_arg half_a_view[] = {amp_arg_view(v)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), copy_const, half_a_view, 1),
-               AMP_ERROR_KERNEL_ARGS);
+  CHECK_STATUS(launch(copy_const, half_a_view, 1), AMP_ERROR_KERNEL_ARGS);
   /* args NULL with a count */
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, NULL, 1), AMP_ERROR_INVALID_ARGUMENT);
-  CHECK_MSG("args is NULL");
+  CHECK_REFUSED(launch(inc, NULL, 1), AMP_ERROR_INVALID_ARGUMENT, "args is NULL");
   /* an argument kind that does not exist */
   amp_arg junk = amp_arg_int(0);
   junk.kind = (amp_arg_kind)99;
   amp_arg with_junk[] = {amp_arg_view(v), junk};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), copy_const, with_junk, 2),
-               AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(launch(copy_const, with_junk, 2), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_NOTHING_MOVED();
   CHECK_OK(amp_array_view_release(v));
   CHECK_OK(amp_array_view_release(vc));
@@ -341,16 +343,8 @@ static void test_arguments(amp_kernel *inc, amp_kernel *copy_const, amp_kernel *
 }
 
 static void test_kernel_name(void) {
-  amp_kernel *k = test_kernel(good_src, NULL, "no_such_kernel");
-  amp_array_view *v;
-  CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, h, &v));
-  amp_arg a[] = {amp_arg_view(v)};
-  CHECK_OK(amp_transfer_stats_reset());
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), k, a, 1), AMP_CL_INVALID_KERNEL_NAME);
-  CHECK_MSG("no_such_kernel");
-  CHECK_NOTHING_MOVED();
-  CHECK_OK(amp_array_view_release(v));
-  amp_kernel_release(k);
+  check_launch_refused(good_src, "no_such_kernel", AMP_CL_INVALID_KERNEL_NAME,
+                       (const char *[]){"no_such_kernel", NULL});
 }
 
 /* Double data or arguments on a device without fp64. POCL has fp64, so this simulates such a
@@ -373,21 +367,16 @@ static void test_no_fp64(void) {
   acc->props.supports_double_precision = false; /* simulate a device without fp64 */
   CHECK_OK(amp_transfer_stats_reset());
   amp_arg a[] = {amp_arg_view(vd), amp_arg_double(2.0)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), kd, a, 2), AMP_ERROR_UNSUPPORTED_FEATURE);
-  CHECK_MSG("double");
+  CHECK_REFUSED(launch(kd, a, 2), AMP_ERROR_UNSUPPORTED_FEATURE, "double");
   amp_arg s[] = {amp_arg_view(v), amp_arg_double(2.0)}; /* only the scalar is double */
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), ks, s, 2), AMP_ERROR_UNSUPPORTED_FEATURE);
-  CHECK_MSG("double precision");
+  CHECK_REFUSED(launch(ks, s, 2), AMP_ERROR_UNSUPPORTED_FEATURE, "double precision");
   CHECK_NOTHING_MOVED();
   acc->props.supports_double_precision = true;
   /* the same launch works on the real device */
-  CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), kd, a, 2));
+  CHECK_OK(launch(kd, a, 2));
   CHECK_OK(amp_array_view_release(vd));
   CHECK(d[3] == 3.0);
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += d[i] != i * 1.0;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, d[i] == i * 1.0);
   CHECK_OK(amp_array_view_release(v));
   amp_kernel_release(kd);
   amp_kernel_release(ks);
@@ -402,27 +391,20 @@ static void test_handles(amp_kernel *inc) {
   CHECK_OK(amp_transfer_stats_reset());
 
   amp_arg released[] = {amp_arg_view(dead)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, released, 1),
-               AMP_ERROR_INVALID_HANDLE);
-  CHECK_MSG("not a live array view");
+  CHECK_REFUSED(launch(inc, released, 1), AMP_ERROR_INVALID_HANDLE, "not a live array view");
   amp_arg null_view[] = {amp_arg_view(NULL)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), inc, null_view, 1),
-               AMP_ERROR_INVALID_HANDLE);
+  CHECK_STATUS(launch(inc, null_view, 1), AMP_ERROR_INVALID_HANDLE);
   amp_arg ok[] = {amp_arg_view(v)};
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), NULL, ok, 1), AMP_ERROR_INVALID_HANDLE);
-  CHECK_MSG("kernel is NULL");
-  CHECK_STATUS(amp_parallel_for_each(NULL, amp_extent1(N), inc, ok, 1), AMP_ERROR_INVALID_HANDLE);
-  CHECK_MSG("accelerator view is NULL");
+  CHECK_REFUSED(launch(NULL, ok, 1), AMP_ERROR_INVALID_HANDLE, "kernel is NULL");
+  CHECK_REFUSED(amp_parallel_for_each(NULL, amp_extent1(N), inc, ok, 1), AMP_ERROR_INVALID_HANDLE,
+                "accelerator view is NULL");
   CHECK_STATUS(amp_parallel_for_each_ex(av, NULL, NULL), AMP_ERROR_INVALID_ARGUMENT);
   /* a handle of the wrong kind: a view where a kernel goes */
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), (amp_kernel *)v, ok, 1),
-               AMP_ERROR_INVALID_HANDLE);
-  CHECK_MSG("not a kernel");
+  CHECK_REFUSED(launch((amp_kernel *)v, ok, 1), AMP_ERROR_INVALID_HANDLE, "not a kernel");
   /* a released kernel */
   amp_kernel *k2 = test_kernel(good_src, NULL, "inc");
   CHECK_OK(amp_kernel_release(k2));
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), k2, ok, 1), AMP_ERROR_INVALID_HANDLE);
-  CHECK_MSG("already released");
+  CHECK_REFUSED(launch(k2, ok, 1), AMP_ERROR_INVALID_HANDLE, "already released");
   CHECK_NOTHING_MOVED();
   CHECK_OK(amp_array_view_release(v));
 }
@@ -435,15 +417,12 @@ static void test_failure_keeps_results(amp_kernel *inc, amp_kernel *takes_float)
   amp_array_view *v;
   CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, d, &v));
   amp_arg a[] = {amp_arg_view(v)};
-  CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), inc, a, 1)); /* newer data on the device */
-  CHECK_STATUS(amp_parallel_for_each(av, amp_extent1(N), takes_float, a, 1), AMP_ERROR_KERNEL_ARGS);
+  CHECK_OK(launch(inc, a, 1)); /* newer data on the device */
+  CHECK_STATUS(launch(takes_float, a, 1), AMP_ERROR_KERNEL_ARGS);
   CHECK_EQ_INT(d[5], 5); /* not synchronised yet */
-  CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), inc, a, 1));
+  CHECK_OK(launch(inc, a, 1));
   CHECK_OK(amp_array_view_synchronize(v));
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += d[i] != i + 2;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, d[i] == i + 2);
   CHECK_OK(amp_array_view_release(v));
 }
 

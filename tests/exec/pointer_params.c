@@ -70,18 +70,14 @@ static void run_fill(amp_accelerator_view *av, amp_kernel *k) {
   amp_arg args[] = {amp_arg_view(vm), amp_arg_int(W)};
   CHECK_OK(amp_parallel_for_each_ndrange(av, k, 2, global, local, args, 2, NULL));
   CHECK_OK(amp_array_view_synchronize(vm));
-  int bad = 0;
-  for (int r = 0; r < H; r++)
-    for (int c = 0; c < W; c++)
-      bad += m[r * W + c] != (float)(r * 1000 + c * 3);
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(r, H, c, W, m[r * W + c] == (float)(r * 1000 + c * 3));
   amp_index origin = {2, {1, 0}};
   CHECK_OK(amp_array_view_section(vm, origin, amp_extent2(H - 1, W), &rows));
   amp_arg sargs[] = {amp_arg_view(rows), amp_arg_int(W)};
   size_t sglobal[2] = {W, H - 1};
   CHECK_OK(amp_parallel_for_each_ndrange(av, k, 2, sglobal, NULL, sargs, 2, NULL));
   CHECK_OK(amp_array_view_synchronize(vm));
-  bad = 0;
+  int bad = 0;
   for (int r = 0; r < H; r++) /* row 0 kept; rows 1.. rewritten as rows 0.. of the section */
     for (int c = 0; c < W; c++)
       bad += m[r * W + c] != (float)((r ? r - 1 : 0) * 1000 + c * 3);
@@ -114,10 +110,7 @@ static void run_groups(amp_accelerator_view *av, amp_kernel *gs, amp_kernel *tw)
   amp_arg targs[] = {amp_arg_view(vx), amp_arg_view(vo)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), tw, targs, 2));
   CHECK_OK(amp_array_view_synchronize(vo));
-  bad = 0;
-  for (int i = 0; i < N; i++)
-    bad += y[i] != 2 * x[i];
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY(i, N, y[i] == 2 * x[i]);
   amp_array_view_release(vx);
   amp_array_view_release(vs);
   amp_array_view_release(vo);

@@ -29,7 +29,13 @@ static const char *src =
 /* host arrays: N elements with PAD neighbours on each side */
 static int in_all[N + 2 * PAD], out_all[N + 2 * PAD];
 
-static void views(amp_array_view **vin, amp_array_view **vout) {
+/* Fresh host arrays (in: 1, 2, ... with -5 around it; out: all -9) and views *vin and *vout of
+ * their middle N elements. */
+static void fresh_views(amp_array_view **vin, amp_array_view **vout) {
+  for (int i = 0; i < N + 2 * PAD; i++) {
+    in_all[i] = i < PAD || i >= N + PAD ? -5 : i - PAD + 1;
+    out_all[i] = -9;
+  }
   amp_array_view *a = NULL, *b = NULL;
   CHECK_OK(amp_array_view_create(amp_extent1(N + 2 * PAD), AMP_INT32, in_all, &a));
   CHECK_OK(amp_array_view_create(amp_extent1(N + 2 * PAD), AMP_INT32, out_all, &b));
@@ -39,18 +45,10 @@ static void views(amp_array_view **vin, amp_array_view **vout) {
   amp_array_view_release(b);
 }
 
-static void fill(void) {
-  for (int i = 0; i < N + 2 * PAD; i++) {
-    in_all[i] = i < PAD || i >= N + PAD ? -5 : i - PAD + 1;
-    out_all[i] = -9;
-  }
-}
-
 /* out[i] = in[i + s]: 0 where i + s is outside [0, N). */
 static void reads(amp_accelerator_view *av, amp_kernel *k, int s) {
-  fill();
   amp_array_view *vin = NULL, *vout = NULL;
-  views(&vin, &vout);
+  fresh_views(&vin, &vout);
   amp_arg args[] = {amp_arg_view(vin), amp_arg_view(vout), amp_arg_int(s)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, args, 3));
   CHECK_OK(amp_array_view_synchronize(vout));
@@ -68,9 +66,8 @@ static void reads(amp_accelerator_view *av, amp_kernel *k, int s) {
 
 /* out[i + s] = 1000 + i: the writes outside [0, N) dropped, the neighbours intact. */
 static void writes(amp_accelerator_view *av, amp_kernel *k, int s) {
-  fill();
   amp_array_view *vin = NULL, *vout = NULL;
-  views(&vin, &vout);
+  fresh_views(&vin, &vout);
   amp_arg args[] = {amp_arg_view(vout), amp_arg_int(s)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, args, 2));
   CHECK_OK(amp_array_view_synchronize(vout));
@@ -104,9 +101,8 @@ int main(void) {
   }
 
   /* a write out of range, then a read of it, and an atomic out of range: 0 and nothing */
-  fill();
   amp_array_view *vin = NULL, *vout = NULL;
-  views(&vin, &vout);
+  fresh_views(&vin, &vout);
   amp_arg args[] = {amp_arg_view(vin), amp_arg_view(vout)};
   CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), wr, args, 2));
   CHECK_OK(amp_array_view_synchronize(vin));

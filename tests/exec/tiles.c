@@ -104,11 +104,7 @@ static void test_tile_demo(void) {
   amp_arg a[] = {amp_arg_view(v)};
   CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(N, N), 2, 2), k, a, 1));
   CHECK_OK(amp_array_view_synchronize(v));
-  int bad = 0;
-  for (int i = 0; i < N; i++)
-    for (int j = 0; j < N; j++)
-      bad += out[i][j] != 4 * 42;
-  CHECK_EQ_INT(bad, 0);
+  CHECK_EVERY2(i, N, j, N, out[i][j] == 4 * 42);
   amp_array_view_release(v);
   amp_kernel_release(k);
 }
@@ -207,15 +203,49 @@ static amp_kernel *matmul_tiled_kernel(const char *type, int *ts) {
   }
 }
 
+/* One matmul test's kernels and views (a, b, and the naive and tiled products c1 and c2). */
+typedef struct {
+  amp_kernel *naive, *tiled;
+  amp_array_view *va, *vb, *vc1, *vc2;
+} matmul_run;
+
+/* Runs the naive and the tiled product of a (M x K) and b (K x N), elements `type` (`elem` to
+ * ampcl), into c1 and c2, and synchronizes both. With `discard`, the products' old contents are
+ * discarded and the counters reset before the launches, so that the caller can count what moved. */
+static matmul_run matmul_both(const char *type, amp_elem_type elem, const void *a, const void *b,
+                              void *c1, void *c2, bool discard) {
+  matmul_run r;
+  char opts[16];
+  snprintf(opts, sizeof opts, "-DT=%s", type);
+  r.naive = test_kernel(matmul_src, opts, "matmul_naive");
+  int ts;
+  r.tiled = matmul_tiled_kernel(type, &ts);
+  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), elem, a, &r.va));
+  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), elem, b, &r.vb));
+  CHECK_OK(amp_array_view_create(amp_extent2(M, N), elem, c1, &r.vc1));
+  CHECK_OK(amp_array_view_create(amp_extent2(M, N), elem, c2, &r.vc2));
+  if (discard) {
+    CHECK_OK(amp_array_view_discard_data(r.vc1));
+    CHECK_OK(amp_array_view_discard_data(r.vc2));
+    CHECK_OK(amp_transfer_stats_reset());
+  }
+  amp_arg a1[] = {amp_arg_view(r.va), amp_arg_view(r.vb), amp_arg_view(r.vc1)};
+  amp_arg a2[] = {amp_arg_view(r.va), amp_arg_view(r.vb), amp_arg_view(r.vc2)};
+  CHECK_OK(amp_parallel_for_each(av, amp_extent2(M, N), r.naive, a1, 3));
+  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), ts, ts), r.tiled, a2, 3));
+  CHECK_OK(amp_array_view_synchronize(r.vc1));
+  CHECK_OK(amp_array_view_synchronize(r.vc2));
+  return r;
+}
+
 /* The end of both matmul tests: both kernels' results matched, and everything released. */
-static void matmul_done(int bad_naive, int bad_tiled, amp_array_view *views[4], amp_kernel *naive,
-                        amp_kernel *tiled) {
+static void matmul_done(int bad_naive, int bad_tiled, matmul_run *r) {
   CHECK_EQ_INT(bad_naive, 0);
   CHECK_EQ_INT(bad_tiled, 0);
   for (int i = 0; i < 4; i++)
-    amp_array_view_release(views[i]);
-  amp_kernel_release(naive);
-  amp_kernel_release(tiled);
+    amp_array_view_release((amp_array_view *[]){r->va, r->vb, r->vc1, r->vc2}[i]);
+  amp_kernel_release(r->naive);
+  amp_kernel_release(r->tiled);
 }
 
 static void test_matmul_int(void) {
@@ -233,23 +263,7 @@ static void test_matmul_int(void) {
         s += a[i][k] * b[k][j];
       ref[i][j] = s;
     }
-  amp_kernel *naive = test_kernel(matmul_src, "-DT=int", "matmul_naive");
-  int ts;
-  amp_kernel *tiled = matmul_tiled_kernel("int", &ts);
-  amp_array_view *va, *vb, *vc1, *vc2;
-  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_INT32, a, &va));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_INT32, b, &vb));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_INT32, c1, &vc1));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_INT32, c2, &vc2));
-  CHECK_OK(amp_array_view_discard_data(vc1));
-  CHECK_OK(amp_array_view_discard_data(vc2));
-  CHECK_OK(amp_transfer_stats_reset());
-  amp_arg a1[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc1)};
-  amp_arg a2[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc2)};
-  CHECK_OK(amp_parallel_for_each(av, amp_extent2(M, N), naive, a1, 3));
-  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), ts, ts), tiled, a2, 3));
-  CHECK_OK(amp_array_view_synchronize(vc1));
-  CHECK_OK(amp_array_view_synchronize(vc2));
+  matmul_run r = matmul_both("int", AMP_INT32, a, b, c1, c2, true);
   amp_transfer_stats st;
   CHECK_OK(amp_transfer_stats_get(NULL, &st));
   CHECK_EQ_INT(st.to_device_count, 2); /* a and b, once each, for both kernels */
@@ -261,7 +275,7 @@ static void test_matmul_int(void) {
       bad1 += c1[i][j] != ref[i][j];
       bad2 += c2[i][j] != ref[i][j];
     }
-  matmul_done(bad1, bad2, (amp_array_view *[]){va, vb, vc1, vc2}, naive, tiled);
+  matmul_done(bad1, bad2, &r);
 }
 
 static void test_matmul_float(void) {
@@ -279,20 +293,7 @@ static void test_matmul_float(void) {
         s += (double)a[i][k] * b[k][j];
       ref[i][j] = (float)s;
     }
-  amp_kernel *naive = test_kernel(matmul_src, "-DT=float", "matmul_naive");
-  int ts;
-  amp_kernel *tiled = matmul_tiled_kernel("float", &ts);
-  amp_array_view *va, *vb, *vc1, *vc2;
-  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, a, &va));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, b, &vb));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c1, &vc1));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c2, &vc2));
-  amp_arg a1[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc1)};
-  amp_arg a2[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc2)};
-  CHECK_OK(amp_parallel_for_each(av, amp_extent2(M, N), naive, a1, 3));
-  CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile2(amp_extent2(M, N), ts, ts), tiled, a2, 3));
-  CHECK_OK(amp_array_view_synchronize(vc1));
-  CHECK_OK(amp_array_view_synchronize(vc2));
+  matmul_run r = matmul_both("float", AMP_FLOAT, a, b, c1, c2, false);
   int bad1 = 0, bad2 = 0;
   for (int i = 0; i < M; i++)
     for (int j = 0; j < N; j++) {
@@ -300,7 +301,7 @@ static void test_matmul_float(void) {
       bad1 += !(fabsf(c1[i][j] - ref[i][j]) <= tol);
       bad2 += !(fabsf(c2[i][j] - ref[i][j]) <= tol);
     }
-  matmul_done(bad1, bad2, (amp_array_view *[]){va, vb, vc1, vc2}, naive, tiled);
+  matmul_done(bad1, bad2, &r);
 }
 
 int main(void) {

@@ -147,11 +147,7 @@ static void future_to_event(amp_accelerator_view *av, cl_context ctx, cl_device_
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  cl_context ctx = NULL;
-  cl_device_id dev = NULL;
-  if (raw_objects_of(av, &ctx, &dev))
-    return 1;
+  REQUIRE_RAW_OBJECTS(av, ctx, dev);
   amp_kernel *k = test_kernel(amp_axpb_src, NULL, "amp_axpb");
   if (!k)
     return check_done();

@@ -173,11 +173,7 @@ static void refused(amp_accelerator_view *av, cl_context ctx, cl_device_id dev) 
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  cl_context ctx = NULL;
-  cl_device_id dev = NULL;
-  if (raw_objects_of(av, &ctx, &dev))
-    return 1;
+  REQUIRE_RAW_OBJECTS(av, ctx, dev);
   cl_int err = CL_SUCCESS;
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err); /* the caller's own queue */
   REQUIRE_OK(err == CL_SUCCESS ? AMP_SUCCESS : AMP_ERROR_OPENCL);

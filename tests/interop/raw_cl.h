@@ -57,6 +57,15 @@ static inline int raw_objects_of(amp_accelerator_view *av, cl_context *ctx, cl_d
   return 0;
 }
 
+/* The start of a test's main: declares `av`, the default view, and `ctx` and `dev`, the OpenCL
+ * context and device under it; a test without them ends at once, failed. */
+#define REQUIRE_RAW_OBJECTS(av, ctx, dev)                                                          \
+  REQUIRE_VIEW(av);                                                                                \
+  cl_context ctx = NULL;                                                                           \
+  cl_device_id dev = NULL;                                                                         \
+  if (raw_objects_of(av, &ctx, &dev))                                                              \
+  return 1
+
 /* A buffer of n floats in ctx holding 0, 1, 2, ... (NULL when OpenCL refuses, a failed check). */
 static inline cl_mem raw_iota_buffer(cl_context ctx, size_t n) {
   float *host = malloc(n * sizeof *host);
