@@ -18,8 +18,8 @@ static const char *proto =
 static void ask(cl_context ctx, cl_device_id dev, int with_proto) {
   const char *src[2] = {proto, body};
   cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(ctx, with_proto ? 2 : 1, with_proto ? src : &src[1],
-                                           NULL, &err);
+  cl_program p =
+      clCreateProgramWithSource(ctx, with_proto ? 2 : 1, with_proto ? src : &src[1], NULL, &err);
   err = err ? err : clBuildProgram(p, 1, &dev, "-cl-kernel-arg-info", NULL, NULL);
   cl_kernel k = err ? NULL : clCreateKernel(p, "views", &err);
   printf("  %s prototype: build/kernel %d\n", with_proto ? "with a" : "without", (int)err);

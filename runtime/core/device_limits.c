@@ -24,8 +24,8 @@ static int item(const char *it, size_t n, amp__device_limits *l, unsigned *seen,
   static const struct {
     const char *name;
     unsigned long long lo, hi;
-  } items[] = {{"tile", 1, 1024},      {"kernel_tile", 1, 1024}, {"local", 1, 1ull << 40},
-               {"fp64", 0, 1},         {"images", 0, 1},         {"profiling", 0, 1},
+  } items[] = {{"tile", 1, 1024},       {"kernel_tile", 1, 1024}, {"local", 1, 1ull << 40},
+               {"fp64", 0, 1},          {"images", 0, 1},         {"profiling", 0, 1},
                {"int64_atomics", 0, 2}, {"nan_payload", 0, 1}};
   const char *eq = memchr(it, '=', n);
   size_t nlen = eq ? (size_t)(eq - it) : n;
