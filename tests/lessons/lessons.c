@@ -163,9 +163,7 @@ done:
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_accelerator *acc;
   amp_accelerator_properties props;
   REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));
