@@ -7,7 +7,7 @@
  * and the three passes (AMP_COMPACT_PASSES=1, 3; the default on the device besides), for the warp
  * path emulated (AMP_WARP_EMULATE=1), and with look-backs that walk back to the first tile
  * through aggregates in small tiles (AMP_COMPACT_AGG_ONLY=1; tests/algorithms/CMakeLists.txt). */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -76,9 +76,7 @@ static void check_case(amp_accelerator_view *av, int n, amp_elem_type t, int kee
   CHECK(bad == -1);
   amp_array_view_release(vs);
   amp_array_view_release(vd);
-  free(src);
-  free(dst);
-  free(want);
+  FREE_ALL(src, dst, want);
 }
 
 /* amp_copy_if with the environment variable `name` set to `value` (restored after): an
@@ -101,9 +99,7 @@ static void bad_env(amp_accelerator_view *av, amp_array_view *vx, amp_array_view
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties p;
-  REQUIRE_OK(test_props(av, &p));
+  REQUIRE_VIEW_PROPS(av, p);
   const int sizes[] = {1, 2, 2047, 4097, 9000, 100003};
   const amp_elem_type types[] = {AMP_INT32, AMP_UINT32, AMP_FLOAT, AMP_DOUBLE};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -168,10 +164,6 @@ int main(void) {
   CHECK(count == 94);
   CHECK_OK(amp_array_view_synchronize(vy));
   CHECK(y[0] == 6 && y[93] == 99 && y[94] == -1);
-  amp_array_view_release(ro);
-  amp_array_view_release(vf);
-  amp_array_view_release(vsmall);
-  amp_array_view_release(vy);
-  amp_array_view_release(vx);
+  RELEASE_VIEWS(ro, vf, vsmall, vy, vx);
   return check_done();
 }

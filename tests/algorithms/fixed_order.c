@@ -20,7 +20,7 @@
  *   3. AMP_ALGO_FIXED_ORDER=1 in the environment (the .env run): plain amp_reduce and amp_scan
  *      give the fixed order's bits. Bad flags and a bad variable are refused, naming them.
  * Under oclgrind (AMP_TEST_SMALL) 3 repeats of 5003 elements and sizes up to two levels. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -154,11 +154,8 @@ static void check_repeats(amp_accelerator_view *av, int dbl, long n, int reps, i
     fprintf(stderr, "%s of %ld %s: %d of %d runs differ from the first\n",
             scan ? "amp_scan" : "amp_reduce", n, dbl ? "doubles" : "floats", differ, reps);
   CHECK_EQ_INT(differ, 0);
-  amp_array_view_release(vx);
-  amp_array_view_release(vy);
-  free(x);
-  free(y);
-  free(first);
+  RELEASE_VIEWS(vx, vy);
+  FREE_ALL(x, y, first);
 }
 
 /* 2: the fixed order against the host, bit for bit. *other: the default order differed. */
@@ -224,11 +221,8 @@ static void check_fixed(amp_accelerator_view *av, const char *dev, int dbl, long
       *other += memcmp(y, want, (size_t)n * es) != 0;
     }
   }
-  amp_array_view_release(vx);
-  amp_array_view_release(vy);
-  free(x);
-  free(y);
-  free(want);
+  RELEASE_VIEWS(vx, vy);
+  FREE_ALL(x, y, want);
 }
 
 /* 3: with AMP_ALGO_FIXED_ORDER=1 set, plain amp_reduce and amp_scan take the fixed order. */
@@ -249,11 +243,8 @@ static void check_env(amp_accelerator_view *av) {
   CHECK_OK(amp_array_view_synchronize(vy));
   scan_host_f(x, want, n, 1);
   CHECK(memcmp(y, want, (size_t)n * 4) == 0);
-  amp_array_view_release(vx);
-  amp_array_view_release(vy);
-  free(x);
-  free(y);
-  free(want);
+  RELEASE_VIEWS(vx, vy);
+  FREE_ALL(x, y, want);
 }
 
 /* In place, and a section that starts off a vector boundary. */
@@ -274,8 +265,7 @@ static void check_views(amp_accelerator_view *av) {
     CHECK_OK(amp_array_view_synchronize(whole));
     CHECK(memcmp(x + 3, want, sizeof want) == 0);
   }
-  amp_array_view_release(sec);
-  amp_array_view_release(whole);
+  RELEASE_VIEWS(sec, whole);
 }
 
 int main(void) {

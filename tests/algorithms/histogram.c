@@ -2,7 +2,7 @@
  * outside the bins (negative, too large), bin counts that fit tile_static memory (1, 256, 1000)
  * and one that does not (the global path), sizes 1, 3, 4097, 200003, a section not 4-aligned,
  * and bad input. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -31,15 +31,11 @@ static void check_case(amp_accelerator_view *av, int n, int nb, amp_elem_type t)
   CHECK_EQ_INT(bad, 0);
   amp_array_view_release(s);
   amp_array_view_release(bv);
-  free(x);
-  free(bins);
-  free(want);
+  FREE_ALL(x, bins, want);
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties props;
-  REQUIRE_OK(test_props(av, &props));
+  REQUIRE_VIEW_PROPS(av, props);
   const int sizes[] = {1, 3, 4097, 200003};
   const int nbins[] = {1, 256, 1000};
   for (size_t s = 0; s < 4; s++)
@@ -80,10 +76,6 @@ int main(void) {
   CHECK_STATUS(amp_histogram(av, all, NULL), AMP_ERROR_INVALID_HANDLE);
   CHECK_OK(amp_array_view_synchronize(bv));
   CHECK(memcmp(bins, want, sizeof want) == 0);
-  amp_array_view_release(ro);
-  amp_array_view_release(fv);
-  amp_array_view_release(bv);
-  amp_array_view_release(sec);
-  amp_array_view_release(all);
+  RELEASE_VIEWS(ro, fv, bv, sec, all);
   return check_done();
 }

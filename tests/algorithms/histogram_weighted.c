@@ -4,7 +4,7 @@
  * (the global path), sizes 1 to 200,003; one k-means update step (new centres from the points'
  * clusters: the coordinates' sums and the counts); and bad input, after which the bins' host
  * memory is as it was. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -50,13 +50,8 @@ static void check_case(amp_accelerator_view *av, int n, int nb, amp_elem_type t)
               (int)t.kind, b, got, want[b]);
   }
   CHECK_EQ_INT(bad, 0);
-  amp_array_view_release(s);
-  amp_array_view_release(wv);
-  amp_array_view_release(bv);
-  free(x);
-  free(w);
-  free(bins);
-  free(want);
+  RELEASE_VIEWS(s, wv, bv);
+  FREE_ALL(x, w, bins, want);
 }
 
 /* One k-means update of K centres in 2-D: each point's cluster is given; the new centre is the
@@ -94,9 +89,7 @@ static void check_kmeans_step(amp_accelerator_view *av) {
     CHECK(fabs(sx[k] / cnt[k] - wx[k] / wc[k]) < 1e-4);
     CHECK(fabs(sy[k] / cnt[k] - wy[k] / wc[k]) < 1e-4);
   }
-  amp_array_view *views[] = {c, vx, vy, v1, bx, by, bc};
-  for (int i = 0; i < 7; i++)
-    amp_array_view_release(views[i]);
+  RELEASE_VIEWS(c, vx, vy, v1, bx, by, bc);
 }
 
 static void check_bad_input(amp_accelerator_view *av) {
@@ -129,15 +122,11 @@ static void check_bad_input(amp_accelerator_view *av) {
   }
   CHECK_UNMOVED(bins, orig);
 done:;
-  amp_array_view *views[] = {s, wv, bv, dv, ro, short_w};
-  for (int i = 0; i < 6; i++)
-    amp_array_view_release(views[i]);
+  RELEASE_VIEWS(s, wv, bv, dv, ro, short_w);
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties props;
-  REQUIRE_OK(test_props(av, &props));
+  REQUIRE_VIEW_PROPS(av, props);
   const int sizes[] = {1, 3, 4097, 200003};
   const int nbins[] = {1, 256, 1000};
   const amp_elem_type types[] = {AMP_INT32, AMP_UINT32, AMP_FLOAT};

@@ -4,7 +4,7 @@
  * of programs stays put), and each result equals the host's. The same calls for uint, not
  * prepared, do build programs: the count can see a build. Bad requests (unknown bits, a struct
  * type, a histogram of floats) are refused naming the value, and build nothing. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -66,9 +66,7 @@ static void run_all(amp_accelerator_view *av, amp_elem_type t) {
   CHECK_OK(amp_array_view_synchronize(vx));
   CHECK(memcmp(x, sorted, sizeof x) == 0);
 done:;
-  amp_array_view *views[] = {vx, vy, vs, vb, vq, vqt};
-  for (int i = 0; i < 6; i++)
-    amp_array_view_release(views[i]);
+  RELEASE_VIEWS(vx, vy, vs, vb, vq, vqt);
 }
 
 int main(void) {

@@ -1,7 +1,7 @@
 /* algo_reduce: amp_reduce (sum, min, max of int, uint, float, double) and
  * amp_reduce_custom against host references, at sizes around the tile (1, 255, 1025, 4099,
  * 200003), on a section whose first element is not vector-aligned, and with bad input. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -12,6 +12,16 @@ static const int sizes[] = {1,     255,   1025, 4099,
 /* Deterministic values in [-500, 500). */
 static int value(size_t i) {
   return (int)((i * 2654435761u) % 1000u) - 500;
+}
+
+/* The device's amp_reduce of op over v, a view of 32-bit integers (unsigned ones when
+ * is_unsigned), widened so that one comparison serves both. */
+static long long reduce32(amp_accelerator_view *av, amp_array_view *v, amp_reduce_op op,
+                          int is_unsigned) {
+  int32_t r = 0;
+  uint32_t ur = 0;
+  CHECK_OK(amp_reduce(av, v, op, is_unsigned ? (void *)&ur : (void *)&r));
+  return is_unsigned ? (long long)ur : r;
 }
 
 static void check_ints(amp_accelerator_view *av, int n) {
@@ -26,27 +36,21 @@ static void check_ints(amp_accelerator_view *av, int n) {
     hi = x[i] > hi ? x[i] : hi;
   }
   CHECK_OK(amp_array_view_create_const(amp_extent1(n), AMP_INT32, x, &v));
-  int32_t r = 0;
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_SUM, &r));
-  CHECK_EQ_INT(r, sum);
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_MIN, &r));
-  CHECK_EQ_INT(r, lo);
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_MAX, &r));
-  CHECK_EQ_INT(r, hi);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_SUM, 0), sum);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_MIN, 0), lo);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_MAX, 0), hi);
   amp_array_view_release(v);
   /* All positive, so a wrong identity for min (anything below the minimum) shows; all negative
    * for max. */
   for (int i = 0; i < n; i++)
     x[i] += 1000;
   CHECK_OK(amp_array_view_create_const(amp_extent1(n), AMP_INT32, x, &v));
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_MIN, &r));
-  CHECK_EQ_INT(r, lo + 1000);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_MIN, 0), lo + 1000);
   amp_array_view_release(v);
   for (int i = 0; i < n; i++)
     x[i] -= 2000;
   CHECK_OK(amp_array_view_create_const(amp_extent1(n), AMP_INT32, x, &v));
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_MAX, &r));
-  CHECK_EQ_INT(r, hi - 1000);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_MAX, 0), hi - 1000);
   amp_array_view_release(v);
   for (int i = 0; i < n; i++)
     x[i] += 1000;
@@ -59,14 +63,10 @@ static void check_ints(amp_accelerator_view *av, int n) {
     umin = u[i] < umin ? u[i] : umin;
   }
   CHECK_OK(amp_array_view_create_const(amp_extent1(n), AMP_UINT32, u, &v));
-  uint32_t ur = 0;
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_MAX, &ur));
-  CHECK_EQ_INT(ur, umax);
-  CHECK_OK(amp_reduce(av, v, AMP_REDUCE_MIN, &ur));
-  CHECK_EQ_INT(ur, umin);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_MAX, 1), umax);
+  CHECK_EQ_INT(reduce32(av, v, AMP_REDUCE_MIN, 1), umin);
   amp_array_view_release(v);
-  free(u);
-  free(x);
+  FREE_ALL(u, x);
 }
 
 static void check_floats(amp_accelerator_view *av, int n, int dbl) {
@@ -104,12 +104,9 @@ static void check_floats(amp_accelerator_view *av, int n, int dbl) {
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties props;
-  REQUIRE_OK(test_props(av, &props));
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    if (test_small() && sizes[s] > 5000) /* oclgrind: small sizes only */
-      continue;
+  REQUIRE_VIEW_PROPS(av, props);
+  const size_t nsizes = algo_sizes_to_run(sizes, sizeof sizes / sizeof sizes[0], 5000);
+  for (size_t s = 0; s < nsizes; s++) {
     check_ints(av, sizes[s]);
     check_floats(av, sizes[s], 0);
     if (props.supports_double_precision)
@@ -173,9 +170,6 @@ int main(void) {
   CHECK_STATUS(amp_reduce(av, m, AMP_REDUCE_SUM, &r), AMP_ERROR_RANK_MISMATCH);
   CHECK_MSG("rank 2");
   CHECK_EQ_INT(r, 12345);
-  amp_array_view_release(m);
-  amp_array_view_release(last);
-  amp_array_view_release(sec);
-  amp_array_view_release(all);
+  RELEASE_VIEWS(m, last, sec, all);
   return check_done();
 }

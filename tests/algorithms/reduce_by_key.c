@@ -5,7 +5,7 @@
  * segments), outputs longer than needed (the rest left as it was), a section, and bad input,
  * which writes nothing: too little room for the segments, mismatched extents and types, double
  * values, a bad operator. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -91,10 +91,7 @@ static void check_case(amp_accelerator_view *av, int n, int run, amp_elem_type k
   for (int s = m; s < room; s++)
     bad += okeys[s] != -777 || ovals[s] != 0xabcdef01u;
   CHECK_EQ_INT(bad, 0);
-  amp_array_view_release(k);
-  amp_array_view_release(v);
-  amp_array_view_release(ok);
-  amp_array_view_release(ov);
+  RELEASE_VIEWS(k, v, ok, ov);
 }
 
 static void check_bad_input(amp_accelerator_view *av) {
@@ -143,9 +140,7 @@ static void check_bad_input(amp_accelerator_view *av) {
   CHECK_MSG("values holds doubles");
   CHECK(memcmp(ok, okeep, sizeof ok) == 0);
 done:;
-  amp_array_view *views[] = {vk, vv, vd, short_v, vok, vov};
-  for (int i = 0; i < 6; i++)
-    amp_array_view_release(views[i]);
+  RELEASE_VIEWS(vk, vv, vd, short_v, vok, vov);
 }
 
 int main(void) {

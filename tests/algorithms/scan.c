@@ -2,7 +2,7 @@
  * host prefix sum, at sizes around the vector, tile and step sizes (1 .. 300007), in place,
  * on sections not vector-aligned, and with bad input. Run twice: the single pass (the default
  * wherever the device has the atomics it needs) and the three passes (AMP_SCAN_PASSES=3). */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -62,18 +62,13 @@ static void check_kind(amp_accelerator_view *av, int n, amp_elem_type t, amp_sca
   CHECK(bad < 0);
   amp_array_view_release(s);
   amp_array_view_release(d);
-  free(in);
-  free(out);
-  free(want);
+  FREE_ALL(in, out, want);
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties props;
-  REQUIRE_OK(test_props(av, &props));
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    if (test_small() && sizes[s] > 21000) /* oclgrind: small sizes only */
-      continue;
+  REQUIRE_VIEW_PROPS(av, props);
+  const size_t nsizes = algo_sizes_to_run(sizes, sizeof sizes / sizeof sizes[0], 21000);
+  for (size_t s = 0; s < nsizes; s++) {
     for (int k = 0; k < 2; k++) {
       check_kind(av, sizes[s], AMP_INT32, (amp_scan_kind)k);
       check_kind(av, sizes[s], AMP_FLOAT, (amp_scan_kind)k);
@@ -121,9 +116,6 @@ int main(void) {
   free(keep);
   CHECK_OK(amp_array_view_synchronize(all));
   CHECK(memcmp(x, ref, sizeof x) == 0);
-  amp_array_view_release(ro);
-  amp_array_view_release(f);
-  amp_array_view_release(sec);
-  amp_array_view_release(all);
+  RELEASE_VIEWS(ro, f, sec, all);
   return check_done();
 }

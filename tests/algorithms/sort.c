@@ -1,7 +1,7 @@
 /* algo_sort: amp_sort and amp_sort_by_key against a host sort, for uint, int and float
  * keys at sizes around the tile (1, 2, 1023, 1025, 5000, 100003), with many equal keys (the
  * values must keep their order: stable), negative and special floats, a section, and bad input. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -61,8 +61,20 @@ static void check_keys(amp_accelerator_view *av, int n, amp_elem_type t) {
             want[bad]);
   CHECK(bad < 0);
   amp_array_view_release(v);
-  free(k);
-  free(want);
+  FREE_ALL(k, want);
+}
+
+/* Sorts n keys k of type kt and their values val of type vt by key, on the device; k and val hold
+ * the result. */
+static void sort_by_key_on_device(amp_accelerator_view *av, int n, amp_elem_type kt, void *k,
+                                  amp_elem_type vt, void *val) {
+  amp_array_view *kv = NULL, *vv = NULL;
+  CHECK_OK(amp_array_view_create(amp_extent1(n), kt, k, &kv));
+  CHECK_OK(amp_array_view_create(amp_extent1(n), vt, val, &vv));
+  CHECK_OK(amp_sort_by_key(av, kv, vv));
+  CHECK_OK(amp_array_view_synchronize(kv));
+  CHECK_OK(amp_array_view_synchronize(vv));
+  RELEASE_VIEWS(kv, vv);
 }
 
 /* Key-value: keys with many repeats, values their original positions. */
@@ -75,12 +87,7 @@ static void check_pairs(amp_accelerator_view *av, int n) {
     val[i] = (uint32_t)i;
     want[i] = (int64_t)k[i] * 4294967296LL + i;
   }
-  amp_array_view *kv = NULL, *vv = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_INT32, k, &kv));
-  CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_UINT32, val, &vv));
-  CHECK_OK(amp_sort_by_key(av, kv, vv));
-  CHECK_OK(amp_array_view_synchronize(kv));
-  CHECK_OK(amp_array_view_synchronize(vv));
+  sort_by_key_on_device(av, n, AMP_INT32, k, AMP_UINT32, val);
   qsort(want, (size_t)n, sizeof *want, cmp64);
   int bad = -1;
   for (int i = 0; i < n && bad < 0; i++)
@@ -89,11 +96,7 @@ static void check_pairs(amp_accelerator_view *av, int n) {
   if (bad >= 0)
     fprintf(stderr, "sort_by_key n %d: pair %d is (%d, %u)\n", n, bad, k[bad], val[bad]);
   CHECK(bad < 0);
-  amp_array_view_release(kv);
-  amp_array_view_release(vv);
-  free(k);
-  free(val);
-  free(want);
+  FREE_ALL(k, val, want);
 }
 
 /* Keys that are all equal, already sorted, or sorted backwards, with float values that must keep
@@ -106,12 +109,7 @@ static void check_shapes(amp_accelerator_view *av, int n) {
       k[i] = shape == 0 ? 0xdeadbeefu : shape == 1 ? (uint32_t)i * 3u : (uint32_t)(n - i) * 3u;
       val[i] = (float)i;
     }
-    amp_array_view *kv = NULL, *vv = NULL;
-    CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_UINT32, k, &kv));
-    CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_FLOAT, val, &vv));
-    CHECK_OK(amp_sort_by_key(av, kv, vv));
-    CHECK_OK(amp_array_view_synchronize(kv));
-    CHECK_OK(amp_array_view_synchronize(vv));
+    sort_by_key_on_device(av, n, AMP_UINT32, k, AMP_FLOAT, val);
     int bad = -1;
     for (int i = 0; i < n && bad < 0; i++) {
       uint32_t wk = shape == 0 ? 0xdeadbeefu : (uint32_t)(shape == 1 ? i : i + 1) * 3u;
@@ -123,11 +121,8 @@ static void check_shapes(amp_accelerator_view *av, int n) {
       fprintf(stderr, "sort shape %d n %d: pair %d is (%u, %g)\n", shape, n, bad, k[bad],
               (double)val[bad]);
     CHECK(bad < 0);
-    amp_array_view_release(kv);
-    amp_array_view_release(vv);
   }
-  free(k);
-  free(val);
+  FREE_ALL(k, val);
 }
 
 int main(void) {
@@ -177,10 +172,6 @@ int main(void) {
   CHECK_STATUS(amp_sort(av, NULL), AMP_ERROR_INVALID_HANDLE);
   CHECK_OK(amp_array_view_synchronize(all));
   CHECK(memcmp(x, ref, sizeof x) == 0);
-  amp_array_view_release(other);
-  amp_array_view_release(d);
-  amp_array_view_release(ro);
-  amp_array_view_release(sec);
-  amp_array_view_release(all);
+  RELEASE_VIEWS(other, d, ro, sec, all);
   return check_done();
 }

@@ -5,7 +5,7 @@
  * infinities, NaNs of either sign, the largest and the smallest doubles), all-equal, sorted and
  * reversed keys, and bad input (values of another length, types neither sort takes, a read-only
  * view): refused with the argument named, the host data unchanged. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -201,9 +201,7 @@ static void check_sort(amp_accelerator_view *av, amp_elem_kind k, amp_elem_kind 
   CHECK(bad < 0);
   amp_array_view_release(kv);
   amp_array_view_release(vv);
-  free(keys);
-  free(vals);
-  free(want);
+  FREE_ALL(keys, vals, want);
 }
 
 /* Bad input: refused with the argument named, nothing written. */
@@ -245,19 +243,12 @@ static int check_refusals(amp_accelerator_view *av) {
   for (int i = 1; i < N; i++)
     sorted &= k[i - 1] <= k[i];
   CHECK(sorted);
-  amp_array_view_release(two);
-  amp_array_view_release(sv);
-  amp_array_view_release(ro);
-  amp_array_view_release(short_v);
-  amp_array_view_release(vv);
-  amp_array_view_release(kv);
+  RELEASE_VIEWS(two, sv, ro, short_v, vv, kv);
   return 0;
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties props;
-  REQUIRE_OK(test_props(av, &props));
+  REQUIRE_VIEW_PROPS(av, props);
   int fp64 = props.supports_double_precision, full = test_full();
   static const int sizes[] = {1, 2, 1023, 1025, 3001, 100003};
   static const amp_elem_kind key_kinds[] = {AMP_ELEM_UINT64, AMP_ELEM_INT64, AMP_ELEM_DOUBLE};

@@ -7,7 +7,7 @@
  * .columns_odd the same with odd tile and strip shapes and vload4 only (AMP_STENCIL_TX, _TY,
  * _ROWS, _ALIGNED) and the GPUs' loop on any device (AMP_STENCIL_RING=0, _PREFETCH=1), .tiles the
  * tile_static kernels (AMP_STENCIL_COLUMNS=0). */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -29,6 +29,14 @@ static void reference(const float *src, float *dst, int H, int W, const float *w
     }
 }
 
+/* The largest difference between the n floats of got and of want. */
+static double worst_error(const float *got, const float *want, size_t n) {
+  double worst = 0;
+  for (size_t i = 0; i < n; i++)
+    worst = fmax(worst, fabs(got[i] - want[i]));
+  return worst;
+}
+
 static void check_case(amp_accelerator_view *av, int H, int W, int r) {
   int k = 2 * r + 1;
   size_t n = (size_t)H * (size_t)W;
@@ -46,19 +54,12 @@ static void check_case(amp_accelerator_view *av, int H, int W, int r) {
   CHECK_OK(amp_array_view_discard_data(vd));
   CHECK_OK(amp_stencil_2d(av, vs, vd, vw));
   CHECK_OK(amp_array_view_synchronize(vd));
-  double worst = 0;
-  for (size_t i = 0; i < n; i++)
-    worst = fmax(worst, fabs(dst[i] - want[i]));
+  double worst = worst_error(dst, want, n);
   if (worst > 1e-5)
     fprintf(stderr, "stencil %d x %d r %d: error %g\n", H, W, r, worst);
   CHECK(worst <= 1e-5);
-  amp_array_view_release(vs);
-  amp_array_view_release(vd);
-  amp_array_view_release(vw);
-  free(src);
-  free(dst);
-  free(want);
-  free(w);
+  RELEASE_VIEWS(vs, vd, vw);
+  FREE_ALL(src, dst, want, w);
 }
 
 /* amp_gaussian_blur (its separable kernel) against the 2-D reference with its weights. */
@@ -83,18 +84,12 @@ static void check_blur(amp_accelerator_view *av, int H, int W, float sigma) {
   CHECK_OK(amp_array_view_create(amp_extent2(H, W), AMP_FLOAT, dst, &vd));
   CHECK_OK(amp_gaussian_blur(av, vs, vd, sigma));
   CHECK_OK(amp_array_view_synchronize(vd));
-  double worst = 0;
-  for (size_t i = 0; i < n; i++)
-    worst = fmax(worst, fabs(dst[i] - want[i]));
+  double worst = worst_error(dst, want, n);
   if (worst > 1e-5)
     fprintf(stderr, "blur %d x %d sigma %g: error %g\n", H, W, (double)sigma, worst);
   CHECK(worst <= 1e-5);
-  amp_array_view_release(vs);
-  amp_array_view_release(vd);
-  free(src);
-  free(dst);
-  free(want);
-  free(w);
+  RELEASE_VIEWS(vs, vd);
+  FREE_ALL(src, dst, want, w);
 }
 
 int main(void) {
@@ -160,9 +155,7 @@ int main(void) {
       bad += fabs(out2[i][j] - want) > 1e-6;
     }
   CHECK_EQ_INT(bad, 0);
-  amp_array_view_release(osec);
-  amp_array_view_release(vo2);
-  amp_array_view_release(sec4);
+  RELEASE_VIEWS(osec, vo2, sec4);
 
   /* Bad input. */
   static float w4[16], w19[19 * 19], o2[50][40];
@@ -207,13 +200,6 @@ int main(void) {
     CHECK_OK(amp_array_view_synchronize(vo));
     CHECK(memcmp(keep, out, sizeof keep) == 0);
   }
-  amp_array_view_release(ro);
-  amp_array_view_release(vint);
-  amp_array_view_release(vt);
-  amp_array_view_release(v19);
-  amp_array_view_release(v4);
-  amp_array_view_release(vo);
-  amp_array_view_release(sec);
-  amp_array_view_release(vi);
+  RELEASE_VIEWS(ro, vint, vt, v19, v4, vo, sec, vi);
   return check_done();
 }

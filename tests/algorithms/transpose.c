@@ -1,7 +1,7 @@
 /* algo_transpose: amp_transpose_view of int, float and double matrices against a host
  * transpose, at shapes that are not multiples of the 32 x 32 block (1 x 1, 1 x 77, 33 x 31,
  * 100 x 257), of a section with a row stride, and with bad input. */
-#include "check.h"
+#include "algorithms/algo_check.h"
 
 #include <stdint.h>
 
@@ -36,14 +36,11 @@ static void check_shape(amp_accelerator_view *av, int R, int C, amp_elem_type t)
   CHECK(!bad);
   amp_array_view_release(s);
   amp_array_view_release(d);
-  free(in);
-  free(out);
+  FREE_ALL(in, out);
 }
 
 int main(void) {
-  REQUIRE_VIEW(av);
-  amp_accelerator_properties props;
-  REQUIRE_OK(test_props(av, &props));
+  REQUIRE_VIEW_PROPS(av, props);
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     check_shape(av, shapes[s][0], shapes[s][1], AMP_INT32);
     check_shape(av, shapes[s][0], shapes[s][1], AMP_FLOAT);
@@ -90,14 +87,6 @@ int main(void) {
   amp_array_view *flat = NULL;
   REQUIRE_OK(amp_array_view_create(amp_extent1(2000), AMP_INT32, iz, &flat));
   CHECK_STATUS(amp_transpose_view(av, flat, iv), AMP_ERROR_RANK_MISMATCH);
-  amp_array_view_release(flat);
-  amp_array_view_release(iv);
-  amp_array_view_release(ro);
-  amp_array_view_release(sq2);
-  amp_array_view_release(sq);
-  amp_array_view_release(ts);
-  amp_array_view_release(tv);
-  amp_array_view_release(ms);
-  amp_array_view_release(mv);
+  RELEASE_VIEWS(flat, iv, ro, sq2, sq, ts, tv, ms, mv);
   return check_done();
 }

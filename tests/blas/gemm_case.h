@@ -7,7 +7,7 @@
 #include "check.h"
 
 /* fill_a writes A on the device; plus_one reads C there (d = c + 1). */
-static const char *gemm_kernels_src =
+static const char gemm_kernels_src[] =
     "__kernel void fill_a(AMP_VIEW(float, a)) {\n"
     "  AMP_INDEX2(i);\n"
     "  amp_at(a, i[0], i[1]) = (float)((i[0] * 3 + i[1]) % 7) - 3.0f;\n"
@@ -65,6 +65,29 @@ static inline void gemm_operands_release(gemm_operands *g) {
   amp_array_view *all[] = {g->a, g->b, g->c, g->pa, g->pb, g->pc};
   for (size_t i = 0; i < 6; i++)
     CHECK_OK(amp_array_view_release(all[i]));
+}
+
+/* Views over host arrays for C (m x n) = A (m x k) B (k x n), of element type t; A's and B's
+ * read-only where ab_const. */
+static inline void gemm_abc_views(amp_elem_type t, int m, int n, int k, int ab_const, void *a,
+                                  void *b, void *c, amp_array_view **va, amp_array_view **vb,
+                                  amp_array_view **vc) {
+  if (ab_const) {
+    CHECK_OK(amp_array_view_create_const(amp_extent2(m, k), t, a, va));
+    CHECK_OK(amp_array_view_create_const(amp_extent2(k, n), t, b, vb));
+  } else {
+    CHECK_OK(amp_array_view_create(amp_extent2(m, k), t, a, va));
+    CHECK_OK(amp_array_view_create(amp_extent2(k, n), t, b, vb));
+  }
+  CHECK_OK(amp_array_view_create(amp_extent2(m, n), t, c, vc));
+}
+
+/* Releases the views of A, B and C; C's release is checked, as the last view of C copies it
+ * home. */
+static inline void gemm_abc_release(amp_array_view *va, amp_array_view *vb, amp_array_view *vc) {
+  amp_array_view_release(va);
+  amp_array_view_release(vb);
+  CHECK_OK(amp_array_view_release(vc));
 }
 
 /* Float views over host arrays for the cases that mix kernels with a GEMM: A (m x k), B (k x n,

@@ -30,43 +30,24 @@ static int times = 1; /* whether ampcl gives device times here (test_device_time
  * (beta must be 0 then). */
 static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, double alpha,
                       double beta, int section, int nan_c) {
-  size_t es = dbl ? sizeof(double) : sizeof(float);
   int ar = ta ? k : m, ac = ta ? m : k;
   int pad = section ? PAD : 0;
-  int lda = ac + 2 * pad, ldb = n + 2 * pad, ldc = n + 2 * pad;
-  size_t na = (size_t)(ar + 2 * pad) * lda, nb = (size_t)(k + 2 * pad) * ldb,
-         nc = (size_t)(m + 2 * pad) * ldc;
-  void *a = malloc(na * es), *b = malloc(nb * es), *c = malloc(nc * es);
-  double *want = malloc(nc * sizeof *want);
+  gemm_host h;
   amp_elem_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
   gemm_padded g = {NULL, NULL, NULL, NULL, NULL, NULL, section};
   amp_future *f = NULL;
-  if (!a || !b || !c || !want) {
+  if (gemm_host_make(&h, dbl, pad, ar, ac, k, n, m, n)) {
     CHECK(0 && "out of memory");
     goto out;
   }
-  for (size_t i = 0; i < na; i++)
-    put(a, i, (double)((i * 7) % 13) * 0.125 - 0.75);
-  for (size_t i = 0; i < nb; i++)
-    put(b, i, (double)((i * 5) % 11) * 0.25 - 1.25);
-  for (size_t i = 0; i < nc; i++) {
-    int inside = (int)(i / ldc) >= pad && (int)(i / ldc) < m + pad && (int)(i % ldc) >= pad &&
-                 (int)(i % ldc) < n + pad;
-    put(c, i, nan_c && inside ? NAN : (double)(i % 5) - 2.0);
-    want[i] = get(c, i);
+  for (size_t i = 0; i < h.nc; i++) {
+    int row = (int)(i / h.ldc), col = (int)(i % h.ldc);
+    int inside = row >= pad && row < m + pad && col >= pad && col < n + pad;
+    put(h.c, i, nan_c && inside ? NAN : (double)(i % 5) - 2.0);
+    h.want[i] = get(h.c, i);
   }
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++) {
-      double s = 0;
-      for (int q = 0; q < k; q++) {
-        int ai = ta ? q : i, aj = ta ? i : q;
-        s +=
-            get(a, (size_t)(ai + pad) * lda + aj + pad) * get(b, (size_t)(q + pad) * ldb + j + pad);
-      }
-      size_t ci = (size_t)(i + pad) * ldc + j + pad;
-      want[ci] = beta == 0.0 ? alpha * s : alpha * s + beta * want[ci];
-    }
-  CHECK_OK(gemm_padded_make(&g, t, pad, section, ar, ac, k, n, m, n, a, b, c));
+  gemm_host_expect(&h, dbl, pad, m, n, k, ta, 0, alpha, beta);
+  CHECK_OK(gemm_padded_make(&g, t, pad, section, ar, ac, k, n, m, n, h.a, h.b, h.c));
   if (!g.va || !g.vb || !g.vc)
     goto out;
   amp_array_view *va = g.va, *vb = g.vb, *vc = g.vc, *pc = g.pc;
@@ -79,16 +60,9 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
     CHECK(c1.fast > c0.fast);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
     CHECK_OK(amp_future_wait(f));
-    uint64_t ns = 0;
-    if (times) {
-      CHECK_OK(amp_future_elapsed_ns(f, &ns));
-      CHECK(ns > 0);
-    } else { /* the device's timestamps measure nothing: refused, saying so */
-      CHECK_STATUS(amp_future_elapsed_ns(f, &ns), AMP_ERROR_UNSUPPORTED_FEATURE);
-      CHECK_MSG("measure nothing");
-    }
+    gemm_check_elapsed(f, times);
     CHECK_OK(amp_array_view_synchronize(pc));
-    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = gemm_worst_error(c, dbl, want, nc);
+    double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = gemm_worst_error(h.c, dbl, h.want, h.nc);
     if (!(worst <= tol))
       fprintf(stderr, "  %d x %d x %d ta %d alpha %g beta %g section %d nan %d: error %g > %g\n", m,
               n, k, ta, alpha, beta, section, nan_c, worst, tol);
@@ -97,10 +71,7 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
   amp_future_release(f);
 out:
   gemm_padded_release(&g);
-  free(a);
-  free(b);
-  free(c);
-  free(want);
+  gemm_host_free(&h);
 }
 
 static long long live_buffers(void) {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "gemm_case.h"
 
 static amp_accelerator *acc[2];
 static amp_accelerator_view *av[2];
@@ -126,9 +127,7 @@ static void special_scalars(void) {
   for (int i = 0; i < M * N; i++)
     hc[i] = (float)i;
   amp_array_view *a = NULL, *b = NULL, *c = NULL;
-  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, ha, &a));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, hb, &b));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, hc, &c));
+  gemm_abc_views(AMP_FLOAT, M, N, K, 1, ha, hb, hc, &a, &b, &c);
   CHECK_OK(amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 0.0, a, b, 2.0, c));
   CHECK_OK(amp_array_view_synchronize(c));
   int bad = 0;
@@ -148,9 +147,7 @@ static void special_scalars(void) {
   CHECK_OK(amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c));
   CHECK_OK(amp_array_view_synchronize(c));
   CHECK_EQ_INT(test_wrong_products(hc, ha, hb, M, N, K), 0);
-  amp_array_view_release(a);
-  amp_array_view_release(b);
-  CHECK_OK(amp_array_view_release(c));
+  gemm_abc_release(a, b, c);
 }
 
 /* C written by a kernel-free path before: the newest C on an accelerator is what beta scales. */
@@ -164,9 +161,7 @@ static void c_newer_on_device(void) {
   for (int i = 0; i < M * N; i++)
     hd[i] = 5.0f;
   amp_array_view *a = NULL, *b = NULL, *c = NULL;
-  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, ha, &a));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, hb, &b));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, hc, &c));
+  gemm_abc_views(AMP_FLOAT, M, N, K, 1, ha, hb, hc, &a, &b, &c);
   /* C = 5 everywhere, copied in through an explicit copy on accelerator 1 */
   CHECK_OK(amp_copy_to_view(hd, sizeof hd, c));
   CHECK_OK(amp_array_view_synchronize_to(c, av[1]));
@@ -176,9 +171,7 @@ static void c_newer_on_device(void) {
   for (int i = 0; i < M * N; i++)
     bad += hc[i] != 5.0f + (float)K;
   CHECK_EQ_INT(bad, 0);
-  amp_array_view_release(a);
-  amp_array_view_release(b);
-  CHECK_OK(amp_array_view_release(c));
+  gemm_abc_release(a, b, c);
 }
 
 /* A transposed, and A a section with a row stride: each accelerator's part of A goes through a
@@ -337,9 +330,7 @@ static void bad_inputs(void) {
   amp_array_view_release(ints);
   amp_array_view_release(wrong);
   amp_array_view_release(cr);
-  amp_array_view_release(a);
-  amp_array_view_release(b);
-  CHECK_OK(amp_array_view_release(c));
+  gemm_abc_release(a, b, c);
 }
 
 /* A device's copy failing during the run (AMP_STAGING_FAIL_AFTER=0: every staged copy fails, and
@@ -354,9 +345,7 @@ static void device_failure(void) {
   fill(hc, 0, M * N, 3);
   memcpy(keep, hc, sizeof hc);
   amp_array_view *a = NULL, *b = NULL, *c = NULL;
-  CHECK_OK(amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, ha, &a));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, hb, &b));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, hc, &c));
+  gemm_abc_views(AMP_FLOAT, M, N, K, 1, ha, hb, hc, &a, &b, &c);
   setenv("AMP_STAGING_FAIL_AFTER", "0", 1);
   amp_status st = amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c);
   unsetenv("AMP_STAGING_FAIL_AFTER");
@@ -367,9 +356,7 @@ static void device_failure(void) {
   CHECK_OK(amp_blas_gemm_multi(av, 2, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, a, b, 0.0, c));
   CHECK_OK(amp_array_view_synchronize(c));
   CHECK_EQ_INT(test_wrong_products(hc, ha, hb, M, N, K), 0);
-  amp_array_view_release(a);
-  amp_array_view_release(b);
-  CHECK_OK(amp_array_view_release(c));
+  gemm_abc_release(a, b, c);
 }
 
 int main(int argc, char **argv) {

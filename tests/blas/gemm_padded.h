@@ -1,11 +1,13 @@
 /* tests/blas/gemm_padded.h: what gemm_choice.c and gemm_general.c share: one GEMM's operands over
  * host buffers as parents padded by `pad` elements each way and, for sections, their sections at
  * (pad, pad) (the parents themselves otherwise), released together; and the worst relative error
- * of C against the host's; and the start of their main. */
+ * of C against the host's; the host buffers themselves, A and B filled; the check of a GEMM's
+ * device time; and the start of their main. */
 #ifndef AMPCL_TESTS_GEMM_PADDED_H
 #define AMPCL_TESTS_GEMM_PADDED_H
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "ampcl.h"
 
@@ -81,6 +83,74 @@ static inline double gemm_worst_error(const void *c, int dbl, const double *want
       worst = isnan(e) ? INFINITY : e;
   }
   return worst;
+}
+
+/* The host buffers of one case: A (ar x ac), B (br x bc) and C (m x n) of float (dbl 0) or double
+ * elements, each inside a border of pad elements (leading dimensions lda, ldb, ldc; na, nb, nc
+ * elements in all), and room for C's expected contents (want). */
+typedef struct gemm_host {
+  int lda, ldb, ldc;
+  size_t na, nb, nc;
+  void *a, *b, *c;
+  double *want;
+} gemm_host;
+
+/* Allocates h's buffers and fills A and B, border included, with values whose products are exact
+ * (C and want are the case's to fill). 0 where every buffer was allocated; gemm_host_free either
+ * way. */
+static inline int gemm_host_make(gemm_host *h, int dbl, int pad, int ar, int ac, int br, int bc,
+                                 int m, int n) {
+  const size_t es = dbl ? sizeof(double) : sizeof(float);
+  h->lda = ac + 2 * pad, h->ldb = bc + 2 * pad, h->ldc = n + 2 * pad;
+  h->na = (size_t)(ar + 2 * pad) * h->lda, h->nb = (size_t)(br + 2 * pad) * h->ldb,
+  h->nc = (size_t)(m + 2 * pad) * h->ldc;
+  h->a = malloc(h->na * es), h->b = malloc(h->nb * es), h->c = malloc(h->nc * es);
+  h->want = malloc(h->nc * sizeof *h->want);
+  if (!h->a || !h->b || !h->c || !h->want)
+    return 1;
+  for (size_t i = 0; i < h->na; i++)
+    gemm_elem_put(h->a, dbl, i, (double)((i * 7) % 13) * 0.125 - 0.75);
+  for (size_t i = 0; i < h->nb; i++)
+    gemm_elem_put(h->b, dbl, i, (double)((i * 5) % 11) * 0.25 - 1.25);
+  return 0;
+}
+
+/* want, holding C as it was, becomes what the GEMM must leave there: alpha op(A) op(B) + beta C
+ * (m x n, inner dimension k; A and B transposed where ta, tb) inside the border, C outside it.
+ * Where beta is 0, C is not read (it may hold NaNs then). */
+static inline void gemm_host_expect(gemm_host *h, int dbl, int pad, int m, int n, int k, int ta,
+                                    int tb, double alpha, double beta) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int q = 0; q < k; q++) {
+        int ai = ta ? q : i, aj = ta ? i : q, bi = tb ? j : q, bj = tb ? q : j;
+        s += gemm_elem_get(h->a, dbl, (size_t)(ai + pad) * h->lda + aj + pad) *
+             gemm_elem_get(h->b, dbl, (size_t)(bi + pad) * h->ldb + bj + pad);
+      }
+      double *w = &h->want[(size_t)(i + pad) * h->ldc + j + pad];
+      *w = beta == 0.0 ? alpha * s : alpha * s + beta * *w;
+    }
+}
+
+static inline void gemm_host_free(gemm_host *h) {
+  free(h->a);
+  free(h->b);
+  free(h->c);
+  free(h->want);
+}
+
+/* The device time of a GEMM's future f: measured (> 0) where the device's timestamps measure
+ * something (`times`, test_device_times), else refused, saying so. */
+static inline void gemm_check_elapsed(amp_future *f, int times) {
+  uint64_t ns = 0;
+  if (times) {
+    CHECK_OK(amp_future_elapsed_ns(f, &ns));
+    CHECK(ns > 0);
+  } else {
+    CHECK_STATUS(amp_future_elapsed_ns(f, &ns), AMP_ERROR_UNSUPPORTED_FEATURE);
+    CHECK_MSG("measure nothing");
+  }
 }
 
 #endif /* AMPCL_TESTS_GEMM_PADDED_H */

@@ -116,9 +116,7 @@ static void opencl_paths(amp_accelerator_view *av) {
   gemm_fill(c, 0, M * N, 3);
   memcpy(c0, c, sizeof c);
   amp_array_view *va = NULL, *vb = NULL, *vc = NULL;
-  CHECK_OK(amp_array_view_create(amp_extent2(M, K), AMP_FLOAT, a, &va));
-  CHECK_OK(amp_array_view_create(amp_extent2(K, N), AMP_FLOAT, b, &vb));
-  CHECK_OK(amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, c, &vc));
+  gemm_abc_views(AMP_FLOAT, M, N, K, 0, a, b, c, &va, &vb, &vc);
   setenv("AMP_BLAS_CPU", "opencl", 1);
   CHECK_OK(amp_transfer_stats_reset());
   CHECK_OK(amp_blas_gemm(av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, va, vb, 0.5, vc, NULL));
@@ -150,9 +148,7 @@ static void opencl_paths(amp_accelerator_view *av) {
 static void gemm_case_refused_double(amp_accelerator_view *av) {
   static double a[4], b[4], c[4];
   amp_array_view *va = NULL, *vb = NULL, *vc = NULL;
-  CHECK_OK(amp_array_view_create_const(amp_extent2(2, 2), AMP_DOUBLE, a, &va));
-  CHECK_OK(amp_array_view_create_const(amp_extent2(2, 2), AMP_DOUBLE, b, &vb));
-  CHECK_OK(amp_array_view_create(amp_extent2(2, 2), AMP_DOUBLE, c, &vc));
+  gemm_abc_views(AMP_DOUBLE, 2, 2, 2, 1, a, b, c, &va, &vb, &vc);
   CHECK_STATUS(amp_blas_gemm(av, AMP_NO_TRANS, AMP_NO_TRANS, 1.0, va, vb, 0.0, vc, NULL),
                AMP_ERROR_UNSUPPORTED_FEATURE);
   CHECK_MSG("double precision");

@@ -247,6 +247,15 @@ static int steps_of_one(const uint32_t *old, size_t n, uint32_t init, int32_t di
   return ok;
 }
 
+/* Launches N work items: kernel k with the four arguments a, or with `tiled` its tile_static form
+ * kt in tiles of TILE, with the first nt of them. */
+static void launch_n(amp_kernel *k, amp_kernel *kt, int tiled, const amp_arg a[4], size_t nt) {
+  if (tiled)
+    CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), TILE), kt, a, nt));
+  else
+    CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, a, 4));
+}
+
 /* Runs operation op over N work items: on c[0] with kernel k, or with kt (tiled) on one
  * tile_static counter per tile, loaded from and stored back to c[tile]. v holds the operands,
  * old gets the returned values; all are 32-bit elements of type et. */
@@ -257,10 +266,7 @@ static void launch_rmw(amp_kernel *k, amp_kernel *kt, int tiled, amp_elem_type e
   CHECK_OK(amp_array_view_create_const(amp_extent1(N), et, v, &vv));
   CHECK_OK(amp_array_view_create(amp_extent1(N), et, old, &vo));
   amp_arg a[] = {amp_arg_view(vc), amp_arg_view(vv), amp_arg_view(vo), amp_arg_int(op)};
-  if (tiled)
-    CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), TILE), kt, a, 4));
-  else
-    CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, a, 4));
+  launch_n(k, kt, tiled, a, 4);
   CHECK_OK(amp_array_view_synchronize(vc));
   CHECK_OK(amp_array_view_synchronize(vo));
   amp_array_view_release(vc);
@@ -330,10 +336,7 @@ static void test_compare_exchange(const char *type) {
     CHECK_OK(amp_array_view_create(amp_extent1(N), et, expected, &ve));
     CHECK_OK(amp_array_view_create(amp_extent1(N), AMP_INT32, won, &vw));
     amp_arg a[] = {amp_arg_view(vc), amp_arg_view(ve), amp_arg_view(vw), amp_arg_int(mode)};
-    if (tiled)
-      CHECK_OK(amp_parallel_for_each_tiled(av, amp_tile1(amp_extent1(N), TILE), kt, a, 3));
-    else
-      CHECK_OK(amp_parallel_for_each(av, amp_extent1(N), k, a, 4));
+    launch_n(k, kt, tiled, a, 3);
     CHECK_OK(amp_array_view_synchronize(vc));
     CHECK_OK(amp_array_view_synchronize(ve));
     CHECK_OK(amp_array_view_synchronize(vw));

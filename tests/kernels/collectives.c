@@ -131,6 +131,10 @@ static const shape shapes[] = {{1, {3}, {1}, GPU},           {1, {21}, {7}, SMAL
     }                                                                                              \
     (void)(HIGHEST);                                                                               \
     (void)(CUSTOM_ID);                                                                             \
+  }                                                                                                \
+  /* the same over raw elements, for the table of the types below */                               \
+  static void SUF##_tile_raw(const void *v, int n, int tile, int mul, void *want) {                \
+    SUF##_tile((const C *)v, n, tile, mul, (C(*)[NOUT])want);                                      \
   }
 
 #define ADD(a, b)    ((a) + (b))
@@ -144,6 +148,10 @@ HOST_COLLECTIVES(int64_t, i64, ADD, IMIN, IMAX, XOR, 0, INT64_MIN, INT64_MAX)
 HOST_COLLECTIVES(uint64_t, u64, ADD, IMIN, IMAX, XOR, 0, 0u, UINT64_MAX)
 HOST_COLLECTIVES(float, f32, ADD, fminf, fmaxf, LARGER, -INFINITY, -INFINITY, INFINITY)
 HOST_COLLECTIVES(double, f64, ADD, fmin, fmax, LARGER, -INFINITY, -INFINITY, INFINITY)
+
+/* The host's outputs of a tile by type index, in the order of main's elems. */
+static void (*const host_tile[6])(const void *v, int n, int tile, int mul, void *want) = {
+    i32_tile_raw, u32_tile_raw, i64_tile_raw, u64_tile_raw, f32_tile_raw, f64_tile_raw};
 
 typedef struct {
   const char *cl, *opts;
@@ -259,26 +267,7 @@ static void check_type(amp_accelerator_view *av, int t, const elem *e) {
         bad = 1;
         break;
       }
-      switch (t) {
-      case 0:
-        i32_tile((int32_t *)v, threads, tile, mul, (int32_t(*)[NOUT])want);
-        break;
-      case 1:
-        u32_tile((uint32_t *)v, threads, tile, mul, (uint32_t(*)[NOUT])want);
-        break;
-      case 2:
-        i64_tile((int64_t *)v, threads, tile, mul, (int64_t(*)[NOUT])want);
-        break;
-      case 3:
-        u64_tile((uint64_t *)v, threads, tile, mul, (uint64_t(*)[NOUT])want);
-        break;
-      case 4:
-        f32_tile((float *)v, threads, tile, mul, (float(*)[NOUT])want);
-        break;
-      default:
-        f64_tile((double *)v, threads, tile, mul, (double(*)[NOUT])want);
-        break;
-      }
+      host_tile[t](v, threads, tile, mul, want);
       for (int lid = 0; lid < threads && !bad; lid++)
         for (int c = 0; c < NOUT && !bad; c++)
           if (memcmp(out + ((size_t)at[lid] * NOUT + c) * e->size,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ampcl.h"
+#include "check.h"
 
 /* fill(AMP_VIEW(T, v), T value): every element of a rank-2 view; built with -DT=<type>. */
 static const char *const fill2d_src = "__kernel void fill(AMP_VIEW(T, v), T value) {\n"
@@ -51,6 +52,13 @@ static inline void elem_put(amp_elem_type t, void *p, size_t i, double v) {
 /* A value no product here can equal: NaN for floating types, INT32_MIN for int. */
 static inline double elem_sentinel(amp_elem_type t) {
   return t.kind == AMP_ELEM_INT32 ? (double)INT32_MIN : (double)NAN;
+}
+
+/* The sentinel as fill2d_src's `value` argument. */
+static inline amp_arg elem_sentinel_arg(amp_elem_type t) {
+  return t.kind == AMP_ELEM_INT32   ? amp_arg_int(INT32_MIN)
+         : t.kind == AMP_ELEM_FLOAT ? amp_arg_float(NAN)
+                                    : amp_arg_double(NAN);
 }
 
 /* ref and mag (m x n) = the product of the m x w block of A and the w x n block of B at rows r0..,
@@ -102,6 +110,44 @@ static inline amp_status matmul_operands(int section, int r0, int c0, int m, int
       (st = amp_array_view_section(*fb, amp_index2(r0, c0), amp_extent2(w, n), vb)))
     return st;
   return amp_array_view_section(*fc, amp_index2(r0, c0), amp_extent2(m, n), vc);
+}
+
+/* The views of one matmul test: the full views of A, B and C, and the operands a kernel runs on
+ * (see matmul_operands). */
+typedef struct matmul_views {
+  amp_array_view *fa, *fb, *fc, *va, *vb, *vc;
+} matmul_views;
+
+/* *v's views of A (ra x lda), B (rb x ldb) and C (rc x ldc), then the operands (matmul_operands).
+ * With `section`, C's whole buffer is filled with the sentinel on the device first (fill, built
+ * from fill2d_src): the device holds all of C, newer than the host, so synchronizing fc brings
+ * all of it back and a write outside the section shows. Says what failed; the first failure, or
+ * AMP_SUCCESS. *v is ready for matmul_views_release either way. */
+static inline amp_status matmul_views_make(amp_accelerator_view *av, amp_kernel *fill,
+                                           amp_elem_type t, int section, int r0, int c0, int m,
+                                           int w, int n, int ra, int lda, const void *A, int rb,
+                                           int ldb, const void *B, int rc, int ldc, void *C,
+                                           matmul_views *v) {
+  *v = (matmul_views){NULL, NULL, NULL, NULL, NULL, NULL};
+  amp_status st;
+  if ((st = matmul_full_views(t, ra, lda, A, rb, ldb, B, rc, ldc, C, &v->fa, &v->fb, &v->fc))) {
+    fprintf(stderr, "creating views: %s\n", amp_last_error());
+    return st;
+  }
+  if (section) {
+    amp_arg fargs[] = {amp_arg_view(v->fc), elem_sentinel_arg(t)};
+    CHECK_OK(amp_parallel_for_each(av, amp_extent2(rc, ldc), fill, fargs, AMP_NARGS(fargs)));
+  }
+  if ((st = matmul_operands(section, r0, c0, m, w, n, &v->fa, &v->fb, &v->fc, &v->va, &v->vb,
+                            &v->vc)))
+    fprintf(stderr, "creating sections: %s\n", amp_last_error());
+  return st;
+}
+
+static inline void matmul_views_release(matmul_views *v) {
+  amp_array_view *all[] = {v->va, v->vb, v->vc, v->fa, v->fb, v->fc};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    amp_array_view_release(all[i]);
 }
 
 /* Where C (an rc x ldc row-major buffer) holds the product at rows r0.., columns c0.. (m x n, inner

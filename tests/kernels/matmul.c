@@ -165,7 +165,7 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
   double *ref = malloc((size_t)m * n * sizeof(double));
   double *mag = malloc((size_t)m * n * sizeof(double));
   int bad = -1;
-  amp_array_view *fa = NULL, *fb = NULL, *fc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  matmul_views v = {NULL, NULL, NULL, NULL, NULL, NULL};
   if (!A || !B || !C || !ref || !mag)
     goto done;
   for (size_t i = 0; i < (size_t)ra * lda; i++)
@@ -176,23 +176,12 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
     elem_put(e->type, C, i, elem_sentinel(e->type));
   matmul_reference(e->type, A, lda, B, ldb, r0, c0, m, n, w, ref, mag);
 
-  amp_status st;
-  if ((st = matmul_full_views(e->type, ra, lda, A, rb, ldb, B, rc, ldc, C, &fa, &fb, &fc))) {
-    fprintf(stderr, "creating views: %s\n", amp_last_error());
+  amp_status st = matmul_views_make(av, fill, e->type, section, r0, c0, m, w, n, ra, lda, A, rb,
+                                    ldb, B, rc, ldc, C, &v);
+  if (st != AMP_SUCCESS)
     goto done;
-  }
-  if (section) {
-    amp_arg fargs[] = {amp_arg_view(fc), e->type.kind == AMP_ELEM_INT32   ? amp_arg_int(INT32_MIN)
-                                         : e->type.kind == AMP_ELEM_FLOAT ? amp_arg_float(NAN)
-                                                                          : amp_arg_double(NAN)};
-    CHECK_OK(amp_parallel_for_each(av, amp_extent2(rc, ldc), fill, fargs, AMP_NARGS(fargs)));
-  }
-  if ((st = matmul_operands(section, r0, c0, m, w, n, &fa, &fb, &fc, &va, &vb, &vc))) {
-    fprintf(stderr, "creating sections: %s\n", amp_last_error());
-    goto done;
-  }
-  CHECK_OK(st = launch(av, c, k, va, vb, vc, m, n));
-  CHECK_OK(amp_array_view_synchronize(fc ? fc : vc));
+  CHECK_OK(st = launch(av, c, k, v.va, v.vb, v.vc, m, n));
+  CHECK_OK(amp_array_view_synchronize(v.fc ? v.fc : v.vc));
   if (st != AMP_SUCCESS)
     goto done;
 
@@ -201,12 +190,7 @@ static int run_one(amp_accelerator_view *av, const config *c, const elem *e, amp
            section_name(section));
   bad = check_product(e->type, C, rc, ldc, r0, c0, m, n, w, ref, mag, what);
 done:
-  amp_array_view_release(va);
-  amp_array_view_release(vb);
-  amp_array_view_release(vc);
-  amp_array_view_release(fa);
-  amp_array_view_release(fb);
-  amp_array_view_release(fc);
+  matmul_views_release(&v);
   free(A);
   free(B);
   free(C);

@@ -71,12 +71,6 @@ static const int sizes[][3] = {{1, 1, 1}, {37, 29, 41}, {64, 64, 64}, {130, 33, 
 
 static uint32_t rng = 2718u;
 
-static amp_arg sentinel_arg(const elem *e) {
-  return e->type.kind == AMP_ELEM_INT32   ? amp_arg_int(INT32_MIN)
-         : e->type.kind == AMP_ELEM_FLOAT ? amp_arg_float(NAN)
-                                          : amp_arg_double(NAN);
-}
-
 static amp_status launch(amp_accelerator_view *av, const lesson *l, amp_kernel *k,
                          amp_array_view *va, amp_array_view *vb, amp_array_view *vc, int m, int n) {
   const amp_extent threads =
@@ -103,7 +97,7 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
   double *ref = malloc((size_t)m * n * sizeof(double));
   double *mag = malloc((size_t)m * n * sizeof(double));
   int bad = -1;
-  amp_array_view *fa = NULL, *fb = NULL, *fc = NULL, *va = NULL, *vb = NULL, *vc = NULL;
+  matmul_views v = {NULL, NULL, NULL, NULL, NULL, NULL};
   if (!A || !A0 || !B || !B0 || !C || !ref || !mag)
     goto done;
   const double scale = e->type.kind == AMP_ELEM_INT32 ? 1.0 : 8.0;
@@ -117,23 +111,12 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
   memcpy(B0, B, nb * e->size);
   matmul_reference(e->type, A, lda, B, ldb, r0, c0, m, n, w, ref, mag);
 
-  amp_status st;
-  if ((st = matmul_full_views(e->type, ra, lda, A, rb, ldb, B, rc, ldc, C, &fa, &fb, &fc))) {
-    fprintf(stderr, "creating views: %s\n", amp_last_error());
+  amp_status st = matmul_views_make(av, fill, e->type, section, r0, c0, m, w, n, ra, lda, A, rb,
+                                    ldb, B, rc, ldc, C, &v);
+  if (st != AMP_SUCCESS)
     goto done;
-  }
-  if (section) {
-    /* The whole C buffer on the device, newer than the host's: synchronizing fc brings all of it
-     * back, so a write outside the section would show. */
-    amp_arg fargs[] = {amp_arg_view(fc), sentinel_arg(e)};
-    CHECK_OK(amp_parallel_for_each(av, amp_extent2(rc, ldc), fill, fargs, AMP_NARGS(fargs)));
-  }
-  if ((st = matmul_operands(section, r0, c0, m, w, n, &fa, &fb, &fc, &va, &vb, &vc))) {
-    fprintf(stderr, "creating sections: %s\n", amp_last_error());
-    goto done;
-  }
-  CHECK_OK(st = launch(av, l, k, va, vb, vc, m, n));
-  CHECK_OK(amp_array_view_synchronize(fc ? fc : vc));
+  CHECK_OK(st = launch(av, l, k, v.va, v.vb, v.vc, m, n));
+  CHECK_OK(amp_array_view_synchronize(v.fc ? v.fc : v.vc));
   if (st != AMP_SUCCESS)
     goto done;
 
@@ -146,12 +129,7 @@ static int run_one(amp_accelerator_view *av, const lesson *l, const elem *e, amp
     bad++;
   }
 done:
-  amp_array_view_release(va);
-  amp_array_view_release(vb);
-  amp_array_view_release(vc);
-  amp_array_view_release(fa);
-  amp_array_view_release(fb);
-  amp_array_view_release(fc);
+  matmul_views_release(&v);
   free(A);
   free(A0);
   free(B);
@@ -163,9 +141,7 @@ done:
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_accelerator *acc;
   amp_accelerator_properties props;
   REQUIRE_OK(amp_accelerator_view_get_accelerator(av, &acc));

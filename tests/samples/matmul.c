@@ -61,9 +61,7 @@ static amp_status run(amp_accelerator_view *av, amp_kernel *kernel, shape s, int
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   amp_accelerator_properties props;
   if (test_props(av, &props) != AMP_SUCCESS)
     return 1;

@@ -4,8 +4,7 @@
  * elements (several passes; up to 513 in the small runs, tests/check.h), reading a view of host
  * memory and, for one size, an array. A kernel launched with another tile than its build is
  * refused, and the host memory under the view stays as it was. */
-#include "check.h"
-#include "sample_drivers.h"
+#include "samples/sample_tiles.h"
 
 static const int sizes[] = {1, 31, 255, 256, 257, 513, 100003, (1 << 20) + 7};
 enum { NSIZES = sizeof sizes / sizeof sizes[0], MAXN = (1 << 20) + 7 };
@@ -19,18 +18,15 @@ static int64_t host_sum(int n) {
   return s;
 }
 
-static void test_tile(amp_accelerator_view *av, int tile) {
-  sample_kernels k;
-  CHECK_OK(sample_kernels_create(tile, &k));
-  if (!k.carry)
-    return;
+static void check_tile(amp_accelerator_view *av, const sample_kernels *k) {
+  const int tile = k->tile;
   for (int z = 0; z < NSIZES && !(test_small() && sizes[z] > 1000); z++) {
     const int n = sizes[z];
     amp_array_view *v = NULL;
     CHECK_OK(amp_array_view_create_const(amp_extent1(n), AMP_INT32, data, &v));
     for (int r = 0; r < SAMPLE_REDUCE_KINDS && v; r++) {
       int32_t got = -12345;
-      CHECK_OK(sample_reduce(av, &k, (sample_reduce_kind)r, amp_arg_view(v), n, 64, &got));
+      CHECK_OK(sample_reduce(av, k, (sample_reduce_kind)r, amp_arg_view(v), n, 64, &got));
       if (got != host_sum(n))
         fprintf(stderr, "%s, tile %d, n %d: %d, the host's %lld\n", sample_reduce_names[r], tile, n,
                 got, (long long)host_sum(n));
@@ -44,10 +40,9 @@ static void test_tile(amp_accelerator_view *av, int tile) {
   CHECK_OK(amp_array_create_from(av, amp_extent1(na), AMP_INT32, data, &a));
   int32_t got = 0;
   if (a)
-    CHECK_OK(sample_reduce(av, &k, SAMPLE_REDUCE_CASCADED, amp_arg_array(a), na, 3, &got));
+    CHECK_OK(sample_reduce(av, k, SAMPLE_REDUCE_CASCADED, amp_arg_array(a), na, 3, &got));
   CHECK_EQ_INT(got, host_sum(na));
   amp_array_release(a);
-  sample_kernels_release(&k);
 }
 
 /* A tiled sample launched with a tile its build does not have: refused, nothing written. */
@@ -73,17 +68,10 @@ static void test_wrong_tile(amp_accelerator_view *av) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   sample_fill(data, MAXN, 12345u, 256); /* -128 .. 127: sums of 2^20 fit an int */
-  amp_accelerator_properties props;
-  if (test_props(av, &props) != AMP_SUCCESS)
+  if (sample_check_tiles(av, check_tile))
     return 1;
-  /* the tuned tile where the device allows it (not on a device seen weaker), and the least */
-  if (props.max_tile_size >= 256)
-    test_tile(av, 256);
-  test_tile(av, 32);
   test_wrong_tile(av);
   return check_done();
 }

@@ -3,8 +3,7 @@
  * the tiles before) against the host's running sums, at tiles of 256 and 32 threads and at sizes
  * from one element to 70,001 (three levels of tile totals at tile 32), reading a view of host
  * memory and writing one, and from an array into an array. */
-#include "check.h"
-#include "sample_drivers.h"
+#include "samples/sample_tiles.h"
 
 static const int sizes[] = {1, 2, 31, 64, 65, 256, 511, 513, 4097, 70001};
 enum { NSIZES = sizeof sizes / sizeof sizes[0], MAXN = 70001 };
@@ -32,11 +31,8 @@ static int mismatches(int n, const char *what, int tile) {
   return bad;
 }
 
-static void test_tile(amp_accelerator_view *av, int tile) {
-  sample_kernels k;
-  CHECK_OK(sample_kernels_create(tile, &k));
-  if (!k.carry)
-    return;
+static void check_tile(amp_accelerator_view *av, const sample_kernels *k) {
+  const int tile = k->tile;
   for (int z = 0; z < NSIZES && !(test_small() && sizes[z] > 4097); z++) {
     const int n = sizes[z];
     for (int c = 0; c < SAMPLE_SCAN_KINDS; c++) {
@@ -47,8 +43,7 @@ static void test_tile(amp_accelerator_view *av, int tile) {
       CHECK_OK(amp_array_view_create_const(amp_extent1(n), AMP_INT32, data, &vin));
       CHECK_OK(amp_array_view_create(amp_extent1(n), AMP_INT32, out, &vout));
       if (vin && vout) {
-        CHECK_OK(
-            sample_scan(av, &k, (sample_scan_kind)c, amp_arg_view(vin), amp_arg_view(vout), n));
+        CHECK_OK(sample_scan(av, k, (sample_scan_kind)c, amp_arg_view(vin), amp_arg_view(vout), n));
         CHECK_OK(amp_array_view_synchronize(vout));
         CHECK_EQ_INT(mismatches(n, sample_scan_names[c], tile), 0);
       }
@@ -63,27 +58,19 @@ static void test_tile(amp_accelerator_view *av, int tile) {
     CHECK_OK(amp_array_create_from(av, amp_extent1(MAXN), AMP_INT32, data, &a));
     CHECK_OK(amp_array_create(av, amp_extent1(MAXN), AMP_INT32, &b));
     if (a && b) {
-      CHECK_OK(sample_scan(av, &k, (sample_scan_kind)c, amp_arg_array(a), amp_arg_array(b), MAXN));
+      CHECK_OK(sample_scan(av, k, (sample_scan_kind)c, amp_arg_array(a), amp_arg_array(b), MAXN));
       CHECK_OK(amp_copy_from_array(b, out, sizeof out));
       CHECK_EQ_INT(mismatches(MAXN, sample_scan_names[c], tile), 0);
     }
     amp_array_release(b);
     amp_array_release(a);
   }
-  sample_kernels_release(&k);
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   sample_fill(data, MAXN, 777u, 128);
-  amp_accelerator_properties props;
-  if (test_props(av, &props) != AMP_SUCCESS)
+  if (sample_check_tiles(av, check_tile))
     return 1;
-  /* the tuned tile where the device allows it (not on a device seen weaker), and the least */
-  if (props.max_tile_size >= 256)
-    test_tile(av, 256);
-  test_tile(av, 32);
   return check_done();
 }

@@ -41,9 +41,7 @@ static int mismatches(int clamp) {
 }
 
 int main(void) {
-  amp_accelerator_view *av = test_view();
-  if (!av)
-    return 1;
+  REQUIRE_VIEW(av);
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++)
       for (int ch = 0; ch < 4; ch++)
