@@ -31,7 +31,7 @@ typedef struct amp__device_limits {
   size_t kernel_tile; /* 0: the kernels' own */
   uint64_t local;     /* 0: the device's own */
   int no_fp64, no_images, no_profiling;
-  int int64_atomics; /* 0: as the device answers; else 1 + the level it is lowered to (0, 1, 2) */
+  int int64_atomics;  /* 0: as the device answers; else 1 + the level it is lowered to (0, 1, 2) */
   int no_nan_payload; /* arithmetic taken to drop NaN payloads (debug mode's poison check) */
 } amp__device_limits;
 
