@@ -40,10 +40,9 @@ static void index_text(const amp_array_view *v, size_t b, char *buf, size_t cap)
  * 1 or -1, measured once per accelerator. Where the question itself fails, 1: only the exact
  * poison counts, as on a device that keeps payloads. */
 static int measure_payload(amp_accelerator_view *q, int dbl) {
-  static const char *src[2] = {
-      "__kernel void k(__global float *a) { a[1] = a[0] + 1.0f; }\n",
-      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-      "__kernel void k(__global double *a) { a[1] = a[0] + 1.0; }\n"};
+  static const char *src[2] = {"__kernel void k(__global float *a) { a[1] = a[0] + 1.0f; }\n",
+                               "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                               "__kernel void k(__global double *a) { a[1] = a[0] + 1.0; }\n"};
   const size_t size = dbl ? 8 : 4;
   unsigned char a[16];
   amp__poison_fill_host(a, sizeof a, size);
