@@ -144,7 +144,8 @@ static int already_kept(const char *out, size_t o, const char *c, size_t n) {
 }
 
 char *amp__log_tidy(const char *log, int diagnostics_only) {
-  char *out = malloc(strlen(log) + 1);
+  /* every kept line ends in '\n', so a last line without one grows by a byte */
+  char *out = malloc(strlen(log) + 2);
   if (!out)
     return NULL;
   size_t o = 0;
