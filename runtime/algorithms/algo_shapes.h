@@ -33,6 +33,8 @@ typedef enum amp__algo_path {
   AMP__SHAPE_STENCIL_COLUMNS,     /* stencil.cl, the column kernels */
   AMP__SHAPE_FIXED,               /* fixed_order.cl, a tile per chunk */
   AMP__SHAPE_FIXED_CPU,           /* fixed_order.cl, runs of chunks per thread (CPU devices) */
+  AMP__SHAPE_HISTOGRAM_WEIGHTED,  /* histogram_weighted.cl */
+  AMP__SHAPE_REDUCE_BY_KEY,       /* reduce_by_key.cl, amp_rbk_values */
   AMP__SHAPE_NPATHS
 } amp__algo_path;
 

@@ -7,10 +7,6 @@
 
 #include "algorithms/algo.h"
 
-#define WH_TILE                                                                                    \
-  256 /* the tuned tile; 128, 64, 32 where the device allows less (amp__algo_tile)                 \
-       */
-
 static amp_status check_args(amp_accelerator_view *view, amp_array_view *src,
                              amp_array_view *weights, amp_array_view *bins, const char *fn) {
   amp_status status = AMP_SUCCESS;
@@ -30,13 +26,14 @@ amp_status amp_histogram_weighted(amp_accelerator_view *view, amp_array_view *sr
   AMP__TRY(check_args(view, src, weights, bins, fn));
   size_t nb = (size_t)bins->extent.dim[0], n = (size_t)src->extent.dim[0];
   int local = nb * 4 <= view->acc->props.local_memory / 2;
-  int tile = WH_TILE;
-  AMP__TRY(
-      amp__algo_tile(view, WH_TILE, AMP__ALGO_LEAST_TILE, 0, local ? nb * 4 : 0, fn, fn, &tile));
+  /* the tuned tile, or 128, 64, 32 where the device allows less (amp__algo_tile) */
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_HISTOGRAM_WEIGHTED);
+  int tile = s->tile;
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, 0, local ? nb * 4 : 0, fn, fn, &tile));
   char opts[96];
   snprintf(opts, sizeof opts, "-DT=%s -DW=%s -DWH_TILE=%d", amp__algo_type_name(src->type.kind, 0),
            amp__algo_type_name(weights->type.kind, 0), tile);
-  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * 4, 4096);
+  size_t tiles = amp__algo_tiles(view, n, (size_t)tile * (size_t)s->per, (size_t)s->most);
   /* the last, the tile's copy of the bins, only where they fit tile_static memory */
   amp_arg a[] = {amp_arg_view(src), amp_arg_view(weights), amp_arg_view(bins),
                  amp_arg_local(nb * 4)};

@@ -8,9 +8,6 @@
 
 #include "algorithms/algo.h"
 
-#define RBK_TILE 256 /* the tuned tile of amp_rbk_values; smaller where the device allows less */
-#define RBK_PER  16  /* elements a thread of amp_rbk_values walks */
-
 /* The operator's identity for values of kind k, as OpenCL C text. */
 static const char *identity(amp_reduce_op op, amp_elem_kind k) {
   if (op == AMP_REDUCE_SUM)
@@ -72,13 +69,15 @@ amp_status amp_reduce_by_key(amp_accelerator_view *view, amp_array_view *keys,
   AMP__TRY(check_args(view, keys, values, op, out_keys, out_values, count, fn));
   *count = 0;
   int n = keys->extent.dim[0];
-  int tile = RBK_TILE;
-  AMP__TRY(amp__algo_tile(view, RBK_TILE, AMP__ALGO_LEAST_TILE, 0, 0, fn, fn, &tile));
+  /* the tuned tile (smaller where the device allows less) and the elements a thread walks */
+  const amp__algo_shape *s = amp__algo_shape_of(view, AMP__SHAPE_REDUCE_BY_KEY);
+  int tile = s->tile, per = s->per;
+  AMP__TRY(amp__algo_tile(view, s->tile, s->least, 0, 0, fn, fn, &tile));
   amp_elem_kind vk = values->type.kind;
   char opts[160];
   snprintf(opts, sizeof opts, "-DK=%s -DT=%s -DRBK_OP=%d -DRBK_ID=%s -DRBK_PER=%d%s",
            amp__algo_type_name(keys->type.kind, 0), amp__algo_type_name(vk, 0), (int)op,
-           identity(op, vk), RBK_PER, vk == AMP_ELEM_FLOAT ? " -DRBK_FLOAT=1" : "");
+           identity(op, vk), per, vk == AMP_ELEM_FLOAT ? " -DRBK_FLOAT=1" : "");
   AMP__TRY(amp__array_view_create_empty(amp_extent1(n), AMP_UINT32, fn, &seg));
   size_t segments = 0;
   AMP__TRY(number_segments(view, keys, seg, opts, &segments));
@@ -92,7 +91,7 @@ amp_status amp_reduce_by_key(amp_accelerator_view *view, amp_array_view *keys,
   amp_arg ak[] = {amp_arg_view(keys), amp_arg_view(seg), amp_arg_view(out_keys),
                   amp_arg_view(out_values)};
   AMP__TRY(amp_parallel_for_each(view, amp_extent1(n), kk, ak, AMP_NARGS(ak)));
-  size_t threads = (size_t)n / RBK_PER + ((size_t)n % RBK_PER != 0);
+  size_t threads = (size_t)n / (size_t)per + ((size_t)n % per != 0);
   size_t tiles = threads / (size_t)tile + (threads % (size_t)tile != 0);
   amp_arg av[] = {amp_arg_view(values), amp_arg_view(seg), amp_arg_view(out_values)};
   AMP__TRY(amp__algo_launch1(view, kv, tiles, tile, av, AMP_NARGS(av)));
