@@ -293,7 +293,7 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(choice == AMP__GEMM_FAST ? c1.fast - c0.fast : c1.clblast - c0.clblast, 2);
   CHECK_EQ_INT(choice == AMP__GEMM_FAST ? c1.clblast - c0.clblast : c1.fast - c0.fast, 0);
   if (f)
-    gemm_check_elapsed(f, times);
+    test_check_elapsed(f, times);
   amp_future_release(f);
   /* Every size under auto: classes 1 and 512 measured once each (class 64 is cached). */
   c0 = amp__gemm_counts_get();

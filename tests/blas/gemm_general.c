@@ -60,7 +60,7 @@ static void gemm_case(amp_accelerator_view *av, int m, int n, int k, int ta, dou
     CHECK(c1.fast > c0.fast);
     CHECK_EQ_INT(c1.clblast, c0.clblast);
     CHECK_OK(amp_future_wait(f));
-    gemm_check_elapsed(f, times);
+    test_check_elapsed(f, times);
     CHECK_OK(amp_array_view_synchronize(pc));
     double tol = (dbl ? 1e-12 : 2e-5) * (k + 1), worst = gemm_worst_error(h.c, dbl, h.want, h.nc);
     if (!(worst <= tol))

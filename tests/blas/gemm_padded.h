@@ -140,17 +140,4 @@ static inline void gemm_host_free(gemm_host *h) {
   free(h->want);
 }
 
-/* The device time of a GEMM's future f: measured (> 0) where the device's timestamps measure
- * something (`times`, test_device_times), else refused, saying so. */
-static inline void gemm_check_elapsed(amp_future *f, int times) {
-  uint64_t ns = 0;
-  if (times) {
-    CHECK_OK(amp_future_elapsed_ns(f, &ns));
-    CHECK(ns > 0);
-  } else {
-    CHECK_STATUS(amp_future_elapsed_ns(f, &ns), AMP_ERROR_UNSUPPORTED_FEATURE);
-    CHECK_MSG("measure nothing");
-  }
-}
-
 #endif /* AMPCL_TESTS_GEMM_PADDED_H */
