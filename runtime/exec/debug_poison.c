@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cl_probe.h"
 #include "exec/arg_kinds.h"
 #include "exec/arg_mismatch.h"
 #include "exec/launch_debug.h"
@@ -40,38 +41,23 @@ static void index_text(const amp_array_view *v, size_t b, char *buf, size_t cap)
  * 1 or -1, measured once per accelerator. Where the question itself fails, 1: only the exact
  * poison counts, as on a device that keeps payloads. */
 static int measure_payload(amp_accelerator_view *q, int dbl) {
-  static const char *src[2] = {"__kernel void k(__global float *a) { a[1] = a[0] + 1.0f; }\n",
-                               "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                               "__kernel void k(__global double *a) { a[1] = a[0] + 1.0; }\n"};
-  const size_t size = dbl ? 8 : 4;
+  static const char *const src[2] = {
+      "__kernel void k(__global float *a) { a[1] = a[0] + 1.0f; }\n",
+      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+      "__kernel void k(__global double *a) { a[1] = a[0] + 1.0; }\n"};
+  const size_t size = dbl ? 8 : 4, one = 1;
   unsigned char a[16];
   amp__poison_fill_host(a, sizeof a, size);
-  cl_int err = CL_SUCCESS;
-  cl_device_id dev = q->acc->device;
-  cl_program p = clCreateProgramWithSource(q->acc->context, 1, &src[dbl], NULL, &err);
-  cl_kernel k = NULL;
-  cl_mem m = NULL;
-  if (err == CL_SUCCESS)
-    err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
-  if (err == CL_SUCCESS)
-    k = clCreateKernel(p, "k", &err);
-  if (err == CL_SUCCESS)
-    m = clCreateBuffer(q->acc->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * size, a,
-                       &err);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(k, 0, sizeof m, &m);
-  size_t one = 1;
-  if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer(q->queue, m, CL_TRUE, 0, 2 * size, a, 0, NULL, NULL);
-  if (m)
-    clReleaseMemObject(m);
-  if (k)
-    clReleaseKernel(k);
-  if (p)
-    clReleaseProgram(p);
-  return err != CL_SUCCESS || amp__is_poison(a + size, size) ? 1 : -1;
+  amp__cl_probe p;
+  int ok = amp__cl_probe_begin(q->acc, src[dbl], "", "k", 0, &p) == 0;
+  cl_mem m =
+      ok ? amp__cl_probe_buffer(&p, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * size, a) : NULL;
+  ok =
+      m && clSetKernelArg(p.kernel, 0, sizeof m, &m) == CL_SUCCESS &&
+      clEnqueueNDRangeKernel(p.queue, p.kernel, 1, NULL, &one, NULL, 0, NULL, NULL) == CL_SUCCESS &&
+      clEnqueueReadBuffer(p.queue, m, CL_TRUE, 0, 2 * size, a, 0, NULL, NULL) == CL_SUCCESS;
+  amp__cl_probe_end(&p);
+  return !ok || amp__is_poison(a + size, size) ? 1 : -1;
 }
 
 /* Whether a NaN without the poison's payload in an element of kind `type` counts as the poison
