@@ -5,6 +5,9 @@
 #   . .device/setup.sh && bash lab/gpu_suite_faults.sh "$OUT"          # every part
 #   PARTS="tests debug" ... runs those parts only
 #   T_TESTS=200 T_DEBUG=150 ...   the parts' time limits in seconds (default 240 and 200)
+#   FAULT_SETS="tile=32,local=16384,fp64=0,images=0,profiling=0"   the faults part's settings,
+#                                 one run each (default: that one, then tile=64, then tile=128)
+#   PARTS=argprobe ...            lab/arg_info_probe.c: the argument information the driver gives
 NAME=suite-faults
 PARTS=${PARTS:-tests debug examples faults}
 . "$(dirname "$0")/gpu_common.sh"
@@ -17,6 +20,10 @@ ct() { # file, seconds, ctest arguments...: run, keep the output, print the summ
   echo "$f: rc=$? $(($(date +%s) - t0)) s"
   grep -E "tests passed|Failed|Not Run|\*\*\*Timeout|Exception" "$o/$f" | tail -15
 }
+if on argprobe; then
+  cc -O2 -o "$B/arg-info-probe" lab/arg_info_probe.c -lOpenCL && "$B/arg-info-probe" >"$o/arg_info.txt" 2>&1
+  echo "argprobe: rc=$?"; cat "$o/arg_info.txt"
+fi
 if on tests; then ct ctest.txt "${T_TESTS:-240}" -LE oclgrind; fi
 if on debug; then AMP_DEBUG=1 ct ctest-debug.txt "${T_DEBUG:-200}" -L debug; fi
 if on examples; then
@@ -31,7 +38,7 @@ if on examples; then
   echo "examples: $(($(date +%s) - t0)) s"
 fi
 if on faults; then
-  for limits in "tile=32,local=16384,fp64=0,images=0,profiling=0" "tile=64" "tile=128"; do
+  for limits in ${FAULT_SETS:-tile=32,local=16384,fp64=0,images=0,profiling=0 tile=64 tile=128}; do
     AMP_DEVICE_LIMITS=$limits ct "faults-${limits%%,*}.txt" 150 -LE "oclgrind|knobs|mpi_grids|long"
   done
 fi

@@ -214,11 +214,15 @@ AMP_API amp_status amp_parallel_for_each_ndrange(amp_accelerator_view *view, amp
  * launchers"); a program calls those, not this. It launches like amp_parallel_for_each_ex, on the
  * default accelerator's default view when `view` is NULL, after these checks, each an error
  * naming NAME_launch: the kernel is not NULL and is the kernel function `kernel_name`; no view or
- * texture among the arguments is NULL (params[i] names args[i]'s parameter); and a tiled launch's
- * tile has the extent's rank (tile_rank, amp_tiled_extent's; 0 for the extent's own). */
+ * texture among the arguments is NULL (params[i] names args[i]'s parameter); a view's element type
+ * is the one the kernel's text declares (elems[i], the T of AMP_VIEW(T, v) as written, NULL for
+ * other parameters; elems NULL: none), which needs no argument information from the driver; and a
+ * tiled launch's tile has the extent's rank (tile_rank, amp_tiled_extent's; 0 for the extent's
+ * own). */
 AMP_API amp_status amp_parallel_for_each_typed(amp_accelerator_view *view, const amp_launch *launch,
                                                int tile_rank, const char *kernel_name,
-                                               const char *const *params, amp_future **done);
+                                               const char *const *params, const char *const *elems,
+                                               amp_future **done);
 
 #ifdef __cplusplus
 }

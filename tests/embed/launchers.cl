@@ -76,6 +76,13 @@ __kernel void by_value(AMP_VIEW(float, out), pair p, ELEM e) {
   amp_at(out, 0) = p.a + p.b + e;
 }
 
+/* views whose element type is a macro and a typedef: the launcher follows both to int and float */
+typedef float real;
+__kernel void named_elems(AMP_VIEW(ELEM, counts), AMP_CONST_VIEW(real, weights)) {
+  AMP_INDEX1(i);
+  amp_at(counts, i[0]) = (int)amp_at(weights, i[0]);
+}
+
 __kernel void nothing(void) {
 }
 

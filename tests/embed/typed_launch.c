@@ -98,7 +98,20 @@ int main(void) {
   /* the element types are still checked when the launch runs: a view of float for `in` */
   REQUIRE_OK(amp_array_view_create(amp_extent1(12), AMP_FLOAT, out, &vfloat));
   CHECK_STATUS(views_launch(av, amp_extent1(12), kv, vfloat, vres, 3, 100), AMP_ERROR_KERNEL_ARGS);
-  CHECK_MSG("'in'");
+  CHECK_MSG("views_launch: the view for parameter 'in' is a view of float, but the kernel declares "
+            "it a view of int (the kernel's parameter 0, counting from 0)");
+  /* by the kernel's text, not the driver's argument information: a macro and a typedef followed */
+  amp_kernel *kne;
+  REQUIRE_OK(named_elems_kernel(prog, &kne));
+  CHECK_STATUS(named_elems_launch(av, amp_extent1(12), kne, vfloat, vfloat), AMP_ERROR_KERNEL_ARGS);
+  CHECK_MSG("the view for parameter 'counts' is a view of float, but the kernel declares it a view "
+            "of ELEM, which is int");
+  CHECK_STATUS(named_elems_launch(av, amp_extent1(12), kne, vres, vres), AMP_ERROR_KERNEL_ARGS);
+  CHECK_MSG("the view for parameter 'weights' is a view of int, but the kernel declares it a view "
+            "of real, which is float");
+  CHECK_OK(named_elems_launch(av, amp_extent1(12), kne, vres, vfloat));
+  CHECK_OK(amp_accelerator_view_wait(av));
+  amp_kernel_release(kne);
 
   /* tiled: by a __local parameter (its bytes per tile), and by AMP_TILE_SHAPE alone */
   float ones[16], sums[4] = {0};
