@@ -45,6 +45,7 @@
 #include "core/trace_impl.h"
 #include "data/host_memory.h"
 #include "data/staging_impl.h"
+#include "data/stream_copy.h"
 
 enum { RING = AMP__STAGING_RING, MAX_THREADS = AMP__STAGING_MAX_THREADS };
 #define AMP_STAGING_MIN ((size_t)8 << 20)
@@ -55,6 +56,7 @@ static struct {
   int mode; /* 0 off, 1 on (large copies, GPUs), 2 forced */
   size_t chunk;
   int threads;
+  int stream; /* copies back with streaming stores (stream_copy.c) */
 } cfg;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 
@@ -68,6 +70,8 @@ static void read_settings(void) {
   long dflt = cores * 7 / 8 > 14 ? 14 : cores * 7 / 8; /* 14 of an H100 host's 16 were best */
   cfg.threads =
       amp__env_staging_threads(amp__knob_get(AMP_KNOB_STAGING_THREADS), (int)dflt, MAX_THREADS);
+  const char *stream = amp__knob_get(AMP_KNOB_STAGING_STREAM);
+  cfg.stream = !(stream && strcmp(stream, "0") == 0);
 }
 
 /* ---- the memcpy pool: the host side of a chunk, split over threads ------------------------- *
@@ -81,7 +85,9 @@ static void copy_slice(amp__memcpy_pool *p, int i) {
    * down first lost the last len % n bytes whenever len / n was already a multiple of 64) */
   size_t per = ((p->len + (size_t)p->n - 1) / (size_t)p->n + 63) & ~(size_t)63;
   size_t lo = per * (size_t)i, hi = lo + per > p->len ? p->len : lo + per;
-  if (lo < hi)
+  if (lo < hi && p->stream)
+    amp__stream_copy(p->dst + lo, p->src + lo, hi - lo);
+  else if (lo < hi)
     memcpy(p->dst + lo, p->src + lo, hi - lo);
 }
 
@@ -123,14 +129,18 @@ static void pool_start(amp__memcpy_pool *p) {
 }
 
 /* Called with the stager's lock held: one chunk at a time per pool. */
-static void pool_copy(amp__memcpy_pool *p, void *dst, const void *src, size_t len) {
-  if (p->n < 2 || len < ((size_t)256 << 10)) {
-    memcpy(dst, src, len);
-    return;
-  }
+static void pool_copy(amp__memcpy_pool *p, void *dst, const void *src, size_t len, int stream) {
   p->dst = dst;
   p->src = src;
   p->len = len;
+  p->stream = stream;
+  if (p->n < 2 || len < ((size_t)256 << 10)) {
+    if (stream)
+      amp__stream_copy(dst, src, len);
+    else
+      memcpy(dst, src, len);
+    return;
+  }
   pthread_barrier_wait(&p->start);
   copy_slice(p, 0);
   pthread_barrier_wait(&p->done);
@@ -220,7 +230,11 @@ void amp__stager_give(amp__stager *st) {
 }
 
 void amp__stager_copy(amp__stager *st, void *dst, const void *src, size_t len) {
-  pool_copy(&st->pool, dst, src, len);
+  pool_copy(&st->pool, dst, src, len, 0);
+}
+
+void amp__stager_copy_back(amp__stager *st, void *dst, const void *src, size_t len) {
+  pool_copy(&st->pool, dst, src, len, cfg.stream);
 }
 
 int amp__stager_fail_after(void) {

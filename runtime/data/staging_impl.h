@@ -27,6 +27,7 @@ struct amp__memcpy_pool {
   unsigned char *dst;
   const unsigned char *src;
   size_t len;
+  int stream; /* the slices are copied by amp__stream_copy (a copy back), else memcpy */
   amp__pool_slot slot[AMP__STAGING_MAX_THREADS];
 };
 
@@ -54,6 +55,9 @@ void amp__stager_give(amp__stager *st);
 
 /* memcpy through the stager's pool (by the thread that holds the stager). */
 void amp__stager_copy(amp__stager *st, void *dst, const void *src, size_t len);
+/* The same for a copy back into the caller's memory: streaming stores (stream_copy.c) unless
+ * AMP_STAGING_STREAM=0. */
+void amp__stager_copy_back(amp__stager *st, void *dst, const void *src, size_t len);
 
 /* Waits until ring buffer r is free (its last copy done) and forgets that copy's event. */
 cl_int amp__stager_wait_free(amp__stager *st, int r);

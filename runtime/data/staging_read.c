@@ -73,7 +73,7 @@ static cl_int empty_chunks(job *j, cl_int failed) {
       err = status;
     if (err == CL_SUCCESS) {
       size_t off = c * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
-      amp__stager_copy(j->st, j->dst + off, j->st->ptr[c % RING], n);
+      amp__stager_copy_back(j->st, j->dst + off, j->st->ptr[c % RING], n);
     }
     if (j->emptied[c]) /* a failed user event ends the reads that wait for it */
       clSetUserEventStatus(j->emptied[c], err == CL_SUCCESS ? CL_COMPLETE : err);
@@ -209,7 +209,7 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
       size_t poff = (c - RING) * chunk;
       if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
         break;
-      amp__stager_copy(st, dst + poff, st->ptr[r], chunk);
+      amp__stager_copy_back(st, dst + poff, st->ptr[r], chunk);
     } else if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS) {
       break;
     }
@@ -236,7 +236,7 @@ cl_int amp__host_read(amp_accelerator *acc, cl_command_queue q, cl_mem buf, cl_b
     }
     if ((err = amp__stager_wait_free(st, r)) != CL_SUCCESS)
       break;
-    amp__stager_copy(st, dst + off, st->ptr[r], n);
+    amp__stager_copy_back(st, dst + off, st->ptr[r], n);
   }
   if (err != CL_SUCCESS)
     err = amp__stager_settle(st, err);
