@@ -34,6 +34,9 @@
  *                                                  [13..15] local id (AMP order)
  *   [16] robust mode: slots   [17] their bytes     [18] [19] the views' positions (shape.s6)
  *                                                  with bad accesses, one bit each below 64
+ *   [20..31] debug mode: the first accesses that found an element holding discarded data's
+ *            poison (runtime/data/poison.c), one per source line, 4 lines at most: each 3 ints,
+ *            the line (0: free), the view's position (shape.s6), the element's offset
  * and from int 32 (byte 128) on, the dummy element (robust mode: the slots). */
 #define AMP__DEBUG_DUMMY 32
 
@@ -49,6 +52,38 @@
   __global const T *v##_data, const int8 v##_shape, __global int *v##_debug
 #define AMP_VIEW_ARG(v) v##_data, v##_shape, v##_debug
 
+#if defined(AMP_DEBUG)
+/* An access at `line` to element `off` of the view at position `view`: where the element holds the
+ * poison debug mode fills discarded data with (the kernel cannot tell a read from a write, so
+ * both are noted), its line takes one of the record's 4 slots unless it has one. After the kernel
+ * the runtime names the lines whose element still holds the poison: the reads before a write. */
+static void amp__note_poison(__global int *rec, __global const char *e, size_t size, int view,
+                             long off, int line) {
+  int poisoned = 1;
+  if (size == 4)
+    poisoned = (*(__global const uint *)e & 0x7FBFFFFFu) == 0x7FA5A5A5u;
+  else if (size == 8)
+    poisoned = (*(__global const ulong *)e & 0x7FF7FFFFFFFFFFFFul) == 0x7FF4A5A5A5A5A5A5ul;
+  else
+    for (size_t b = 0; b < size && poisoned; b++)
+      poisoned = (uchar)e[b] == 0xA5;
+  if (!poisoned || off > 0x7fffffffL)
+    return;
+  for (int s = 20; s < 32; s += 3) {
+    int had = rec[s];
+    if (had == 0)
+      had = atomic_cmpxchg(&rec[s], 0, line);
+    if (had == 0) {
+      rec[s + 1] = view;
+      rec[s + 2] = (int)off;
+      return;
+    }
+    if (had == line)
+      return;
+  }
+}
+#endif
+
 /* The element's address when (i, j, k)'s first n are inside the view, else the dummy's after
  * recording the access (robust mode: its work item's slot, zeroed, unrecorded). */
 static __global char *amp__checked_at(__global char *data, __global int *rec, size_t size,
@@ -63,6 +98,9 @@ static __global char *amp__checked_at(__global char *data, __global int *rec, si
       off += (long)i * shape.s4 + j;
     else
       off += (long)i * shape.s4 + (long)j * shape.s5 + k;
+#if defined(AMP_DEBUG)
+    amp__note_poison(rec, data + off * (long)size, size, shape.s6, off, line);
+#endif
     return data + off * (long)size;
   }
 #if defined(AMP_ROBUST) && !defined(AMP_DEBUG)

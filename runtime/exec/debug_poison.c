@@ -116,7 +116,33 @@ static size_t arg_of(const amp__launch_table *t, const amp__use *u) {
   return t->launch->nargs;
 }
 
-static amp_status report(const amp__launch_table *t, const amp__use *u, size_t at, int any_nan) {
+/* " (first found by line 12 of <file> at element [3])" for each line the kernel record noted an
+ * access on to an element of argument i that still holds the poison, or "". */
+static void culprit_lines(cl_command_queue q, cl_mem buf, const amp__launch_table *t,
+                          const amp__launch_debug *d, size_t i, const amp__use *u, int any_nan,
+                          char *out, size_t cap) {
+  size_t o = 0, size = u->view->type.size, found = 0;
+  out[0] = '\0';
+  for (int s = 0; s < AMP__POISON_LINES; s++) {
+    const cl_int *slot = d->poison[s];
+    unsigned char e[64];
+    if (!slot[0] || (size_t)slot[1] != i || slot[2] < 0 || size > sizeof e ||
+        clEnqueueReadBuffer(q, buf, CL_TRUE, (size_t)slot[2] * size, size, e, 0, NULL, NULL) !=
+            CL_SUCCESS ||
+        !(amp__is_poison(e, size) || (any_nan && is_nan(e, size))))
+      continue;
+    char idx[96];
+    index_text(u->view, (size_t)slot[2] * size, idx, sizeof idx);
+    if (o < cap)
+      o += (size_t)snprintf(out + o, cap - o, "%s line %d at element %s", found++ ? "," : "; found by",
+                            (int)slot[0], idx);
+  }
+  if (found && o < cap)
+    snprintf(out + o, cap - o, " of %s", t->launch->kernel->program->label);
+}
+
+static amp_status report(const amp__launch_table *t, const amp__use *u, size_t at, int any_nan,
+                         const char *lines) {
   size_t i = arg_of(t, u);
   char idx[96], nbuf[64];
   index_text(u->view, at, idx, sizeof idx);
@@ -129,16 +155,17 @@ static amp_status report(const amp__launch_table *t, const amp__use *u, size_t a
       "parallel_for_each(%s): debug mode: argument %zu (parameter '%s') was discarded, and after "
       "the kernel its element %s still holds the poison debug mode fills discarded data with, or a "
       "NaN made from it: the kernel read the element before writing it (such as '%s[i] += ...') "
-      "or never wrote it%s. Discarded data are undefined: do not discard a view the kernel reads "
+      "or never wrote it%s%s. Discarded data are undefined: do not discard a view the kernel reads "
       "or writes only in part",
       t->pool->name, i, pname, idx, pname,
       any_nan ? " (this device's arithmetic does not keep a NaN's payload, so any NaN there "
                 "counts: a NaN the kernel computed itself looks the same)"
-              : "");
+              : "",
+      lines);
 }
 
 amp_status amp__debug_poison_check(amp_accelerator_view *q, const amp__launch_table *t,
-                                   const amp__use *uses, size_t n) {
+                                   const amp__launch_debug *d, const amp__use *uses, size_t n) {
   amp_status status = AMP_SUCCESS;
   unsigned char *tmp = NULL;
   for (size_t k = 0; k < n; k++) {
@@ -153,8 +180,11 @@ amp_status amp__debug_poison_check(amp_accelerator_view *q, const amp__launch_ta
       size_t at = 0, hi = u->poisoned.r[r].hi;
       AMP__TRY(first_poisoned(q->queue, buf, u->poisoned.r[r].lo, hi, u->view->type.size, any_nan,
                               tmp, &at));
-      if (at < hi)
-        AMP__TRY(report(t, u, at, any_nan));
+      if (at < hi) {
+        char lines[400];
+        culprit_lines(q->queue, buf, t, d, arg_of(t, u), u, any_nan, lines, sizeof lines);
+        AMP__TRY(report(t, u, at, any_nan, lines));
+      }
     }
   }
 fail:

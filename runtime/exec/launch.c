@@ -293,7 +293,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   if (pool->checked ==
       AMP__CHECKED_DEBUG) { /* debug mode: wait, report a bad access or a discarded read */
     AMP__TRY(amp__debug_end(&debug, view->queue, &table));
-    AMP__TRY(amp__debug_poison_check(view, &table, uses, nuses));
+    AMP__TRY(amp__debug_poison_check(view, &table, &debug, uses, nuses));
   }
   if (pool->asserts) /* amp_assert: wait, and report the first failure */
     AMP__TRY(amp__assert_end(&asserts, view->queue, &table));

@@ -31,7 +31,8 @@ enum {
   REC_SLOTS = 16,  /* robust mode: the dummy's slots, and their bytes */
   REC_SLOT_BYTES = 17,
   REC_BAD_VIEWS = 18, /* 2 ints: bit p set when the view at argument position p was misused */
-  REC_INTS = 20,
+  REC_POISON = 20,    /* AMP__POISON_LINES slots of 3 ints: line, view position, element offset */
+  REC_INTS = 32,
   REC_DUMMY_BYTES = 128 /* the dummy element starts here (AMP__DEBUG_DUMMY ints) */
 };
 
@@ -156,6 +157,7 @@ amp_status amp__debug_end(amp__launch_debug *d, cl_command_queue q, const amp__l
       clEnqueueReadBuffer(q, d->record, CL_TRUE, 0, sizeof rec, rec, 0, NULL, amp__trace_ev(&tr)),
       "clEnqueueReadBuffer (debug mode's record: the kernel may have failed)");
   amp__trace_end(&tr, acc, q, "read (debug record)", sizeof rec, "AMP_DEBUG's record");
+  memcpy(d->poison, &rec[REC_POISON], sizeof d->poison);
   if (!rec[REC_SEEN])
     return AMP_SUCCESS;
   unsigned long long count =

@@ -20,8 +20,13 @@
 
 #include "exec/arg_kinds.h"
 
+enum { AMP__POISON_LINES = 4 };
 typedef struct amp__launch_debug {
   cl_mem record; /* NULL until amp__debug_begin */
+  /* from the record, once the kernel has ended: the first accesses that found an element holding
+   * the poison, one per source line: the line (0: none), the view's argument position, the
+   * element's offset in the view's buffer */
+  cl_int poison[AMP__POISON_LINES][3];
 } amp__launch_debug;
 
 /* For a checked pool with parameter info: the user's parameter u, declared by a kind with a debug
@@ -44,9 +49,10 @@ void amp__debug_release(amp__launch_debug *d);
 
 /* Debug mode, once the kernel has ended: the parts of the written views that acquire poisoned
  * (discarded data, data/poison.c) read back; an element still holding the poison fails the launch,
- * naming the view's argument, its parameter and the element (debug_poison.c). */
+ * naming the view's argument, its parameter and the element, and the kernel lines whose access
+ * found the poison in an element that still holds it (d's, from amp__debug_end; debug_poison.c). */
 amp_status amp__debug_poison_check(amp_accelerator_view *q, const amp__launch_table *t,
-                                   const amp__use *uses, size_t n);
+                                   const amp__launch_debug *d, const amp__use *uses, size_t n);
 /* Frees the uses' poisoned ranges. */
 void amp__uses_poison_free(amp__use *uses, size_t n);
 

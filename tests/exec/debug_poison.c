@@ -33,6 +33,13 @@ static const char *src =
     "__kernel void nan_out(__global const float *x, __global float *out) {\n"
     "  int i = get_global_id(0);\n"
     "  out[i] = x[i] * NAN;\n"
+    "}\n"
+    "__kernel void half_acc(AMP_CONST_VIEW(float, x), AMP_VIEW(float, tmp)) {\n"
+    "  AMP_INDEX1(i);\n"
+    "  if (i[0] % 2 == 0)\n"
+    "    amp_at(tmp, i[0]) = amp_at(x, i[0]);\n"
+    "  else\n"
+    "    amp_at(tmp, i[0]) += amp_at(x, i[0]);\n"
     "}\n";
 
 /* Built only where the device has fp64 (rusticl on llvmpipe has none). */
@@ -89,6 +96,7 @@ int main(void) {
   CHECK_STATUS(launch(av, av_k, 1, 0), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("argument 1 (parameter 'tmp') was discarded");
   CHECK_MSG("element [0] still holds the poison");
+  CHECK_MSG("found by line 3 at element [");
   /* Measured at that first check: whether this device's float arithmetic kept the poison's
    * payload (NVIDIA's fp32 does not; AMP_DEVICE_LIMITS=nan_payload=0 says it does not). */
   amp_accelerator *acc = NULL;
@@ -116,6 +124,14 @@ int main(void) {
   reset();
   CHECK_STATUS(launch(av, ap, 1, 0), AMP_ERROR_INVALID_ARGUMENT);
   CHECK_MSG("argument 1 (parameter 'tmp') was discarded");
+  /* one line writes (its elements end clean), one reads first: only the reading line is named */
+  amp_kernel *half = test_kernel(src, NULL, "half_acc");
+  reset();
+  CHECK_STATUS(launch(av, half, 1, 0), AMP_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG("element [1] still holds the poison");
+  CHECK_MSG("found by line 26 at element [");
+  CHECK(!strstr(amp_last_error(), "line 24"));
+  amp_kernel_release(half);
   /* writes only the interior of a discarded view: element 0 never written */
   reset();
   CHECK_STATUS(launch(av, in, 1, 1), AMP_ERROR_INVALID_ARGUMENT);
