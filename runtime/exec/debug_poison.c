@@ -134,8 +134,8 @@ static void culprit_lines(cl_command_queue q, cl_mem buf, const amp__launch_tabl
     char idx[96];
     index_text(u->view, (size_t)slot[2] * size, idx, sizeof idx);
     if (o < cap)
-      o += (size_t)snprintf(out + o, cap - o, "%s line %d at element %s", found++ ? "," : "; found by",
-                            (int)slot[0], idx);
+      o += (size_t)snprintf(out + o, cap - o, "%s line %d at element %s",
+                            found++ ? "," : "; found by", (int)slot[0], idx);
   }
   if (found && o < cap)
     snprintf(out + o, cap - o, " of %s", t->launch->kernel->program->label);
