@@ -11,11 +11,11 @@
 #             at 4096, 8192; then cuBLAS FP32, FP64 and TF32 at the same sizes (bench/cuda_reference.py)
 #   transfer  amp-transfer at 256 MiB and 1 GiB, AMP_STAGING_STREAM=1 and 0 alternating, twice each,
 #             then 1 with 64 MiB chunks
-#   ports     amp-bench --ports, 21 alternating repeats
+#   ports     amp-bench --ports, 21 alternating repeats; then 5 under AMP_TRACE, summarised
 NAME=gemm-copyback
 PARTS=${PARTS:-ceiling gemm transfer ports}
 . "$(dirname "$0")/gpu_common.sh"
-gpu_build amp-bench amp-transfer
+gpu_build amp-bench amp-transfer amp-trace
 if on ceiling; then
   cc -O2 -o "$B/ffma-ceiling" lab/ffma_ceiling.c -lOpenCL && "$B/ffma-ceiling" >"$o/ceiling.txt" 2>&1
   echo "ceiling: rc=$?"; cat "$o/ceiling.txt"
@@ -57,5 +57,11 @@ if on ports; then
     >"$o/ports.txt" 2>&1
   echo "ports: rc=$?"
   tail -8 "$o/ports.txt"
+  # where ampcl's extra time goes: its device commands and host waits, traced over 5 repeats
+  AMP_TRACE="$o/ports-trace.json" timeout 60 "$B/bench/amp-bench" --accelerator "$G1" --ports \
+    --repeats 5 >/dev/null 2>&1
+  "$B/examples/amp-trace" summary "$o/ports-trace.json" >"$o/ports-trace.txt" 2>&1
+  gzip -f "$o/ports-trace.json"
+  head -60 "$o/ports-trace.txt"
 fi
 gpu_archive
