@@ -2,7 +2,7 @@
  * on arbitrary text. The input's first line is a parameter's type as a compiler reports it, the
  * rest the program's source, whose typedefs are followed. Promised: a result without a trailing
  * '*', a size only for the built-in names, no read outside either string, an end on typedef
- * circles. */
+ * circles; and the count of the first line's definitions in the rest reads nothing outside it. */
 #include "exec/param_type.h"
 #include "fuzz.h"
 
@@ -28,6 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(t);
   }
   (void)amp__builtin_type_size(text);
+  if (source) /* the typed launchers' count of a name's definitions */
+    FUZZ_ASSERT(amp__type_definitions(source, text) >= 0);
   free(text);
   return 0;
 }

@@ -25,9 +25,14 @@ static void ask(cl_context ctx, cl_device_id dev, int with_proto) {
   printf("  %s prototype: build/kernel %d\n", with_proto ? "with a" : "without", (int)err);
   for (cl_uint i = 0; k && i < 4; i++) {
     char type[64] = "", name[64] = "";
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
     cl_int e1 = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL);
     cl_int e2 = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_NAME, sizeof name, name, NULL);
-    printf("    arg %u: type %d '%s', name %d '%s'\n", i, (int)e1, type, (int)e2, name);
+    cl_int e3 = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL);
+    cl_int e4 = clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL);
+    printf("    arg %u: type %d '%s', name %d '%s', address %d 0x%x, qualifier %d 0x%x\n", i,
+           (int)e1, type, (int)e2, name, (int)e3, (unsigned)aq, (int)e4, (unsigned)tq);
   }
   if (k)
     clReleaseKernel(k);

@@ -93,11 +93,13 @@ static char *define_of(const char *source, const char *name) {
   if (!nlen)
     return NULL; /* "" is found everywhere, up to the terminator */
   for (const char *p = strstr(source, name); p; p = strstr(p + 1, name)) {
-    if ((p > source && is_ident(p[-1])) || is_ident(p[nlen]))
+    int option = p >= source + 2 && p[-2] == '-' && p[-1] == 'D' &&
+                 (p == source + 2 || p[-3] == ' ' || p[-3] == '\t' || p[-3] == '\n') &&
+                 p[nlen] == '=';
+    if (!option && ((p > source && is_ident(p[-1])) || is_ident(p[nlen])))
       continue;
     const char *v = NULL;
-    if (p >= source + 2 && p[-2] == '-' && p[-1] == 'D' &&
-        (p == source + 2 || p[-3] == ' ' || p[-3] == '\t' || p[-3] == '\n') && p[nlen] == '=') {
+    if (option) {
       v = p + nlen + 1; /* -Dname=value */
     } else {
       const char *q = p; /* # define name value, at the start of a line */
@@ -120,10 +122,15 @@ static char *define_of(const char *source, const char *name) {
     while (is_ident(v[len]))
       len++;
     const char *after = v + len;
-    while (*after == ' ' || *after == '\t' || *after == '\r')
-      after++;
-    if (!len || (*after && *after != '\n' && !(v[-1] == '=' && *after == ' ')))
-      return NULL; /* more than one token: not followed */
+    if (v[-1] == '=') { /* -Dname=value: the value ends at the option's end */
+      if (!len || (*after && !strchr(" \t\r\n", *after)))
+        return NULL;
+    } else {
+      while (*after == ' ' || *after == '\t' || *after == '\r')
+        after++;
+      if (!len || (*after && *after != '\n'))
+        return NULL; /* more than one token: not followed */
+    }
     char *out = malloc(len + 1);
     if (out) {
       memcpy(out, v, len);
@@ -171,4 +178,38 @@ int amp__image_rank(const char *type) {
   if (strstr(type, "image3d_t"))
     return 3;
   return 0;
+}
+
+/* Definitions of `name` in the source: `#define name ...` lines and `typedef ... name;`. */
+int amp__type_definitions(const char *source, const char *name) {
+  size_t nlen = strlen(name);
+  int n = 0;
+  if (!nlen)
+    return 0;
+  for (const char *line = source; line && *line;
+       line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    const char *q = line + strspn(line, " \t");
+    if (*q != '#')
+      continue;
+    q += 1 + strspn(q + 1, " \t");
+    if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t'))
+      continue;
+    q += 6 + strspn(q + 6, " \t");
+    n += strncmp(q, name, nlen) == 0 && !is_ident(q[nlen]);
+  }
+  for (const char *p = source; (p = strstr(p, name)) != NULL; p += nlen) {
+    if ((p > source && is_ident(p[-1])) || is_ident(p[nlen]))
+      continue;
+    const char *after = p + nlen + strspn(p + nlen, " \t\r\n");
+    if (*after != ';')
+      continue;
+    const char *start = p; /* the statement: after the last ';', '}' or '{' before it */
+    while (start > source && !strchr(";{}", start[-1]))
+      start--;
+    int is_typedef = 0;
+    for (const char *k = start; !is_typedef && (k = strstr(k, "typedef")) && k < p; k += 7)
+      is_typedef = (k == source || !is_ident(k[-1])) && !is_ident(k[7]);
+    n += is_typedef;
+  }
+  return n;
 }

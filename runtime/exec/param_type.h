@@ -17,6 +17,11 @@ size_t amp__builtin_type_size(const char *type);
  * memory. */
 char *amp__canonical_type(const char *source, const char *type);
 
+/* How many times the source defines `name`: `#define name ...` lines and `typedef ... name;`
+ * statements, each counted once whether or not an #if keeps it. 1: what amp__canonical_type
+ * follows it to is the only value the text can give it. */
+int amp__type_definitions(const char *source, const char *name);
+
 /* The rank of an image type (1, 2 or 3), 0 for another type. Drivers write the type without
  * spaces, some with its access qualifier in front ("read_onlyimage2d_t"). */
 int amp__image_rank(const char *type);

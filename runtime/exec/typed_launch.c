@@ -19,11 +19,43 @@
 #include "exec/param_type.h"
 #include "exec/program.h"
 
+/* The built-in type `name` (spaces removed) certainly stands for in a program of this source and
+ * these build options (malloc'd; "" when not certain; NULL when out of memory): itself; else what a
+ * -Dname=value option makes it (the options win over the source's `#ifndef name` defaults); else
+ * what the source's one definition of it makes it, followed a few levels. A name the source
+ * defines more than once (under #if and #else) is not followed: the text cannot say which holds. */
+static char *certain_type(const char *name, const char *source, const char *options) {
+  char *t = amp__canonical_type(options, name);
+  if (!t || amp__builtin_type_size(t))
+    return t;
+  free(t);
+  char *cur = strdup(name);
+  for (int depth = 0; cur && depth < 8 && !amp__builtin_type_size(cur); depth++) {
+    char *next = amp__type_definitions(source, cur) == 1 ? amp__canonical_type(source, cur) : NULL;
+    if (next && strcmp(next, cur) != 0 && !amp__builtin_type_size(next)) {
+      char *opt = amp__canonical_type(options, next);
+      free(next);
+      next = opt;
+    }
+    if (!next || strcmp(next, cur) == 0) {
+      free(next);
+      cur[0] = '\0';
+      return cur;
+    }
+    free(cur);
+    cur = next;
+  }
+  if (cur && !amp__builtin_type_size(cur))
+    cur[0] = '\0';
+  return cur;
+}
+
 /* The view given for the parameter declared AMP_VIEW(elem, ...): AMP_ERROR_KERNEL_ARGS where the
- * declared type, followed through `source`, is a built-in type that is not the view's. A type that
- * stays unknown (a struct, a macro given at build time) is left to the launch's own checks. */
+ * declared type certainly is a built-in type that is not the view's (certain_type). Any other type
+ * (a struct, a macro defined twice) is left to the launch's own checks. */
 static amp_status check_elem(const char *launcher, const char *param, size_t i,
-                             const amp_array_view *v, const char *elem, const char *source) {
+                             const amp_array_view *v, const char *elem, const char *source,
+                             const char *options) {
   amp_status status = AMP_SUCCESS;
   char *declared = NULL, spaced[64], *o = spaced;
   AMP__TRY(amp__check_handle(v, AMP__MAGIC_ARRAY_VIEW, "array view", launcher));
@@ -31,7 +63,7 @@ static amp_status check_elem(const char *launcher, const char *param, size_t i,
     if (*s != ' ')
       *o++ = *s;
   *o = '\0';
-  declared = amp__canonical_type(source, spaced);
+  declared = certain_type(spaced, source, options);
   if (!declared)
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   size_t size = amp__builtin_type_size(declared);
@@ -94,7 +126,8 @@ amp_status amp_parallel_for_each_typed(amp_accelerator_view *view, const amp_lau
   for (size_t i = 0; elems && i < launch->nargs; i++)
     if (elems[i] && launch->args[i].kind == AMP_ARG_VIEW)
       AMP__TRY(check_elem(launcher, params[i] ? params[i] : "?", i, launch->args[i].u.view,
-                          elems[i], launch->kernel->program->source));
+                          elems[i], launch->kernel->program->source,
+                          launch->kernel->program->options));
   if (launch->tiled && launch->domain.rank >= 1 && launch->domain.rank <= AMP_MAX_RANK &&
       tile_rank != 0 && tile_rank != launch->domain.rank)
     AMP__FAIL(AMP_ERROR_RANK_MISMATCH,

@@ -173,6 +173,11 @@ int main(void) {
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     if (props.compute_capability < shapes[s].min_cc)
       continue;
+    if ((size_t)shapes[s].warps * 32 > props.max_tile_size) { /* AMP_DEVICE_LIMITS=tile=... */
+      printf("%s %s: skipped, it needs %d threads per tile and %s allows %zu\n", shapes[s].file,
+             shapes[s].label, shapes[s].warps * 32, props.device_path, props.max_tile_size);
+      continue;
+    }
     amp_program *prog = NULL;
     amp_kernel *k = NULL;
     CHECK_OK(amp_program_create_builtin(shapes[s].file, shapes[s].options, &prog));
