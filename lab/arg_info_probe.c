@@ -1,7 +1,8 @@
 /* arg-info-probe: what CL_KERNEL_ARG_TYPE_NAME and CL_KERNEL_ARG_NAME a driver reports for a
  * kernel declared by a prototype before its definition, beside the same kernel without one
  * (tests/embed/launchers.cl declares `views` so; on NVIDIA's OpenCL a float view given for its
- * int parameter was not refused). Plain OpenCL; every device of every platform.
+ * int parameter was not refused), and beside a kernel without parameters (the same file has one:
+ * the likelier cause, runtime/exec/program_build.c). Plain OpenCL; every device of every platform.
  *   cc -O2 -o arg-info-probe lab/arg_info_probe.c -lOpenCL && ./arg-info-probe */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -14,15 +15,21 @@ static const char *body =
     "}\n";
 static const char *proto =
     "__kernel void views(__global const int *in, __global int *out, int domain, int av);\n";
+/* a kernel without parameters: NVIDIA's driver 580 emitted PTX that ptxas refused for one under
+ * -cl-kernel-arg-info, and ampcl then builds the whole program without argument information
+ * (runtime/exec/program_build.c) */
+static const char *noparams = "__kernel void nothing(void) {}\n";
 
+/* with_proto: 0 the kernel alone, 1 after its prototype, 2 beside a kernel without parameters */
 static void ask(cl_context ctx, cl_device_id dev, int with_proto) {
-  const char *src[2] = {proto, body};
+  const char *src[2] = {with_proto == 2 ? noparams : proto, body};
+  static const char *const what[] = {"alone", "after a prototype", "beside nothing(void)"};
   cl_int err = CL_SUCCESS;
   cl_program p =
       clCreateProgramWithSource(ctx, with_proto ? 2 : 1, with_proto ? src : &src[1], NULL, &err);
   err = err ? err : clBuildProgram(p, 1, &dev, "-cl-kernel-arg-info", NULL, NULL);
   cl_kernel k = err ? NULL : clCreateKernel(p, "views", &err);
-  printf("  %s prototype: build/kernel %d\n", with_proto ? "with a" : "without", (int)err);
+  printf("  %s: build/kernel %d\n", what[with_proto], (int)err);
   for (cl_uint i = 0; k && i < 4; i++) {
     char type[64] = "", name[64] = "";
     cl_kernel_arg_address_qualifier aq = 0;
@@ -55,6 +62,7 @@ int main(void) {
       cl_context ctx = clCreateContext(NULL, 1, &dev[d], NULL, NULL, NULL);
       ask(ctx, dev[d], 0);
       ask(ctx, dev[d], 1);
+      ask(ctx, dev[d], 2);
       clReleaseContext(ctx);
     }
   }
