@@ -4,9 +4,10 @@
 # overhead and the ports with the queue's profiling on (ampcl's default) and off (AMP_PROFILE=0).
 #   . .device/setup.sh && bash lab/gpu_recheck.sh "$OUT"
 NAME=recheck
+export ARCHIVE=0
 PARTS=${PARTS:-argprobe faults}
 BUILD=${BUILD:-build-gpu}
-ARCHIVE=0 bash "$(dirname "$0")/gpu_suite_faults.sh" "${1:?usage: bash $0 OUTDIR}" | tail -45
+bash "$(dirname "$0")/gpu_suite_faults.sh" "${1:?usage: bash $0 OUTDIR}" | tail -45
 . "$(dirname "$0")/gpu_common.sh"
 fixed="^(example\.matmul|lessons|typed_launch|debug_poison|async_order|tile_refused|kernels_tensor|gemm_tf32)"
 ctest --test-dir "$B" -j8 -R "$fixed" --output-on-failure >"$o/retest.txt" 2>&1
