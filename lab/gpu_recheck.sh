@@ -5,8 +5,8 @@
 #   . .device/setup.sh && bash lab/gpu_recheck.sh "$OUT"
 NAME=recheck
 export ARCHIVE=0
-PARTS=${PARTS:-argprobe faults}
-BUILD=${BUILD:-build-gpu}
+export PARTS=${PARTS:-argprobe faults}
+export BUILD=${BUILD:-build-gpu}
 bash "$(dirname "$0")/gpu_suite_faults.sh" "${1:?usage: bash $0 OUTDIR}" | tail -45
 . "$(dirname "$0")/gpu_common.sh"
 fixed="^(example\.matmul|lessons|typed_launch|debug_poison|async_order|tile_refused|kernels_tensor|gemm_tf32)"
