@@ -60,6 +60,7 @@ struct amp_accelerator {
    * kernel's limit on threads per tile (0: its own), no images, unusable event timestamps. */
   size_t fault_kernel_tile;
   int fault_no_images;
+  int fault_no_arg_info; /* AMP_DEVICE_LIMITS=arg_info=0: kernels read as without argument info */
 
   pthread_mutex_t lock; /* guards context and default_view creation */
   cl_context context;   /* created at first use */

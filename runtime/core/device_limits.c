@@ -16,7 +16,7 @@
 
 static const char *const known = "tile=N, kernel_tile=N (1..1024), local=BYTES (1..2^40), "
                                  "fp64=0|1, images=0|1, profiling=0|1, int64_atomics=0|1|2, "
-                                 "nan_payload=0|1";
+                                 "nan_payload=0|1, arg_info=0|1";
 
 /* One item, `name=value`, of length n: 1, or 0 with why. */
 static int item(const char *it, size_t n, amp__device_limits *l, unsigned *seen, char *why,
@@ -26,7 +26,7 @@ static int item(const char *it, size_t n, amp__device_limits *l, unsigned *seen,
     unsigned long long lo, hi;
   } items[] = {{"tile", 1, 1024},       {"kernel_tile", 1, 1024}, {"local", 1, 1ull << 40},
                {"fp64", 0, 1},          {"images", 0, 1},         {"profiling", 0, 1},
-               {"int64_atomics", 0, 2}, {"nan_payload", 0, 1}};
+               {"int64_atomics", 0, 2}, {"nan_payload", 0, 1},    {"arg_info", 0, 1}};
   const char *eq = memchr(it, '=', n);
   size_t nlen = eq ? (size_t)(eq - it) : n;
   size_t k = 0;
@@ -78,8 +78,11 @@ static int item(const char *it, size_t n, amp__device_limits *l, unsigned *seen,
   case 6:
     l->int64_atomics = (int)v + 1; /* 0 in the struct: not lowered */
     break;
-  default:
+  case 7:
     l->no_nan_payload = v == 0;
+    break;
+  default:
+    l->no_arg_info = v == 0;
     break;
   }
   return 1;
@@ -118,7 +121,7 @@ static struct {
   int ok;
   amp__device_limits limits;
   char why[320];
-} g = {PTHREAD_ONCE_INIT, 0, {0, 0, 0, 0, 0, 0, 0, 0}, ""};
+} g = {PTHREAD_ONCE_INIT, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0}, ""};
 
 static void read_env(void) {
   g.ok = amp__device_limits_parse(amp__knob_get(AMP_KNOB_DEVICE_LIMITS), &g.limits, g.why,
@@ -157,6 +160,7 @@ void amp__device_limits_apply(struct amp_accelerator *a) {
     pr->supports_limited_double_precision = false;
   }
   a->fault_no_images = l->no_images;
+  a->fault_no_arg_info = l->no_arg_info;
   if (l->int64_atomics && l->int64_atomics - 1 < a->has_int64_atomics)
     a->has_int64_atomics = l->int64_atomics - 1;
   if (l->no_nan_payload) { /* as if exec/debug_poison.c had measured arithmetic losing payloads */

@@ -33,6 +33,7 @@ typedef struct amp__device_limits {
   int no_fp64, no_images, no_profiling;
   int int64_atomics;  /* 0: as the device answers; else 1 + the level it is lowered to (0, 1, 2) */
   int no_nan_payload; /* arithmetic taken to drop NaN payloads (debug mode's poison check) */
+  int no_arg_info;    /* the driver taken to give kernels no argument information */
 } amp__device_limits;
 
 /* Pure: what the value `v` (NULL when unset) asks for. 1 and *out; else 0, *out all "no change",

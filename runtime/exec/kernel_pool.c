@@ -90,7 +90,8 @@ amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerato
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   for (cl_uint i = 0; i < pool->nparams; i++) {
     amp__param *pa = &pool->params[i];
-    if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof pa->address, &pa->address,
+    if (acc->fault_no_arg_info || /* AMP_DEVICE_LIMITS=arg_info=0: as such a driver */
+        clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof pa->address, &pa->address,
                            NULL) != CL_SUCCESS ||
         clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof pa->qualifier, &pa->qualifier,
                            NULL) != CL_SUCCESS ||

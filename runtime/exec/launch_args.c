@@ -14,6 +14,7 @@
 #include "exec/launch_debug.h"
 #include "exec/launch_texture.h"
 #include "exec/param_type.h"
+#include "exec/view_elem_text.h"
 
 /* The user's parameters of the pool's kernel, in order (out has room for nparams); returns how
  * many. A kind's macro declares some (a view's two or three OpenCL parameters are one); the rest
@@ -63,18 +64,30 @@ static void list_params(const amp__kernel_pool *pool, const amp__user_param *up,
   }
 }
 
-/* Without the driver's parameter information only the count can be checked: in OpenCL
- * parameters, a view filling two (three in debug mode). */
+/* Without the driver's parameter information: the count, in OpenCL parameters (a view fills two,
+ * three in debug mode), then each view's element type against the kernel's text where the text
+ * says it (view_elem_text.c). */
 static amp_status check_count_only(const amp__launch_table *t) {
   amp_status status = AMP_SUCCESS;
   const amp__kernel_pool *pool = t->pool;
+  const amp_launch *l = t->launch;
+  amp__text_param *tp = NULL;
+  int n = -1;
   if (t->params + (cl_uint)pool->asserts != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the %zu arguments fill %u OpenCL parameters (a view fills "
               "%u), but the kernel has %u; the driver gives no parameter names to say which differ",
-              pool->name, t->launch->nargs, t->params, amp__arg_width(pool, &amp__kind_view),
+              pool->name, l->nargs, t->params, amp__arg_width(pool, &amp__kind_view),
               pool->nparams);
+  n = amp__kernel_text_params(l->kernel->program->source, pool->name, &tp);
+  char who[160];
+  snprintf(who, sizeof who, "parallel_for_each(%s)", pool->name);
+  for (size_t i = 0; n == (int)l->nargs && i < l->nargs; i++)
+    if (tp[i].elem && l->args[i].kind == AMP_ARG_VIEW)
+      AMP__TRY(amp__check_view_elem_text(who, tp[i].name ? tp[i].name : "?", i, l->args[i].u.view,
+                                         tp[i].elem, l->kernel->program));
 fail:
+  amp__text_params_free(tp, n);
   return status;
 }
 
