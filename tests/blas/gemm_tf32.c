@@ -139,10 +139,11 @@ int main(void) {
   CHECK_OK(amp_accelerator_view_get_accelerator(av, &acc));
   CHECK_OK(amp_accelerator_get_properties(acc, &props));
   /* TF32's kernels need 128 to 256 threads per tile and more tile_static memory than a device
-   * seen through AMP_DEVICE_LIMITS (.ci/faults.sh) may have: there amp_blas_gemm takes the float
-   * kernel, and this test expects it to */
+   * seen through AMP_DEVICE_LIMITS (.ci/faults.sh) may have: there amp_blas_gemm picks what fits,
+   * and the test holds the result to the tolerance of the kernel that ran */
   const char *limits = getenv("AMP_DEVICE_LIMITS");
-  const int has_tf32 = props.compute_capability >= 80 && !(limits && *limits);
+  const int limited = limits && *limits;
+  const int has_tf32 = props.compute_capability >= 80;
   const char *cpu_env = getenv("AMP_BLAS_CPU");
   const int opencl_path = !props.is_emulated || (cpu_env && strcmp(cpu_env, "opencl") == 0);
   printf("%s, compute capability %u: TF32 %s\n", props.device_path, props.compute_capability,
@@ -162,10 +163,13 @@ int main(void) {
   /* float, TF32 allowed: TF32 where the device has it, float elsewhere */
   setup(&g, 0, 0, 0.0);
   CHECK_OK(run(av, &g, AMP_GEMM_ALLOW_TF32));
-  CHECK_EQ_INT(wrong(&g, has_tf32), 0);
-  CHECK_EQ_INT(strcmp(amp__gemm_last_fast_file(), "matmul_tf32") == 0, has_tf32);
-  if (has_tf32) /* 67 x 45: too few blocks for the large shape, the 128 x 64 one */
+  const int ran_tf32 = strcmp(amp__gemm_last_fast_file(), "matmul_tf32") == 0;
+  CHECK_EQ_INT(wrong(&g, ran_tf32), 0);
+  if (!limited)
+    CHECK_EQ_INT(ran_tf32, has_tf32);
+  if (ran_tf32 && !limited) /* 67 x 45: too few blocks for the large shape, the 128 x 64 one */
     CHECK(strstr(amp__gemm_last_fast_options(), "-DBN=64") != NULL);
+  printf("TF32 allowed: %s ran\n", ran_tf32 ? "matmul_tf32" : "a float kernel");
   setup(&f, 0, 0, 0.0); /* the same GEMM in float, as amp_blas_gemm runs it */
   CHECK_OK(run(av, &f, 0));
   CHECK_EQ_INT(wrong(&f, 0), 0);
@@ -173,13 +177,13 @@ int main(void) {
   for (size_t i = 0; i < (size_t)(M + 2 * PAD) * (N + 2 * PAD); i++)
     differ += ((float *)g.c)[i] != ((float *)f.c)[i];
   printf("TF32 allowed: %d of %d elements differ from amp_blas_gemm's\n", differ, M * N);
-  if (has_tf32)
+  if (ran_tf32)
     CHECK(differ > 0); /* TF32's rounding shows in a product of 129 terms */
   teardown(&f);
   teardown(&g);
 
   /* the large shape, as if the device had one compute unit (67 x 45 is one block then) */
-  if (has_tf32) {
+  if (has_tf32 && !limited) {
     amp__gemm_test_gpu_kernel(1, 1);
     setup(&g, 0, 0, 0.0);
     CHECK_OK(run(av, &g, AMP_GEMM_ALLOW_TF32));
