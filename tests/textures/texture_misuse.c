@@ -91,6 +91,9 @@ int main(void) {
   {
     amp_arg a[] = {amp_arg_texture(t), amp_arg_sampler(smp), amp_arg_texture(t3)};
     CHECK_OK(amp_parallel_for_each(av, amp_extent2(4, 4), k, a, 3)); /* the right way */
+    /* and finished: a command still running when the process exits can crash POCL's compiler
+     * (docs/IMPLEMENTATIONS.md) */
+    CHECK_OK(amp_accelerator_view_wait(av));
   }
   {
     amp_arg a[] = {amp_arg_view(v), amp_arg_sampler(smp), amp_arg_texture(t3)};
