@@ -51,6 +51,8 @@ static void usage(FILE *f) {
           "  --launches N        launches for --overhead (default 10000)\n"
           "  --ports             classic OpenCL kernel files, unchanged, by raw OpenCL and ampcl\n"
           "  --ports-n N         every port at size N (default: each its own)\n"
+          "  --ports-each FILE   every repeat's two times as CSV (which side ran first, raw ms,\n"
+          "                      ampcl ms): a machine whose times have two modes shows them\n"
           "  --algorithms        time reduce, scan, transpose, histogram, sort on device data vs\n"
           "                      the device copy (--sizes in elements; default 2^28 on a GPU)\n"
           "  --prepare           the algorithms' first calls with and without\n"
@@ -167,6 +169,7 @@ int main(int argc, char **argv) {
   char *impl_arg = NULL, *size_arg = NULL, *type_arg = NULL, *multi_arg = NULL;
   int overhead = 0, launches = 10000, algorithms = 0, pinned = 0, cpu = 0, samples = 0, prepare = 0;
   int ports = 0, ports_n = 0;
+  const char *ports_each = NULL;
   long seq_max = -1;
   ctx.repeats = 5;
   ctx.warmup = 1;
@@ -229,6 +232,8 @@ int main(int argc, char **argv) {
       ports = 1;
     } else if (!strcmp(opt, "--ports-n")) {
       ports_n = atoi(VALUE());
+    } else if (!strcmp(opt, "--ports-each")) {
+      ports_each = VALUE();
     } else if (!strcmp(opt, "--launches")) {
       launches = atoi(VALUE());
     } else {
@@ -264,7 +269,7 @@ int main(int argc, char **argv) {
     bench_pinned_on = ctx.acc;
   if (ports) {
     print_header(&ctx, "classic OpenCL kernels, raw and through ampcl");
-    return bench_ports(&ctx, ports_n, csv);
+    return bench_ports(&ctx, ports_n, csv, ports_each);
   }
   if (overhead) {
     print_header(&ctx, "launch overhead");

@@ -152,7 +152,7 @@ int bench_cpu(bench_ctx *ctx, const long *sizes, int nsizes, const char *csv_pat
 int bench_overhead(bench_ctx *ctx, int launches, const char *csv_path);
 /* ---- bench_ports.c: classic OpenCL kernels, raw OpenCL and ampcl (n_all > 0: every port at
  * that size) ---- */
-int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path);
+int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path, const char *each_path);
 /* ---- bench_first_launch.c: a built program's kernel launched the first time, both ways ---- */
 struct _cl_context;
 struct _cl_command_queue;

@@ -158,7 +158,7 @@ static double run_one(bench_ctx *ctx, raw_env *r, amp_env *a, int p, port_data *
 
 /* Port p at size n: warm-up runs, then repeats alternating which side goes first; prints its row
  * and appends it to csv (may be NULL). 0, or 1 when a run failed or differed. */
-static int port_row(bench_ctx *ctx, raw_env *r, amp_env *a, int p, int n, FILE *csv) {
+static int port_row(bench_ctx *ctx, raw_env *r, amp_env *a, int p, int n, FILE *csv, FILE *each) {
   port_data d = {0};
   data_make(p, n, &d);
   double raw_ms[BENCH_MAX_REPEATS], amp_ms[BENCH_MAX_REPEATS];
@@ -170,6 +170,9 @@ static int port_row(bench_ctx *ctx, raw_env *r, amp_env *a, int p, int n, FILE *
     amp_ms[i] = amp_first ? t1 : t2;
     failed = t1 < 0 || t2 < 0;
   }
+  for (int i = 0; each && !failed && i < ctx->repeats; i++)
+    fprintf(each, "%s,%d,%d,%s,%.4f,%.4f\n", port_names[p], n, i, i % 2 ? "ampcl" : "raw",
+            raw_ms[i], amp_ms[i]);
   data_free(&d);
   if (failed) {
     printf("%-12s %6d  FAILED (see above)\n", port_names[p], n);
@@ -192,17 +195,20 @@ static int port_row(bench_ctx *ctx, raw_env *r, amp_env *a, int p, int n, FILE *
   return 0;
 }
 
-int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path) {
+int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path, const char *each_path) {
   raw_env r = {0};
   amp_env a = {0};
   int rc = 1;
-  FILE *csv = NULL;
+  FILE *csv = NULL, *each = NULL;
   if (env_create(ctx, &r, &a))
     goto done;
-  if (csv_path && !(csv = fopen(csv_path, "w"))) {
-    fprintf(stderr, "amp-bench: cannot write %s\n", csv_path);
+  if ((csv_path && !(csv = fopen(csv_path, "w"))) ||
+      (each_path && !(each = fopen(each_path, "w")))) {
+    fprintf(stderr, "amp-bench: cannot write %s\n", csv_path && !csv ? csv_path : each_path);
     goto done;
   }
+  if (each)
+    fprintf(each, "port,n,repeat,first,raw_ms,ampcl_ms\n");
   if (csv)
     fprintf(csv, "port,n,raw_ms_median,raw_ms_min,ampcl_ms_median,ampcl_ms_min,ratio,"
                  "paired_ratio,raw_lines,ampcl_lines,device\n");
@@ -214,10 +220,12 @@ int bench_ports(bench_ctx *ctx, int n_all, const char *csv_path) {
          "paired", "raw lines", "amp lines", "kernel file");
   rc = 0;
   for (int p = 0; p < PORTS; p++)
-    rc |= port_row(ctx, &r, &a, p, n_all > 0 ? n_all : default_n[p], csv);
+    rc |= port_row(ctx, &r, &a, p, n_all > 0 ? n_all : default_n[p], csv, each);
 done:
   if (csv)
     fclose(csv);
+  if (each)
+    fclose(each);
   env_release(&r, &a);
   return rc;
 }
