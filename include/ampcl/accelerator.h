@@ -19,9 +19,9 @@
  *   1. the environment variable AMP_DEFAULT_ACCELERATOR, if set, names it by device path; an
  *      unknown path there is an error (AMP_ERROR_NOT_FOUND), never a silent fallback;
  *   2. otherwise the non-emulated accelerator with the most dedicated memory;
- *   3. otherwise an emulated one (a CPU device such as POCL's, ampcl's WARP); where several CPU
- *      implementations are installed, the one ampcl measured faster on its CPU workloads
- *      (Intel's CPU runtime before POCL: docs/IMPLEMENTATIONS.md), then the most memory;
+ *   3. otherwise an emulated one (a CPU device such as POCL's, ampcl's WARP): the one with the
+ *      most memory, the first of equals (no implementation is preferred by its name;
+ *      docs/IMPLEMENTATIONS.md says which ran ampcl's CPU workloads faster);
  *   4. with no OpenCL platform or device at all, "cpu", as AMP falls back to its CPU accelerator:
  *      the list then holds "cpu" alone, and amp_default_view and every launch on the default
  *      fail with AMP_ERROR_UNSUPPORTED_FEATURE, naming it and saying what to install.

@@ -14,27 +14,6 @@ static struct {
   char reason[256];        /* why the default is the one it is, once chosen */
 } g = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, ""};
 
-/* CPU implementations in the order ampcl prefers them when several are installed: the one that ran
- * ampcl's CPU workloads (add-exp, n-body, matmul, reduce, scan, transpose, stencil) faster on most
- * of them comes first (docs/IMPLEMENTATIONS.md has the measurement). An implementation not listed
- * comes after these. */
-static const struct {
-  const char *platform; /* CL_PLATFORM_NAME */
-  const char *why;      /* what the measurement showed */
-} cpu_preference[] = {
-    {"Intel(R) OpenCL", "Intel's CPU runtime ran 7 of ampcl's 10 CPU workloads faster than POCL"},
-    {"Portable Computing Language", "POCL"},
-};
-enum { CPU_UNRANKED = sizeof cpu_preference / sizeof cpu_preference[0] };
-
-static size_t cpu_rank(const amp_accelerator *a) {
-  for (size_t i = 0; i < CPU_UNRANKED; i++)
-    /* name picks a preference: the order of speed measured, not a capability */
-    if (strcmp(a->props.platform_name, cpu_preference[i].platform) == 0)
-      return i;
-  return CPU_UNRANKED;
-}
-
 /* The rules of ampcl/accelerator.h; called with g.lock held, on first use. Records the reason. */
 static amp_status choose_default(amp_accelerator **out) {
   amp_status status = AMP_SUCCESS;
@@ -65,20 +44,19 @@ static amp_status choose_default(amp_accelerator **out) {
   if (best) {
     snprintf(g.reason, sizeof g.reason, "the non-CPU device with the most memory");
   } else {
-    for (size_t i = 0; i < n; i++) { /* rule 3: a CPU device, the preferred implementation */
+    for (size_t i = 0; i < n; i++) { /* rule 3: a CPU device, the most memory, the first */
       amp_accelerator *a = list[i];
       if (a->props.is_host)
         continue;
       cpus++;
-      if (!best || cpu_rank(a) < cpu_rank(best) ||
-          (cpu_rank(a) == cpu_rank(best) &&
-           a->props.dedicated_memory > best->props.dedicated_memory))
+      if (!best || a->props.dedicated_memory > best->props.dedicated_memory)
         best = a;
     }
-    if (best && cpus > 1 && cpu_rank(best) < CPU_UNRANKED)
+    if (best && cpus > 1)
       snprintf(g.reason, sizeof g.reason,
-               "of %zu CPU devices, the preferred implementation (%s; docs/IMPLEMENTATIONS.md)",
-               cpus, cpu_preference[cpu_rank(best)].why);
+               "of %zu CPU devices, the one reporting the most memory (the first of equals); "
+               "docs/IMPLEMENTATIONS.md says which one ran ampcl's CPU workloads faster",
+               cpus);
     else if (best)
       snprintf(g.reason, sizeof g.reason, "the only kind of device: a CPU device");
   }

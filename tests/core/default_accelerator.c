@@ -70,18 +70,9 @@ static void check_default_is(const char *want) {
 }
 
 /* What the rule picks, computed from OpenCL alone: the non-CPU device with the most global
- * memory, else a CPU device of Intel's CPU runtime (documented as preferred over POCL, the other
- * implementation ampcl ranks), else the CPU device with the most. Devices are counted across
- * platforms in OpenCL's order, which is the accelerator list's order (the accelerators test proves
- * that). */
-static int cpu_rank(cl_platform_id p) {
-  char name[256] = "";
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
-  return strcmp(name, "Intel(R) OpenCL") == 0               ? 0
-         : strcmp(name, "Portable Computing Language") == 0 ? 1
-                                                            : 2;
-}
-
+ * memory, else the CPU device with the most, the first of equals: no implementation is preferred
+ * by its name. Devices are counted across platforms in OpenCL's order, which is the accelerator
+ * list's order (the accelerators test proves that). */
 static void expected_auto(char *out, size_t cap) {
   snprintf(out, cap, "(no OpenCL device)");
   cl_platform_id plats[16];
@@ -89,7 +80,7 @@ static void expected_auto(char *out, size_t cap) {
   if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS)
     return;
   long best = -1;
-  int best_cpu = 1, best_rank = 3;
+  int best_cpu = 1;
   cl_ulong best_mem = 0;
   size_t index = 0;
   for (cl_uint pi = 0; pi < np && pi < 16; pi++) {
@@ -102,12 +93,10 @@ static void expected_auto(char *out, size_t cap) {
       cl_ulong mem = 0;
       clGetDeviceInfo(devs[di], CL_DEVICE_TYPE, sizeof type, &type, NULL);
       clGetDeviceInfo(devs[di], CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
-      int cpu = (type & CL_DEVICE_TYPE_CPU) != 0, rank = cpu ? cpu_rank(plats[pi]) : 0;
-      if (best < 0 || cpu < best_cpu ||
-          (cpu == best_cpu && (rank < best_rank || (rank == best_rank && mem > best_mem)))) {
+      int cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+      if (best < 0 || cpu < best_cpu || (cpu == best_cpu && mem > best_mem)) {
         best = (long)index;
         best_cpu = cpu;
-        best_rank = rank;
         best_mem = mem;
       }
     }
