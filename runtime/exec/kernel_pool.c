@@ -4,6 +4,7 @@
  * enqueueing (exec/launch.c). */
 #include "core/clobjects.h"
 #include "core/device_limits.h"
+#include "exec/param_text.h"
 #include "exec/program_cache.h"
 
 #include <stdio.h>
@@ -110,6 +111,9 @@ amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerato
     }
     strip_spaces(pa->type);
   }
+  pool->ntext = -1;
+  if (!pool->params) /* what launch_args.c checks instead, read once here and not at each launch */
+    pool->ntext = amp__kernel_text_params(e->text, name, &pool->text);
   amp__param_sizes(k, e, pool->params, pool->nparams);
   pool->asserts = has_asserts(pool, e->text);
   amp__kernel_give_back(pool, k);
@@ -132,6 +136,7 @@ void amp__kernel_pool_free(amp__kernel_pool *pool) {
   pthread_mutex_destroy(&pool->lock);
   free(pool->free);
   amp__params_free(pool->params, pool->nparams);
+  amp__text_params_free(pool->text, pool->ntext);
   free(pool->name);
   free(pool);
 }

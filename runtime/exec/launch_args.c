@@ -71,23 +71,20 @@ static amp_status check_count_only(const amp__launch_table *t) {
   amp_status status = AMP_SUCCESS;
   const amp__kernel_pool *pool = t->pool;
   const amp_launch *l = t->launch;
-  amp__text_param *tp = NULL;
-  int n = -1;
   if (t->params + (cl_uint)pool->asserts != pool->nparams)
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): the %zu arguments fill %u OpenCL parameters (a view fills "
               "%u), but the kernel has %u; the driver gives no parameter names to say which differ",
               pool->name, l->nargs, t->params, amp__arg_width(pool, &amp__kind_view),
               pool->nparams);
-  n = amp__kernel_text_params(l->kernel->program->source, pool->name, &tp);
   char who[160];
   snprintf(who, sizeof who, "parallel_for_each(%s)", pool->name);
-  for (size_t i = 0; n == (int)l->nargs && i < l->nargs; i++)
+  const amp__text_param *tp = pool->text;
+  for (size_t i = 0; pool->ntext == (int)l->nargs && i < l->nargs; i++)
     if (tp[i].elem && l->args[i].kind == AMP_ARG_VIEW)
       AMP__TRY(amp__check_view_elem_text(who, tp[i].name ? tp[i].name : "?", i, l->args[i].u.view,
                                          tp[i].elem, l->kernel->program));
 fail:
-  amp__text_params_free(tp, n);
   return status;
 }
 

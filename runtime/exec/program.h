@@ -62,6 +62,9 @@ struct amp__kernel_pool {
   size_t nfree, cap;
   cl_uint nparams;
   amp__param *params;             /* NULL when the driver gives no argument info */
+  struct amp__text_param *text;   /* without argument info: the kernel's parameters as its source
+                                     writes them (exec/param_text.c), read once; else NULL */
+  int ntext;                      /* their count; -1 when the text could not be read */
   size_t work_group_size;         /* CL_KERNEL_WORK_GROUP_SIZE on this device */
   size_t required_tile[3];        /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE (reqd_work_group_size, OpenCL
                                      order x, y, z); all 0 when the kernel states none */
