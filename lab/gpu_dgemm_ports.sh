@@ -6,23 +6,23 @@
 #   waits   lab/wait_list_probe.c: the gemm port's commands and a chain of 20 kernels with no
 #           events, with events, with wait lists, and with wait lists on a profiling queue
 #   ports   amp-bench --ports, 21 repeats, AMP_WAIT_OWN_QUEUE=0 (the default: no waits for events
-#           of the command's own in-order queue) and =1 (as before) alternating, twice each; then
+#           of the command's own in-order queue) and =1 (as before) alternating, 0 1 0; then
 #           5 repeats under AMP_TRACE, summarised
-#   shapes  lab/dmma_shapes.c: matmul_dmma_bulk's block shapes, split along k and not, at the
-#           awkward sizes 1000, 3000, 5000, 6000 and at 4096; then amp-bench's DGEMM (what
-#           amp_blas_gemm runs) at the same sizes
+#   shapes  lab/dmma_shapes.c: matmul_dmma_bulk's block shapes, split along k and not, with and
+#           without zeros past B's edge (PAD_EDGES), at the awkward sizes 1000, 3000, 5000, 6000
+#           and at 1024, 4096; then amp-bench's DGEMM (what amp_blas_gemm runs) at the same sizes
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
 NAME=dgemm-ports
 PARTS=${PARTS:-waits ports shapes cublas}
 . "$(dirname "$0")/gpu_common.sh"
 gpu_build amp-bench amp-trace dmma-shapes wait-list-probe
-SIZES=${SIZES:-1000,3000,5000,6000,4096}
+SIZES=${SIZES:-1000,1024,3000,5000,6000,4096}
 if on waits; then
   timeout 60 "$B/lab/wait-list-probe" 41 384 >"$o/waits.txt" 2>&1
   echo "waits: rc=$?"; cat "$o/waits.txt"
 fi
 if on ports; then
-  for w in 0 1 0 1; do
+  for w in 0 1 0; do
     echo "== AMP_WAIT_OWN_QUEUE=$w" >>"$o/ports.txt"
     AMP_WAIT_OWN_QUEUE=$w timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports \
       --repeats 21 >>"$o/ports.txt" 2>&1
@@ -36,9 +36,8 @@ if on ports; then
   head -30 "$o/ports-trace.txt"
 fi
 if on shapes; then
-  timeout 240 "$B/lab/dmma-shapes" "$SIZES" "" BN=64 BM=64,WM=32 BM=64,BN=64,WM=32 \
-    BM=64,BN=64,WM=32,WN=16 S=2 S=4 BN=64,S=2 BK=8,STAGES=4 BN=64,R=128 BN=64,S=2,R=128 \
-    BM=64,BN=64,WM=32,R=128 BM=64,WM=32,R=80 >"$o/shapes.txt" 2>&1
+  timeout 200 "$B/lab/dmma-shapes" "$SIZES" "" PAD_EDGES=1 BN=64 BN=64,PAD_EDGES=1 BM=64,WM=32 \
+    BM=64,BN=64,WM=32 S=2 BN=64,S=2,R=128 BM=64,BN=64,WM=32,R=128 >"$o/shapes.txt" 2>&1
   echo "shapes: rc=$?"; cat "$o/shapes.txt"
   timeout 120 "$B/bench/amp-bench" --accelerator "$G1" --workload matmul --repeats 5 --impl gemm \
     --types double --sizes "$SIZES" --csv "$o/dgemm.csv" >"$o/dgemm.txt" 2>&1

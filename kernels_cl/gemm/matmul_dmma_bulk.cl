@@ -43,11 +43,16 @@
  *      different banks. (A padding of 2 gives 2-way conflicts: Nsight Compute counted about 90
  *      times as many as with this padding and step 6.)
  *   5. Edges. cp.async zero-fills A past its edges, as in matmul_dmma. A bulk copy cannot, so
- *      where a row of B's K tile is partly or wholly outside B the producer thread copies its
- *      even-length in-bounds part in bulk and writes the rest itself (a last odd element loaded,
- *      zeros past the edge) with plain stores, which its own arrival on `full` publishes. Views
- *      whose rows do not start on 16-byte boundaries (an odd offset or row stride) take plain
- *      loads and stores for every element: correct, slow.
+ *      where a row of B's K tile is partly outside B the producer thread copies its even-length
+ *      in-bounds part in bulk and loads a last odd element itself, with a plain store that its
+ *      own arrival on `full` publishes. The buffer's columns past B's edge keep whatever they
+ *      held: column j of C reads only column j of B, and C's columns past its edge are never
+ *      stored. Only a row past A's width (the last K tile's) is written with zeros, since it
+ *      meets A's zero-filled columns and 0 x a stale Inf would be NaN. (Zeros in every column
+ *      past the edge, -DPAD_EDGES, cost each K tile of the last block column plain stores and a
+ *      proxy fence; in one wave of blocks that column sets the kernel's time: lab/NOTEBOOK.md.)
+ *      Views whose rows do not start on 16-byte boundaries (an odd offset or row stride) take
+ *      plain loads for every element: correct, slow.
  *   6. Fragments read 8 bytes at a time (step 4 of matmul_dmma read A 16 bytes at a time, two
  *      k of one row, with mma position t <-> tile column 2t, t + 4 <-> 2t + 1). An f64 mma takes
  *      its A operand in four consecutive registers, positions (g, t), (g + 8, t), (g, t + 4),
@@ -222,9 +227,14 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
     if (pt < BK) {
       const int count = pt < kcols ? bcols : 0;
       bulk = db_bulk_count(count, aligned_b);
-      if (bulk < BN) {
+#ifdef PAD_EDGES
+      const int cap = BN; /* every column written, zeros past the edge (for comparison only) */
+#else
+      const int cap = count ? count : BN; /* step 5: only a row past A's width needs zeros */
+#endif
+      if (bulk < cap) {
         db_fill(b_buf + pt * BS, b_data + b_shape.s3 + (count ? (k0 + pt) * b_shape.s4 + col0 : 0),
-                bulk, count, BN);
+                bulk, count, cap);
         AMPCL_FENCE_PROXY_ASYNC();
       }
     }
