@@ -6,23 +6,28 @@
 #   waits   lab/wait_list_probe.c: the gemm port's commands and a chain of 20 kernels with no
 #           events, with events, with wait lists, and with wait lists on a profiling queue
 #   ports   amp-bench --ports, 21 repeats, AMP_WAIT_OWN_QUEUE=0 (the default: no waits for events
-#           of the command's own in-order queue) and =1 (as before) alternating, 0 1 0; then
+#           of the command's own in-order queue) and =1 (as before), one after the other; then
 #           5 repeats under AMP_TRACE, summarised
 #   shapes  lab/dmma_shapes.c: matmul_dmma_bulk's block shapes, split along k and not, with and
 #           without zeros past B's edge (PAD_EDGES), at the awkward sizes 1000, 3000, 5000, 6000
 #           and at 1024, 4096; then amp-bench's DGEMM (what amp_blas_gemm runs) at the same sizes
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
+#   check   the tests of what changed with these (wait lists, the DGEMM kernel's edges): wait_lists,
+#           async_order, staging, interop_lend, interop_event, kernels_matmul, gemm_coherence,
+#           gemm_choice and gemm_general in float and double
 NAME=dgemm-ports
-PARTS=${PARTS:-waits ports shapes cublas}
+PARTS=${PARTS:-waits ports shapes cublas check}
 . "$(dirname "$0")/gpu_common.sh"
-gpu_build amp-bench amp-trace dmma-shapes wait-list-probe
+T=(test_wait_lists test_async_order test_staging test_interop_lend test_interop_event
+  test_kernels_matmul test_gemm_coherence test_gemm_choice test_gemm_general)
+gpu_build amp-bench amp-trace dmma-shapes wait-list-probe "${T[@]}"
 SIZES=${SIZES:-1000,1024,3000,5000,6000,4096}
 if on waits; then
   timeout 60 "$B/lab/wait-list-probe" 41 384 >"$o/waits.txt" 2>&1
   echo "waits: rc=$?"; cat "$o/waits.txt"
 fi
 if on ports; then
-  for w in 0 1 0; do
+  for w in 0 1; do
     echo "== AMP_WAIT_OWN_QUEUE=$w" >>"$o/ports.txt"
     AMP_WAIT_OWN_QUEUE=$w timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports \
       --repeats 21 >>"$o/ports.txt" 2>&1
@@ -47,5 +52,11 @@ if on cublas; then
   timeout 120 python3 bench/cuda_reference.py --only gemm --gemm-types double --gemm-sizes "$SIZES" \
     --csv "$o/cublas.csv" >"$o/cublas.txt" 2>&1
   echo "cublas: rc=$?"; tail -8 "$o/cublas.txt"
+fi
+if on check; then
+  timeout 150 ctest --test-dir "$B" --output-on-failure -j8 --timeout 140 -R \
+    '^(wait_lists|wait_lists.own|async_order|staging|interop_lend|interop_event|kernels_matmul|gemm_coherence|gemm_coherence.double|gemm_choice|gemm_choice.double|gemm_general|gemm_general.double)$' \
+    >"$o/check.txt" 2>&1
+  echo "check: rc=$?"; grep -E "tests passed|Failed|\*\*\*" "$o/check.txt" | tail -15
 fi
 gpu_archive
