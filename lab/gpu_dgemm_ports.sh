@@ -5,20 +5,21 @@
 # Parts:
 #   waits   lab/wait_list_probe.c: the gemm port's commands and a chain of 20 kernels with no
 #           events, with events, with wait lists, and with wait lists on a profiling queue
-#   ports   amp-bench --ports, 21 repeats, AMP_WAIT_OWN_QUEUE=0 (the default: no waits for events
-#           of the command's own in-order queue) and =1 (as before), one after the other; then
-#           5 repeats under AMP_TRACE, summarised
+#   ports   amp-bench --ports, 21 repeats; then 5 repeats under AMP_TRACE, summarised (the run of
+#           2026-12-07 ran it twice, with and without a trial runtime change that left a command's
+#           own queue's events out of its wait list: lab/NOTEBOOK.md)
 #   shapes  lab/dmma_shapes.c: matmul_dmma_bulk's block shapes, split along k and not, with and
 #           without zeros past B's edge (PAD_EDGES), at the awkward sizes 1000, 3000, 5000, 6000
 #           and at 1024, 4096; then amp-bench's DGEMM (what amp_blas_gemm runs) at the same sizes
+#   dgemm   amp-bench's DGEMM alone
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
-#   check   the tests of what changed with these (wait lists, the DGEMM kernel's edges): wait_lists,
+#   check   the tests of what changed with these (the DGEMM kernel's edges and plans, queues):
 #           async_order, staging, interop_lend, interop_event, kernels_matmul, gemm_coherence,
 #           gemm_choice and gemm_general in float and double
 NAME=dgemm-ports
 PARTS=${PARTS:-waits ports shapes cublas check}
 . "$(dirname "$0")/gpu_common.sh"
-T=(test_wait_lists test_async_order test_staging test_interop_lend test_interop_event
+T=(test_async_order test_staging test_interop_lend test_interop_event
   test_kernels_matmul test_gemm_coherence test_gemm_choice test_gemm_general)
 gpu_build amp-bench amp-trace dmma-shapes wait-list-probe "${T[@]}"
 SIZES=${SIZES:-1000,1024,3000,5000,6000,4096}
@@ -27,13 +28,9 @@ if on waits; then
   echo "waits: rc=$?"; cat "$o/waits.txt"
 fi
 if on ports; then
-  for w in 0 1; do
-    echo "== AMP_WAIT_OWN_QUEUE=$w" >>"$o/ports.txt"
-    AMP_WAIT_OWN_QUEUE=$w timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports \
-      --repeats 21 >>"$o/ports.txt" 2>&1
-    echo "ports $w: rc=$?"
-  done
-  grep -E "^== |^(gemm|conv2d|jacobi2d|mv|correlation) " "$o/ports.txt"
+  timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports --repeats 21 >"$o/ports.txt" 2>&1
+  echo "ports: rc=$?"
+  grep -E "^(gemm|conv2d|jacobi2d|mv|correlation) " "$o/ports.txt"
   AMP_TRACE="$o/ports-trace.json" timeout 60 "$B/bench/amp-bench" --accelerator "$G1" --ports \
     --repeats 5 >/dev/null 2>&1
   "$B/examples/amp-trace" summary "$o/ports-trace.json" >"$o/ports-trace.txt" 2>&1
@@ -44,9 +41,11 @@ if on shapes; then
   timeout 200 "$B/lab/dmma-shapes" "$SIZES" "" PAD_EDGES=1 BN=64 BN=64,PAD_EDGES=1 BM=64,WM=32 \
     BM=64,BN=64,WM=32 S=2 BN=64,S=2,R=128 BM=64,BN=64,WM=32,R=128 >"$o/shapes.txt" 2>&1
   echo "shapes: rc=$?"; cat "$o/shapes.txt"
+fi
+if on shapes || on dgemm; then
   timeout 120 "$B/bench/amp-bench" --accelerator "$G1" --workload matmul --repeats 5 --impl gemm \
     --types double --sizes "$SIZES" --csv "$o/dgemm.csv" >"$o/dgemm.txt" 2>&1
-  echo "dgemm: rc=$?"; grep -E "gemm" "$o/dgemm.txt" | tail -8
+  echo "dgemm: rc=$?"; grep -A12 "^Table C" "$o/dgemm.txt"
 fi
 if on cublas; then
   timeout 120 python3 bench/cuda_reference.py --only gemm --gemm-types double --gemm-sizes "$SIZES" \
@@ -55,7 +54,7 @@ if on cublas; then
 fi
 if on check; then
   timeout 150 ctest --test-dir "$B" --output-on-failure -j8 --timeout 140 -R \
-    '^(wait_lists|wait_lists.own|async_order|staging|interop_lend|interop_event|kernels_matmul|gemm_coherence|gemm_coherence.double|gemm_choice|gemm_choice.double|gemm_general|gemm_general.double)$' \
+    '^(async_order|staging|interop_lend|interop_event|kernels_matmul|gemm_coherence|gemm_coherence.double|gemm_choice|gemm_choice.double|gemm_general|gemm_general.double)$' \
     >"$o/check.txt" 2>&1
   echo "check: rc=$?"; grep -E "tests passed|Failed|\*\*\*" "$o/check.txt" | tail -15
 fi

@@ -103,7 +103,7 @@ amp_status amp__blas_clblast(amp_accelerator_view *view, amp_transpose trans_a,
   acquired = 1;
   /* What the GEMM waits for goes first on the in-order queue, as a marker, or, when the caller
    * wants the device time, as the stamp kernel whose end marks where the GEMM starts. */
-  amp__evlist_ready(&wait, view->queue);
+  amp__flush_producers(wait.ev, wait.n, view->queue);
   if (done)
     AMP__TRY(enqueue_stamp(view, &wait, &start));
   else if (wait.n) {

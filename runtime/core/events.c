@@ -1,12 +1,10 @@
 /* runtime/core/events.c: growable lists of retained events; waiting for them; and a future
  * that joins several events (a copy made of several commands, on several queues). */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clobjects.h"
 #include "core/events.h"
-#include "core/knobs.h"
 
 int amp__evlist_push(amp__evlist *l, cl_event e) {
   if (!e)
@@ -52,67 +50,23 @@ void amp__evlist_free(amp__evlist *l) {
   memset(l, 0, sizeof *l);
 }
 
-/* Whether commands on q wait for their own queue's events too (AMP_WAIT_OWN_QUEUE=1). */
-static int own_queue_waits(void) {
-  static _Atomic int cached = -1;
-  int v = atomic_load(&cached);
-  if (v < 0) {
-    const char *s = amp__knob_get(AMP_KNOB_WAIT_OWN_QUEUE);
-    v = s && strcmp(s, "1") == 0;
-    atomic_store(&cached, v);
-  }
-  return v;
-}
-
-static int in_order(cl_command_queue q) {
-  cl_command_queue_properties p = 0;
-  return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL) == CL_SUCCESS &&
-         !(p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-}
-
-size_t amp__waits_for(cl_event *ev, size_t n, cl_command_queue mine) {
-  size_t keep = 0;
-  int order = -1; /* whether `mine` is in order: asked once, when one of its events turns up */
+void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine) {
+  /* OpenCL 1.2 §5.13: before a command waits for events of another queue, that queue must have
+   * been flushed, or the wait may never end. In automatic mode ampcl does not flush on enqueue. */
   for (size_t i = 0; i < n; i++) {
     cl_command_queue q = NULL;
     cl_int st = CL_COMPLETE;
-    /* A user event, or an event the driver no longer answers for: kept, untouched. Comparing the
+    /* Our own queue's commands (the usual case) and user events need nothing; comparing the
      * handle touches no queue, which may be gone (a released view). */
     if (!ev[i] || clGetEventInfo(ev[i], CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL) != CL_SUCCESS ||
-        !q) {
-      ev[keep++] = ev[i];
+        !q || q == mine)
       continue;
-    }
-    if (q == mine) { /* the queue's own order already makes the command wait for it */
-      if (order < 0)
-        order = !own_queue_waits() && in_order(mine);
-      if (order) {
-        cl_event e = ev[i]; /* to the tail: the caller's list still owns it */
-        memmove(ev + i, ev + i + 1, (n - i - 1) * sizeof *ev);
-        ev[n - 1] = e;
-        n--, i--;
-        continue;
-      }
-      ev[keep++] = ev[i];
-      continue;
-    }
-    /* OpenCL 1.2 §5.13: before a command waits for events of another queue, that queue must have
-     * been flushed, or the wait may never end; in automatic mode ampcl does not flush on enqueue.
-     * A finished command needs nothing, and then its queue may be gone. */
+    /* A finished command needs nothing either, and then its queue may be gone. */
     if (clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
             CL_SUCCESS &&
         st != CL_COMPLETE && st >= 0)
       clFlush(q);
-    ev[keep++] = ev[i];
   }
-  return keep;
-}
-
-void amp__evlist_ready(amp__evlist *l, cl_command_queue mine) {
-  size_t keep = amp__waits_for(l->ev, l->n, mine);
-  for (size_t i = keep; i < l->n; i++)
-    clReleaseEvent(l->ev[i]);
-  l->n = keep;
 }
 
 /* Waits for one event; returns the OpenCL error the command failed with, or CL_SUCCESS. */

@@ -12,17 +12,8 @@ typedef struct amp__evlist {
 } amp__evlist;
 
 int amp__evlist_push(amp__evlist *l, cl_event e); /* retains e; 0 ok, -1 out of memory */
-/* Readies the events ev[0 .. n) that a command about to be enqueued on `mine` depends on, and
- * returns how many it must be given as its wait list: those stay first, in their order; the
- * events of `mine` itself go to the end, since an in-order queue already runs the command after
- * them (all of ampcl's queues are in order; an out-of-order queue keeps them all). What passing
- * them anyway costs a driver, lab/wait_list_probe.c measures; AMP_WAIT_OWN_QUEUE=1 passes them. The
- * queues of the other events are flushed (OpenCL 1.2 §5.13: a wait for a command never flushed may
- * never end). mine NULL: flush only. The array keeps every event: whoever releases them still
- * releases all n. */
-size_t amp__waits_for(cl_event *ev, size_t n, cl_command_queue mine);
-/* The same for a list; the events of `mine` are released and leave it. */
-void amp__evlist_ready(amp__evlist *l, cl_command_queue mine);
+/* Flushes the queues (other than `mine`) of the events a command is about to wait for. */
+void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine);
 void amp__evlist_clear(amp__evlist *l); /* releases every event */
 /* Removes (and releases) the events of commands enqueued on queue q. */
 void amp__evlist_drop_queue(amp__evlist *l, cl_command_queue q);

@@ -47,7 +47,7 @@ amp_status amp_array_view_lend_cl_mem(amp_array_view *view, amp_accelerator_view
     AMP__FAIL(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", lend_fn, !buffer ? "buffer" : "offset");
   AMP__TRY(check_free(view->src));
   AMP__TRY(amp__uses_acquire(av, &use, 1, &wait)); /* locked from here to amp__uses_finish */
-  amp__evlist_ready(&wait, av->queue);
+  amp__flush_producers(wait.ev, wait.n, av->queue);
   cl_int err =
       clEnqueueMarkerWithWaitList(av->queue, (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev);
   if (err == CL_SUCCESS) {

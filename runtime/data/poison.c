@@ -64,7 +64,7 @@ static amp_status fill(amp_accelerator_view *q, amp__location *L, size_t lo, siz
     amp__evlist_free(&deps);
     return amp__set_error(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
-  amp__evlist_ready(&deps, q->queue);
+  amp__flush_producers(deps.ev, deps.n, q->queue); /* another queue's producers, as every enqueue */
   cl_event ev = NULL;
   cl_int err = clEnqueueFillBuffer(q->queue, L->buf, pattern, psize, lo, hi - lo, (cl_uint)deps.n,
                                    deps.n ? deps.ev : NULL, &ev);

@@ -293,7 +293,8 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
     amp__evlist_wait(&s->host_readers); /* no copy may still read the bytes we overwrite */
   else
     wait_host_idle(s);
-  cl_uint nw = (cl_uint)amp__waits_for(&L->last_write, L->last_write ? 1 : 0, dv->queue);
+  cl_uint nw = L->last_write ? 1 : 0;
+  amp__flush_producers(&L->last_write, nw, dv->queue);
   AMP__CL(enqueue_block(acc, dv->queue, L->buf, 0, async ? CL_FALSE : CL_TRUE, b, s->host, nw,
                         nw ? &L->last_write : NULL, async ? &ev : NULL),
           "clEnqueueReadBuffer (device to host)");
@@ -367,7 +368,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     cl_event ev = NULL;
-    amp__evlist_ready(&deps, q->queue);
+    amp__flush_producers(deps.ev, deps.n, q->queue);
     cl_int err = enqueue_block(acc, q->queue, L->buf, 1, CL_FALSE, &b, s->host, (cl_uint)deps.n,
                                deps.n ? deps.ev : NULL, &ev);
     amp__evlist_free(&deps);
@@ -706,7 +707,7 @@ amp_status amp__source_sync_home(const amp_array_view *v, amp_future **async_out
       if (amp__evlist_push(&pending, s->host_writers.ev[i]))
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     /* Whatever the future stands for must be submitted, or waiting for it may never end. */
-    amp__waits_for(pending.ev, pending.n, NULL);
+    amp__flush_producers(pending.ev, pending.n, NULL);
     AMP__TRY(amp__evlist_join(&pending, async_out));
   }
 fail:

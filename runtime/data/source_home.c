@@ -52,7 +52,7 @@ amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const
   amp__location *L = &s->loc[s->home];
   if (amp__location_deps(&deps, L, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  amp__evlist_ready(&deps, q->queue);
+  amp__flush_producers(deps.ev, deps.n, q->queue);
   AMP__CL(amp__host_write(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes,
                           src, (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
           "clEnqueueWriteBuffer (host to array)");
@@ -73,7 +73,8 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
   pthread_mutex_lock(&s->lock);
   AMP__TRY(fetch_all_home(s));
   amp__location *L = &s->loc[s->home];
-  cl_uint nw = (cl_uint)amp__waits_for(&L->last_write, L->last_write ? 1 : 0, q->queue);
+  cl_uint nw = L->last_write ? 1 : 0;
+  amp__flush_producers(&L->last_write, nw, q->queue);
   AMP__CL(amp__host_read(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
                          nw, nw ? &L->last_write : NULL, &ev),
           "clEnqueueReadBuffer (array to host)");
@@ -105,7 +106,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accel
   amp__location *S = &src->loc[src->home], *D = &dst->loc[dst->home];
   if (amp__location_deps(&deps, S, 0) || amp__location_deps(&deps, D, 1))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  amp__evlist_ready(&deps, q->queue);
+  amp__flush_producers(deps.ev, deps.n, q->queue);
   uint64_t t_enq = amp__trace_on() ? amp__trace_now() : 0;
   AMP__CL(clEnqueueCopyBuffer(q->queue, S->buf, D->buf, 0, 0, src->bytes, (cl_uint)deps.n,
                               deps.n ? deps.ev : NULL, &ev),

@@ -37,7 +37,8 @@ amp_status amp__source_map_read(const amp_array_view *v, const void **out, const
     amp__location *L = &s->loc[where];
     amp_accelerator_view *q;
     AMP__TRY(amp__queue_of((size_t)where, &q));
-    cl_uint nw = (cl_uint)amp__waits_for(&L->last_write, L->last_write ? 1 : 0, q->queue);
+    cl_uint nw = L->last_write ? 1 : 0;
+    amp__flush_producers(&L->last_write, nw, q->queue);
     cl_int err = CL_SUCCESS;
     const uint64_t t = amp__trace_on() ? amp__trace_now() : 0;
     void *p = clEnqueueMapBuffer(q->queue, L->buf, CL_TRUE, CL_MAP_READ, lo, len, nw,

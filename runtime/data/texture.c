@@ -295,7 +295,7 @@ static amp_status host_copy(amp_texture *t, void *host, size_t bytes, int to_tex
   pthread_mutex_lock(&t->lock);
   status = amp__texture_wait_list(t, to_texture, &wait);
   if (status == AMP_SUCCESS) {
-    amp__evlist_ready(&wait, v->queue);
+    amp__flush_producers(wait.ev, wait.n, v->queue);
     cl_bool block = async_out ? CL_FALSE : CL_TRUE;
     cl_int err = to_texture
                      ? clEnqueueWriteImage(v->queue, t->image, block, origin, region, 0, 0, host,
@@ -352,7 +352,7 @@ static amp_status device_copy(amp_texture *s, amp_texture *d, amp_future **async
   if (status == AMP_SUCCESS)
     status = amp__texture_wait_list(d, 1, &wait);
   if (status == AMP_SUCCESS) {
-    amp__evlist_ready(&wait, d->view->queue);
+    amp__flush_producers(wait.ev, wait.n, d->view->queue);
     cl_int err = clEnqueueCopyImage(d->view->queue, s->image, d->image, origin, origin, region,
                                     (cl_uint)wait.n, wait.n ? wait.ev : NULL, &ev);
     if (err != CL_SUCCESS)

@@ -264,7 +264,7 @@ amp_status amp__launch(amp_accelerator_view *view, const amp_launch *launch, amp
   AMP__TRY(amp__texture_uses_acquire(&table, &tex, &wait)); /* textures stay locked */
   AMP__TRY(amp__launch_set_data(&table, k));                /* the views' buffers, now there */
   int rank = launch->domain.rank;
-  amp__evlist_ready(&wait, view->queue);
+  amp__flush_producers(wait.ev, wait.n, view->queue);
   /* An event only when something needs one: views to record, a future, or the trace. */
   const int tracing = amp__trace_on();
   const uint64_t t_enq = tracing ? amp__trace_now() : 0;
