@@ -50,7 +50,7 @@
  *      stored. Only a row past A's width (the last K tile's) is written with zeros, since it
  *      meets A's zero-filled columns and 0 x a stale Inf would be NaN. (Zeros in every column
  *      past the edge, -DPAD_EDGES, cost each K tile of the last block column plain stores and a
- *      proxy fence; in one wave of blocks that column sets the kernel's time: lab/NOTEBOOK.md.)
+ *      proxy fence; in one round of blocks that column sets the kernel's time: lab/NOTEBOOK.md.)
  *      Views whose rows do not start on 16-byte boundaries (an odd offset or row stride) take
  *      plain loads for every element: correct, slow.
  *   6. Fragments read 8 bytes at a time (step 4 of matmul_dmma read A 16 bytes at a time, two
@@ -88,10 +88,10 @@
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
- * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks
- * where C has enough of them to give half the SMs one, else with -DBN=64 (4 consumer warps, 8
- * warps a tile; faster than 128 x 128 and than matmul_dmma at 256-1024 on an H100, slower than
- * 128 x 128 from 1536 up); matmul_dmma where this kernel is refused.
+ * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks, or
+ * with -DBM=64 -DWM=32 (64 x 128 blocks, 8 consumer warps of 32 x 32, the same tile of threads)
+ * where those take fewer whole rounds of blocks, as at 1000 (33.8 against 23.8 TFLOP/s on an H100,
+ * where 128 x 64 blocks, -DBN=64, ran at 29.3); matmul_dmma where this kernel is refused.
  * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
  * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
 #if AMP_COMPUTE_CAPABILITY < 90

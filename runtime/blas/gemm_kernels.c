@@ -69,9 +69,8 @@ static int too_few_tiles(int p, size_t m, size_t n, unsigned cu) {
          (size_t)cu;
 }
 
-/* Whole waves of plan p's blocks for an m x n C on cu compute units, one block per unit at a time.
- */
-static size_t waves(int p, size_t m, size_t n, unsigned cu) {
+/* Whole rounds of plan p's blocks for an m x n C on cu units, one block per unit at a time. */
+static size_t rounds_of(int p, size_t m, size_t n, unsigned cu) {
   return ceil_div(ceil_div(m, (size_t)amp__gemm_plans[p].ts_m) *
                       ceil_div(n, (size_t)amp__gemm_plans[p].ts_n),
                   cu ? cu : 1);
@@ -79,13 +78,13 @@ static size_t waves(int p, size_t m, size_t n, unsigned cu) {
 
 /* Whether matmul_dmma_bulk's 64 x 128 blocks finish an m x n C sooner than its 128 x 128 ones. A
  * unit runs one block of either at a time (the tile of 384 threads leaves ptxas 168 registers a
- * thread, the whole register file), so the kernel takes whole waves of cu blocks, and a 64 x 128
- * block takes 0.644 of a 128 x 128 block's time: on an H100 at 4096, where both run many waves
+ * thread, the whole register file), so the kernel takes whole rounds of cu blocks, and a 64 x 128
+ * block takes 0.644 of a 128 x 128 block's time: on an H100 at 4096, where both run many rounds
  * (8 and 16), 42.4 against 54.6 TFLOP/s (lab/runs/h100/2026-12-07-dgemm-ports). The model picks
- * the faster shape at each size measured there: 64 x 128 at 1000 and 1024 (one wave against one),
+ * the faster shape at each size measured there: 64 x 128 at 1000 and 1024 (one round against one),
  * 128 x 128 at 3000, 4096, 5000 and 6000. */
 static int dmma_small_blocks(size_t m, size_t n, unsigned cu) {
-  return 644 * waves(P_DMMA_BULK_M64, m, n, cu) < 1000 * waves(P_DMMA_BULK, m, n, cu);
+  return 644 * rounds_of(P_DMMA_BULK_M64, m, n, cu) < 1000 * rounds_of(P_DMMA_BULK, m, n, cu);
 }
 
 /* The plan for an m x n C of `kind` on acc, tf32 when the caller allows TF32 (float only): -1

@@ -5,7 +5,7 @@
  * the compute units a tile. Double: 64 x 128 with 8 x 8 per thread and double2 columns of B; on
  * NVIDIA devices of compute capability 9.x, whose FP64 tensor cores PTX's m16n8k8 mma reaches,
  * matmul_dmma_bulk in 128 x 128 blocks, or in 64 x 128 blocks where those finish in less time by
- * a count of waves of blocks (at 1000: 33.8 against 23.8 TFLOP/s on an H100), and matmul_dmma
+ * a count of rounds of blocks (at 1000: 33.8 against 23.8 TFLOP/s on an H100), and matmul_dmma
  * where the bulk kernel is refused. On 9.x the 128 x 128 float shape takes K tiles of 32 in a ring
  * of 4 fed by cp.async (135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare
  * there), falling back to K tiles of 32 through registers, then 16; a float shape whose tile_static
@@ -40,7 +40,7 @@ const amp__gemm_plan amp__gemm_plans[NPLANS] = {
     {"matmul_tf32", "-DBN=256 -DWN=64 -DBK=32 -DSTAGES=3", 0, 128, 256, 8, 32, P_TF32},
     {"matmul_tf32", "-DBN=64 -DBK=32 -DSTAGES=4", 0, 128, 64, 4, 32, P_TF32_N64},
     /* its defaults: 8 consumer and 4 producer warps (tile 12 x 32 threads), 110 KB; 64 x 128
-     * blocks (8 consumer warps of 32 x 32, the same tile of threads) where they take fewer waves
+     * blocks (8 consumer warps of 32 x 32, the same tile of threads) where they take fewer rounds
      * of blocks (gemm_kernels.c); matmul_dmma where either is refused */
     {"matmul_dmma_bulk", "", 0, 128, 128, 12, 32, P_DMMA},
     {"matmul_dmma_bulk", "-DBM=64 -DWM=32", 0, 64, 128, 12, 32, P_DMMA},
