@@ -73,6 +73,19 @@ struct amp_accelerator {
   _Atomic uint64_t device_copy_count, device_copy_bytes;
 };
 
+/* Counts one copy command of `bytes` in the accelerator's transfer counters (ampcl/stats.h). */
+typedef enum { AMP__TO_DEVICE, AMP__TO_HOST, AMP__DEVICE_COPY } amp__transfer;
+static inline void amp__count_transfer(amp_accelerator *acc, amp__transfer t, uint64_t bytes) {
+  _Atomic uint64_t *count = t == AMP__TO_DEVICE ? &acc->to_device_count
+                            : t == AMP__TO_HOST ? &acc->to_host_count
+                                                : &acc->device_copy_count;
+  _Atomic uint64_t *sum = t == AMP__TO_DEVICE ? &acc->to_device_bytes
+                          : t == AMP__TO_HOST ? &acc->to_host_bytes
+                                              : &acc->device_copy_bytes;
+  atomic_fetch_add(count, 1);
+  atomic_fetch_add(sum, bytes);
+}
+
 struct amp_accelerator_view {
   uint32_t magic;
   _Atomic int refs;

@@ -305,8 +305,7 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
     if (oom)
       AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
-  atomic_fetch_add(&acc->to_host_count, 1);
-  atomic_fetch_add(&acc->to_host_bytes, b->len * b->count); /* the caller marks the host valid */
+  amp__count_transfer(acc, AMP__TO_HOST, b->len * b->count); /* the caller marks the host valid */
 fail:
   return status;
 }
@@ -373,8 +372,7 @@ static amp_status copy_in(amp__source *s, amp_accelerator_view *q, const amp__ra
                                deps.n ? deps.ev : NULL, &ev);
     amp__evlist_free(&deps);
     AMP__CL(err, "clEnqueueWriteBuffer (host to device)");
-    atomic_fetch_add(&acc->to_device_count, 1);
-    atomic_fetch_add(&acc->to_device_bytes, b.len * b.count);
+    amp__count_transfer(acc, AMP__TO_DEVICE, b.len * b.count);
     amp__location_record_write(L, ev);
     int oom = amp__evlist_push(&s->host_readers, ev);
     clReleaseEvent(ev);

@@ -56,8 +56,7 @@ amp_status amp__source_write_home(amp__source *s, amp_accelerator_view *q, const
   AMP__CL(amp__host_write(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes,
                           src, (cl_uint)deps.n, deps.n ? deps.ev : NULL, &ev),
           "clEnqueueWriteBuffer (host to array)");
-  atomic_fetch_add(&q->acc->to_device_count, 1);
-  atomic_fetch_add(&q->acc->to_device_bytes, s->bytes);
+  amp__count_transfer(q->acc, AMP__TO_DEVICE, s->bytes);
   amp__view_enqueued(q); /* an immediate view (the array's own may be one) submits it now */
   AMP__TRY(wrote_home(s, L, &ev, async_out));
 fail:
@@ -78,8 +77,7 @@ amp_status amp__source_read_home(amp__source *s, amp_accelerator_view *q, void *
   AMP__CL(amp__host_read(q->acc, q->queue, L->buf, async_out ? CL_FALSE : CL_TRUE, 0, s->bytes, dst,
                          nw, nw ? &L->last_write : NULL, &ev),
           "clEnqueueReadBuffer (array to host)");
-  atomic_fetch_add(&q->acc->to_host_count, 1);
-  atomic_fetch_add(&q->acc->to_host_bytes, s->bytes);
+  amp__count_transfer(q->acc, AMP__TO_HOST, s->bytes);
   amp__view_enqueued(q);
   if (amp__location_record_read(L, q->queue, ev))
     AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -112,8 +110,7 @@ amp_status amp__source_copy_device(amp__source *src, amp__source *dst, amp_accel
                               deps.n ? deps.ev : NULL, &ev),
           "clEnqueueCopyBuffer (array to array)");
   amp__trace_command(q->acc, q->queue, ev, "copy", src->bytes, NULL, NULL, t_enq);
-  atomic_fetch_add(&q->acc->device_copy_count, 1);
-  atomic_fetch_add(&q->acc->device_copy_bytes, src->bytes);
+  amp__count_transfer(q->acc, AMP__DEVICE_COPY, src->bytes);
   amp__view_enqueued(q);
   if (amp__location_record_read(S, q->queue, ev))
     amp__event_wait(ev); /* out of memory: then it is over before anyone writes */

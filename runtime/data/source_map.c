@@ -47,8 +47,7 @@ amp_status amp__source_map_read(const amp_array_view *v, const void **out, const
     if (t)
       amp__trace_command(q->acc, q->queue, ev, "map", len, "amp_array_view_map_read", NULL, t);
     if (!q->acc->props.supports_cpu_shared_memory) { /* the driver copied it for the host */
-      atomic_fetch_add(&q->acc->to_host_count, 1);
-      atomic_fetch_add(&q->acc->to_host_bytes, len);
+      amp__count_transfer(q->acc, AMP__TO_HOST, len);
     }
     s->map_loc = where;
     s->map_ptr = p;

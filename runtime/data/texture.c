@@ -311,14 +311,7 @@ static amp_status host_copy(amp_texture *t, void *host, size_t bytes, int to_tex
   }
   pthread_mutex_unlock(&t->lock);
   if (status == AMP_SUCCESS) {
-    amp_accelerator *acc = v->acc;
-    if (to_texture) {
-      atomic_fetch_add(&acc->to_device_count, 1);
-      atomic_fetch_add(&acc->to_device_bytes, bytes);
-    } else {
-      atomic_fetch_add(&acc->to_host_count, 1);
-      atomic_fetch_add(&acc->to_host_bytes, bytes);
-    }
+    amp__count_transfer(v->acc, to_texture ? AMP__TO_DEVICE : AMP__TO_HOST, bytes);
     status = amp__future_hand_over(&ev, async_out);
   }
 fail:
@@ -361,8 +354,7 @@ static amp_status device_copy(amp_texture *s, amp_texture *d, amp_future **async
     else {
       amp__texture_record(s, 0, ev);
       amp__texture_record(d, 1, ev);
-      atomic_fetch_add(&d->view->acc->device_copy_count, 1);
-      atomic_fetch_add(&d->view->acc->device_copy_bytes, s->bytes);
+      amp__count_transfer(d->view->acc, AMP__DEVICE_COPY, s->bytes);
     }
   }
   pthread_mutex_unlock(&second->lock);
