@@ -62,18 +62,20 @@ static size_t ceil_div(size_t x, size_t d) {
   return (x + d - 1) / d;
 }
 
-/* Whether plan p gives fewer than half the compute units a tile for an m x n C. */
-static int too_few_tiles(int p, size_t m, size_t n, unsigned cu) {
-  return 2 * ceil_div(m, (size_t)amp__gemm_plans[p].ts_m) *
-             ceil_div(n, (size_t)amp__gemm_plans[p].ts_n) <
-         (size_t)cu;
+/* Plan p's tiles (blocks of C) for an m x n C. */
+static size_t tiles_of(int p, size_t m, size_t n) {
+  return ceil_div(m, (size_t)amp__gemm_plans[p].ts_m) *
+         ceil_div(n, (size_t)amp__gemm_plans[p].ts_n);
 }
 
-/* Whole rounds of plan p's blocks for an m x n C on cu units, one block per unit at a time. */
+/* Whether plan p gives fewer than half the compute units a tile for an m x n C. */
+static int too_few_tiles(int p, size_t m, size_t n, unsigned cu) {
+  return 2 * tiles_of(p, m, n) < (size_t)cu;
+}
+
+/* Whole rounds of plan p's tiles for an m x n C on cu units, one tile per unit at a time. */
 static size_t rounds_of(int p, size_t m, size_t n, unsigned cu) {
-  return ceil_div(ceil_div(m, (size_t)amp__gemm_plans[p].ts_m) *
-                      ceil_div(n, (size_t)amp__gemm_plans[p].ts_n),
-                  cu ? cu : 1);
+  return ceil_div(tiles_of(p, m, n), cu ? cu : 1);
 }
 
 /* Whether matmul_dmma_bulk's 64 x 128 blocks finish an m x n C sooner than its 128 x 128 ones. A

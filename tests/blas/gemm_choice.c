@@ -185,9 +185,9 @@ int main(int argc, char **argv) {
       CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") ==
             0);
       gemm_case(av, 33, 29, 17, 0, 0, 1.0, 0.0, 1, NULL);
-      /* 1000 compute units: 64 x 128 blocks take one wave as 128 x 128 ones do, in less time, so
-       * the bulk kernel runs in 64 x 128 blocks (its own plan, refused or not on its own), then
-       * the same fallbacks. With 2 units above, 128 x 128 took one wave and 64 x 128 two. */
+      /* 1000 compute units: 64 x 128 blocks take one round as 128 x 128 ones do, in less time,
+       * so the bulk kernel runs in 64 x 128 blocks (its own plan, refused or not on its own), then
+       * the same fallbacks. With 2 units above, 128 x 128 took one round and 64 x 128 two. */
       amp__gemm_test_gpu_kernel(1, 1000);
       gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
       CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") ==
