@@ -275,7 +275,8 @@ foreach(o " " "-DBM=128 -DBN=128 -DWM=64 -DWN=32 -DSTAGES=2" "-DBM=64 -DBN=128 -
 endforeach()
 foreach(o " " "-DBK=32 -DSTAGES=2 -DAPAD=2 -DBPAD=2" "-DBK=16 -DSTAGES=3 -DPRODUCERS=2"
           "-DBK=16 -DSTAGES=4 -DPRODUCERS=1"
-          "-DBM=64 -DBN=64 -DWM=32 -DWN=32 -DBK=8 -DSTAGES=2 -DPRODUCERS=4")
+          "-DBM=64 -DBN=64 -DWM=32 -DWN=32 -DBK=8 -DSTAGES=2 -DPRODUCERS=4" "-DSPLIT_K"
+          "-DBM=64 -DWM=32 -DSPLIT_K")
   amp_kc(gemm/matmul_dmma_bulk.cl "${o} -DAMP_COMPUTE_CAPABILITY=90")
 endforeach()
 amp_kc(gemm/matmul_tf32.cl "-DAMP_COMPUTE_CAPABILITY=80" "-DBN=64 -DAMP_COMPUTE_CAPABILITY=80"

@@ -13,14 +13,16 @@
 #           and at 1024, 4096; then amp-bench's DGEMM (what amp_blas_gemm runs) at the same sizes
 #   dgemm   amp-bench's DGEMM alone
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
-#   check   the tests of what changed with these (the DGEMM kernel's edges and plans, queues):
-#           async_order, staging, interop_lend, interop_event, kernels_matmul, gemm_coherence,
-#           gemm_choice and gemm_general in float and double
+#   check   the tests of what changed with these (the DGEMM kernel's edges, plans and split along
+#           k, queues): async_order, staging, interop_lend, interop_event, kernels_matmul,
+#           kernels_tensor, gemm_ksplit, gemm_coherence, gemm_choice and gemm_general in float and
+#           double
 NAME=dgemm-ports
 PARTS=${PARTS:-waits ports shapes cublas check}
 . "$(dirname "$0")/gpu_common.sh"
 T=(test_async_order test_staging test_interop_lend test_interop_event
-  test_kernels_matmul test_gemm_coherence test_gemm_choice test_gemm_general)
+  test_kernels_matmul test_kernels_tensor test_gemm_ksplit test_gemm_coherence test_gemm_choice
+  test_gemm_general)
 gpu_build amp-bench amp-trace dmma-shapes wait-list-probe "${T[@]}"
 SIZES=${SIZES:-1000,1024,3000,5000,6000,4096}
 if on waits; then
@@ -54,7 +56,7 @@ if on cublas; then
 fi
 if on check; then
   timeout 150 ctest --test-dir "$B" --output-on-failure -j8 --timeout 140 -R \
-    '^(async_order|staging|interop_lend|interop_event|kernels_matmul|gemm_coherence|gemm_coherence.double|gemm_choice|gemm_choice.double|gemm_general|gemm_general.double)$' \
+    '^(async_order|staging|interop_lend|interop_event|kernels_matmul|kernels_tensor|gemm_ksplit|gemm_coherence|gemm_coherence.double|gemm_choice|gemm_choice.double|gemm_general|gemm_general.double)$' \
     >"$o/check.txt" 2>&1
   echo "check: rc=$?"; grep -E "tests passed|Failed|\*\*\*" "$o/check.txt" | tail -15
 fi

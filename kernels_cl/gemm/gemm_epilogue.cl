@@ -11,6 +11,11 @@
  * gemm_axpby      c = alpha p + beta c, element by element, on views of the same extent (sections
  *                 included: the rows of C a block's product p belongs to). Where beta is 0, c is
  *                 not read, as BLAS defines it (C may hold NaNs then).
+ * gemm_ksplit_sum c's blocks from their parts along k (matmul_dmma_bulk.cl's step 7): work item
+ *                 x of blocks * bm * bn is element (x / bn % bm, x % bn) of block x / (bm * bn), C's
+ *                 block whole + x / (bm * bn) in amp_tile_order_grouped's order (group_m block
+ *                 rows a band); it adds the block's `splits` parts in order (the same bits every
+ *                 run) and stores the sum where it falls inside c.
  * gemm_stamp      does nothing; it reads the GEMM's operands, so it runs once they are ready, and
  *                 its end is where the GEMM's device time starts (amp_future_elapsed_ns). */
 #ifndef T /* the runtime always passes it; the default lets the file build alone */
@@ -41,6 +46,22 @@ __kernel void gemm_axpby(AMP_CONST_VIEW(T, p), AMP_VIEW(T, c), T alpha, T beta) 
   AMP_INDEX2(i);
   const T x = alpha * amp_at(p, i[0], i[1]);
   amp_at(c, i[0], i[1]) = beta == (T)0 ? x : x + beta * amp_at(c, i[0], i[1]);
+}
+
+__kernel void gemm_ksplit_sum(AMP_CONST_VIEW(T, part), AMP_VIEW(T, c), int bm, int bn, int group_m,
+                              int whole, int splits) {
+  AMP_INDEX1(x);
+  const int m = amp_extent(c, 0), n = amp_extent(c, 1), per = bm * bn;
+  const int i = x[0] / per, e = x[0] % per;
+  int blk[2];
+  amp_tile_order_grouped((m + bm - 1) / bm, (n + bn - 1) / bn, whole + i, group_m, blk);
+  const int row = blk[0] * bm + e / bn, col = blk[1] * bn + e % bn;
+  if (row >= m || col >= n)
+    return;
+  T sum = 0;
+  for (int s = 0; s < splits; s++)
+    sum += amp_at(part, (i * splits + s) * per + e);
+  amp_at(c, row, col) = sum;
 }
 
 __kernel void gemm_stamp(AMP_CONST_VIEW(T, a), AMP_CONST_VIEW(T, b)) {

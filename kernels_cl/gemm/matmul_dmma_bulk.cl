@@ -64,6 +64,16 @@
  *      straight into its register: on an H100 the kernel then issued about a third fewer
  *      instructions, kept the DMMA pipe busier and ran 13% faster, and K tiles of 16 in 3 stages,
  *      slower before, became the fastest shape (lab/NOTEBOOK.md).
+ *   7. Splitting the last round along k (-DSPLIT_K). An SM holds one tile of threads at a time,
+ *      so a C of T blocks on U SMs takes ceil(T / U) rounds of blocks, and the last runs T mod U
+ *      of them while the other SMs idle: at 3000, 576 blocks of 128 x 128 on an H100's 132 SMs
+ *      make 4 full rounds and one of 48. With SPLIT_K the kernel takes two more arguments: the
+ *      first `whole` blocks (in the tile order) run as above; each later block is computed in
+ *      `splits` parts, K tiles split evenly, by consecutive tiles of threads, each part written
+ *      whole into its own place of the view `part` (BM x BN doubles, part p of the i-th such
+ *      block at (i * splits + p) * BM * BN); gemm_epilogue.cl's gemm_ksplit_sum then adds each
+ *      block's parts in order into C. 48 blocks in 2 parts make a last round of 96 half blocks:
+ *      4.5 rounds instead of 5, and the sums, in a fixed order, give the same bits every run.
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
  * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
@@ -88,10 +98,14 @@
  *     amp_arg args[] = {amp_arg_view(va), amp_arg_view(vb), amp_arg_view(vc)};
  *     CHECK(amp_parallel_for_each_tiled(av, dom, k, args, AMP_NARGS(args)));
  *
+ * With -DSPLIT_K the domain is one row of whole + splits * (blocks - whole) tiles, (12, 32 * that),
+ * the arguments a, b, c, part, whole, splits, and gemm_ksplit_sum follows (step 7).
+ *
  * amp_blas_gemm does this for you in double on compute capability 9.x: with 128 x 128 blocks, or
  * with -DBM=64 -DWM=32 (64 x 128 blocks, 8 consumer warps of 32 x 32, the same tile of threads)
  * where those take fewer whole rounds of blocks, as at 1000 (33.8 against 23.8 TFLOP/s on an H100,
- * where 128 x 64 blocks, -DBN=64, ran at 29.3); matmul_dmma where this kernel is refused.
+ * where 128 x 64 blocks, -DBN=64, ran at 29.3); with SPLIT_K where the last round is at most
+ * half full; matmul_dmma where this kernel is refused.
  * Only an NVIDIA device of compute capability 9.0 or more builds it. With AMP_DEBUG=1 the copies
  * are not bounds-checked (they do not go through amp_at); the plain path's A loads are. */
 #if AMP_COMPUTE_CAPABILITY < 90
@@ -207,18 +221,19 @@ static inline void db_mma(double fa[MI][4], double fb[NJ][2], double acc[MI][NJ]
 static inline void db_produce(__local double *as, __local double *bs, __local ulong *full,
                               __local ulong *empty, AMP_CONST_VIEW(double, a),
                               AMP_CONST_VIEW(double, b), int m, int n, int w, int row0, int col0,
-                              int pt) {
+                              int kt0, int kt1, int pt) {
   const int aligned_a = ((a_shape.s3 | a_shape.s4) & 1) == 0;
   const int aligned_b = ((b_shape.s3 | b_shape.s4) & 1) == 0;
-  const int ktiles = (w + BK - 1) / BK, bcols = clamp(n - col0, 0, BN);
+  const int bcols = clamp(n - col0, 0, BN);
   /* Producer thread pt's chunks of A: pair q of rows ra, ra + NPT / (BK / 2), ... of the block;
    * thread pt < BK also copies row pt of B's K tile. */
   const int q = pt % (BK / 2), ra = pt / (BK / 2);
-  for (int kt = 0; kt < ktiles; kt++) {
-    const int s = kt % STAGES, k0 = kt * BK, kcols = min(w - k0, BK);
+  for (int kt = kt0; kt < kt1; kt++) {
+    const int u = kt - kt0; /* the ring's count: buffer u % STAGES, its use u / STAGES */
+    const int s = u % STAGES, k0 = kt * BK, kcols = min(w - k0, BK);
     __local double *a_buf = as + s * A_STAGE, *b_buf = bs + s * B_STAGE;
-    if (kt >= STAGES) /* the consumers' release of this buffer's previous K tile */
-      ampcl_mbarrier_wait_parity(&empty[s], (uint)((kt / STAGES + 1) & 1));
+    if (u >= STAGES) /* the consumers' release of this buffer's previous K tile */
+      ampcl_mbarrier_wait_parity(&empty[s], (uint)((u / STAGES + 1) & 1));
     /* B: first what this lane writes itself, then its arrival with the bytes to come, then the
      * bulk copy: the arrival publishes the plain stores, and the phase cannot complete before the
      * announced bytes have landed. Plain stores into a buffer before bulk copies into it again
@@ -263,8 +278,13 @@ static inline void db_produce(__local double *as, __local double *bs, __local ul
 /* The tile is (CWARPS + PRODUCERS, 32) and nothing else (AMP_TILE_SHAPE: ampcl refuses another
  * shape, naming both, instead of running mma.sync with partial warps or without a producer). */
 AMP_TILE_SHAPE(CWARPS + PRODUCERS, 32)
+#ifdef SPLIT_K /* step 7 */
+__kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
+                               AMP_VIEW(double, c), AMP_VIEW(double, part), int whole, int splits) {
+#else
 __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double, b),
                                AMP_VIEW(double, c)) {
+#endif
   AMP_TILED_INDEX2(idx);
   /* double2: 16-byte aligned buffers, as the copy engine needs. */
   tile_static double2 as2[STAGES * A_STAGE / 2];
@@ -274,9 +294,24 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
   __local ulong *full = bars, *empty = bars + STAGES;
   const int m = amp_extent(c, 0), n = amp_extent(c, 1), w = amp_extent(a, 1);
   const int warp = idx.local_id[0], lane = idx.local_id[1];
+  const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, ktiles = (w + BK - 1) / BK;
+  /* This tile of threads' block of C and its K tiles kt0 .. kt1 - 1: all of them, or with SPLIT_K
+   * beyond the first `whole` blocks, part `sp` of `splits` (step 7). */
+  const int lin = idx.tile[0] * get_num_groups(0) + idx.tile[1];
+#ifdef SPLIT_K
+  const int tail = lin >= whole, slot = tail ? (lin - whole) / splits : 0;
+  const int sp = tail ? (lin - whole) % splits : 0, chunk = (ktiles + splits - 1) / splits;
+  const int kt0 = tail ? min(ktiles, sp * chunk) : 0;
+  const int kt1 = tail ? min(ktiles, kt0 + chunk) : ktiles;
+#else
+  const int kt0 = 0, kt1 = ktiles;
+#endif
   int blk[2];
-  amp_tile_order_grouped(get_num_groups(1), get_num_groups(0),
-                         idx.tile[0] * get_num_groups(0) + idx.tile[1], GROUP_M, blk);
+#ifdef SPLIT_K
+  amp_tile_order_grouped(tiles_m, tiles_n, tail ? whole + slot : lin, GROUP_M, blk);
+#else
+  amp_tile_order_grouped(tiles_m, tiles_n, lin, GROUP_M, blk);
+#endif
   const int row0 = blk[0] * BM, col0 = blk[1] * BN;
 
   if (warp == 0 && lane == 0) {
@@ -290,14 +325,13 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
   amp_barrier_wait_with_tile_static_memory_fence(); /* the only barrier of the tile */
 
   if (warp >= CWARPS) {
-    db_produce(as, bs, full, empty, AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0,
-               (warp - CWARPS) * 32 + lane);
+    db_produce(as, bs, full, empty, AMP_VIEW_ARG(a), AMP_VIEW_ARG(b), m, n, w, row0, col0, kt0,
+               kt1, (warp - CWARPS) * 32 + lane);
     return;
   }
 
   const int wm = warp / WARPS_N, wn = warp % WARPS_N;
   const int c_vec = ((c_shape.s3 | c_shape.s4) & 1) == 0;
-  const int ktiles = (w + BK - 1) / BK;
   double acc[MI][NJ][4];
 #pragma unroll
   for (int i = 0; i < MI; i++)
@@ -305,9 +339,9 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
     for (int j = 0; j < NJ; j++)
       acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0;
 
-  for (int kt = 0; kt < ktiles; kt++) {
-    const int s = kt % STAGES;
-    ampcl_mbarrier_wait_parity(&full[s], (uint)((kt / STAGES) & 1)); /* K tile kt has landed */
+  for (int u = 0; u < kt1 - kt0; u++) { /* K tile kt0 + u */
+    const int s = u % STAGES;
+    ampcl_mbarrier_wait_parity(&full[s], (uint)((u / STAGES) & 1)); /* it has landed */
 #pragma unroll
     for (int kk = 0; kk < BK; kk += 8) {
       double fa[MI][4], fb[NJ][2];
@@ -318,6 +352,22 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
   }
 
   const int g = lane >> 2, tq = lane & 3;
+#ifdef SPLIT_K
+  if (tail) { /* a part of the block: into `part`, whole (edges too), as gemm_ksplit_sum reads it */
+    __global double *dst = part_data + part_shape.s3 + (size_t)(slot * splits + sp) * BM * BN;
+#pragma unroll
+    for (int i = 0; i < MI; i++) {
+      const int r = wm * WM + i * 16 + g;
+#pragma unroll
+      for (int j = 0; j < NJ; j++) {
+        const int col = wn * WN + j * 8 + 2 * tq;
+        vstore2((double2)(acc[i][j][0], acc[i][j][1]), 0, dst + r * BN + col);
+        vstore2((double2)(acc[i][j][2], acc[i][j][3]), 0, dst + (r + 8) * BN + col);
+      }
+    }
+    return;
+  }
+#endif
 #pragma unroll
   for (int i = 0; i < MI; i++) {
     const int row = row0 + wm * WM + i * 16 + g;

@@ -209,16 +209,8 @@ amp_status amp__gemm_general_run(amp_accelerator_view *view, amp__gemm_mode mode
     amp_array_view_release(cs);
     as = ats = ps = cs = NULL;
   }
-  if (done) {
-    /* the span takes a reference to each event */
-    clRetainEvent(stamp->event);
-    clRetainEvent(last->event);
-    status = amp__future_create_span(stamp->event, last->event, done);
-    if (status != AMP_SUCCESS) {
-      clReleaseEvent(stamp->event);
-      clReleaseEvent(last->event);
-    }
-  }
+  if (done)
+    status = amp__future_span(stamp, last, 0, done);
 fail:
   amp_array_view_release(as);
   amp_array_view_release(ats);

@@ -16,6 +16,10 @@ amp_status amp__gemm_kernels_run(amp_accelerator_view *view, int tf32, int porta
                                  amp_array_view *a, amp_array_view *b, amp_array_view *c,
                                  amp_future **done, int *no_plan);
 
+/* How many parts along k matmul_dmma_bulk's SPLIT_K makes of each block of the last round, for
+ * `tiles` blocks over depth k on cu compute units; 1: none (the plans do not split). */
+unsigned amp__gemm_ksplit_ways(size_t tiles, size_t k, unsigned cu);
+
 /* GEMMs these kernels ran, over the process. */
 uint64_t amp__gemm_fast_count(void);
 

@@ -5,8 +5,9 @@
  * the compute units a tile. Double: 64 x 128 with 8 x 8 per thread and double2 columns of B; on
  * NVIDIA devices of compute capability 9.x, whose FP64 tensor cores PTX's m16n8k8 mma reaches,
  * matmul_dmma_bulk in 128 x 128 blocks, or in 64 x 128 blocks where those finish in less time by
- * a count of rounds of blocks (at 1000: 33.8 against 23.8 TFLOP/s on an H100), and matmul_dmma
- * where the bulk kernel is refused. On 9.x the 128 x 128 float shape takes K tiles of 32 in a ring
+ * a count of rounds of blocks (at 1000: 33.8 against 23.8 TFLOP/s on an H100), either with the
+ * blocks of a last round that leaves half the units idle split along k, and matmul_dmma where the
+ * bulk kernel is refused. On 9.x the 128 x 128 float shape takes K tiles of 32 in a ring
  * of 4 fed by cp.async (135 KB of tile_static memory, which NVIDIA's driver lets a kernel declare
  * there), falling back to K tiles of 32 through registers, then 16; a float shape whose tile_static
  * memory the device does not have falls back to the next smaller one; double falls back from the
@@ -54,4 +55,9 @@ const amp__gemm_plan amp__gemm_plans[NPLANS] = {
     {"matmul_fast", "-DT=float -DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=8", 0, 32, 32, 8, 4, -1},
     {"matmul_fast", "-DT=double -DTS_M=32 -DTS_N=32 -DWPT_M=4 -DWPT_N=8 -DTS_K=8 -DBW=2", 0, 32, 32,
      8, 4, -1},
+    /* matmul_dmma_bulk's two shapes with the blocks of a last round that leaves at least half
+     * the units idle split along k (its step 7; gemm_kernels.c), and the same shape unsplit where
+     * the device refuses that */
+    {"matmul_dmma_bulk", "-DSPLIT_K", 0, 128, 128, 12, 32, P_DMMA_BULK},
+    {"matmul_dmma_bulk", "-DBM=64 -DWM=32 -DSPLIT_K", 0, 64, 128, 12, 32, P_DMMA_BULK_M64},
 };

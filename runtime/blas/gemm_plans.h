@@ -32,6 +32,8 @@ enum {
   P_D_RING,
   P_F_T32,
   P_D_T32,
+  P_DMMA_BULK_KS,
+  P_DMMA_BULK_M64_KS,
   NPLANS
 };
 _Static_assert(NPLANS <= 32, "amp_accelerator.gemm_broken_plans has a bit per plan");

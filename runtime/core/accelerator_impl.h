@@ -110,7 +110,8 @@ struct amp_future {
   amp__async *async; /* for host-side work: its outcome (the event says only done or failed) */
   cl_event event;
   cl_event start;   /* when not NULL, device time counts from the end of this command (work made of
-                       several commands, such as a CLBlast call) */
+                       several commands, such as a CLBlast call), or from its start with: */
+  int from_start;   /* `start` is the work's own first command */
   int is_kernel;    /* a kernel's event: profiling information is available */
   uint64_t host_ns; /* work done on the host before the future was made (a GEMM through OpenBLAS
                        on a CPU device): its elapsed time, when not 0 */
@@ -154,5 +155,10 @@ amp_status amp__future_create(cl_event event, int is_kernel, amp_future **out);
 /* The same for work of several commands: its device time runs from the end of the command
  * `start` (enqueued just before the work; its reference passes too) to the end of `event`. */
 amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **out);
+/* A future for the work from future `first`'s command to future `last`'s, both kept: its device
+ * time runs from the end of `first` (a stamp enqueued before the work) or, with from_start, from
+ * its start (the work's own first command). */
+amp_status amp__future_span(const amp_future *first, const amp_future *last, int from_start,
+                            amp_future **out);
 
 #endif /* AMPCL_RUNTIME_ACCELERATOR_H */

@@ -227,6 +227,20 @@ amp_status amp__future_create_span(cl_event start, cl_event event, amp_future **
   return status;
 }
 
+amp_status amp__future_span(const amp_future *first, const amp_future *last, int from_start,
+                            amp_future **out) {
+  clRetainEvent(first->event); /* the span takes a reference to each event */
+  clRetainEvent(last->event);
+  amp_status status = amp__future_create_span(first->event, last->event, out);
+  if (status != AMP_SUCCESS) {
+    clReleaseEvent(first->event);
+    clReleaseEvent(last->event);
+    return status;
+  }
+  (*out)->from_start = from_start;
+  return AMP_SUCCESS;
+}
+
 /* A negative execution status is the error the command failed with. */
 static amp_status event_outcome(cl_event ev, const char *fn) {
   cl_int st = CL_COMPLETE;
@@ -352,8 +366,11 @@ amp_status amp_future_elapsed_ns(amp_future *future, uint64_t *out) {
               "time is available there; time the work on the host",
               acc->props.device_path, why);
   if (future->start)
-    AMP__CL(clGetEventProfilingInfo(future->start, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL),
-            "clGetEventProfilingInfo(END of the starting command)");
+    AMP__CL(clGetEventProfilingInfo(future->start,
+                                    future->from_start ? CL_PROFILING_COMMAND_START
+                                                       : CL_PROFILING_COMMAND_END,
+                                    sizeof t0, &t0, NULL),
+            "clGetEventProfilingInfo(the work's start)");
   else
     AMP__CL(
         clGetEventProfilingInfo(future->event, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),

@@ -289,6 +289,12 @@ static amp_status copy_to_host(amp__source *s, amp_accelerator *acc, const amp__
   cl_event ev = NULL;
   AMP__TRY(amp_accelerator_default_view(acc, &dv));
   AMP__TRY(ensure_host(s));
+  /* Copies in from host memory on this read's own queue run before it (every ampcl queue is in
+   * order), so the read cannot overwrite bytes they still read: only other queues' are waited
+   * for. Waiting for them on the host held this read back until they had ended, and with it the
+   * flush of the kernel enqueued after them (on NVIDIA's OpenCL, where a pageable write ends
+   * about 100 us after it is enqueued). */
+  amp__evlist_drop_queue(&s->host_readers, dv->queue);
   if (async)
     amp__evlist_wait(&s->host_readers); /* no copy may still read the bytes we overwrite */
   else

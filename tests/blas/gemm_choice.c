@@ -177,7 +177,8 @@ int main(int argc, char **argv) {
       const unsigned refused0 = amp__gemm_refused_plans(acc);
       amp__gemm_test_compute_capability(90);
       c0 = amp__gemm_counts_get();
-      gemm_case(av, 130, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
+      /* 2 units: 2 blocks of 128 x 128, one round; 4 of 64 x 128, two */
+      gemm_case(av, 256, 70, 257, 0, 0, 1.0, 0.0, 1, NULL);
       CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
       /* refused here: matmul_dmma_bulk's 128 x 128 plan and matmul_dmma, and the ring where it
        * cannot build either */
@@ -196,8 +197,25 @@ int main(int argc, char **argv) {
       CHECK(amp__gemm_dmma_fell_back(acc) == !can_build);
       /* the 64 x 128 plan was tried on its own (and refused where the others were) */
       CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 3 * !can_build + !ring_builds);
+      /* 8 units, C 700 x 700 over k = 515: 36 blocks of 128 x 128 (66 of 64 x 128), 4 whole
+       * rounds and 4 blocks left, which run in 2 parts along k each (SPLIT_K) before
+       * gemm_ksplit_sum adds them: right on a section, the parent's rest untouched, and where the
+       * device refuses the split plan, the same fallbacks. */
+      amp__gemm_test_gpu_kernel(1, 8);
+      gemm_case(av, 700, 700, 515, 0, 0, 1.0, 0.0, 1, NULL);
+      CHECK(strcmp(amp__gemm_last_fast_file(), can_build ? "matmul_dmma_bulk" : "matmul_fast") ==
+            0);
+      CHECK((strstr(amp__gemm_last_fast_options(), "SPLIT_K") != NULL) == can_build);
+      CHECK(strstr(amp__gemm_last_fast_options(), "BM=64") == NULL);
+      CHECK_EQ_INT(amp__gemm_refused_plans(acc), refused0 + 4 * !can_build + !ring_builds);
+      /* 32 units, C 300 x 1300 over k = 1100 (69 K tiles, the last one partial): 33 blocks, one
+       * whole round and one block left, in 8 parts (the most), the last one with the partial K
+       * tile. */
+      amp__gemm_test_gpu_kernel(1, 32);
+      gemm_case(av, 300, 1300, 1100, 0, 0, 1.0, 0.0, 0, NULL);
+      CHECK((strstr(amp__gemm_last_fast_options(), "SPLIT_K") != NULL) == can_build);
       c1 = amp__gemm_counts_get();
-      CHECK_EQ_INT(c1.fast - c0.fast, 3);
+      CHECK_EQ_INT(c1.fast - c0.fast, 5);
       CHECK_EQ_INT(c1.clblast, c0.clblast);
       amp__gemm_test_compute_capability(0);
     } else {
