@@ -40,7 +40,9 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * runs through CLBlast or that kernel (kernels_cl/gemm/matmul_fast.cl on GPUs, matmul_cpu.cl on CPU
  * devices; on NVIDIA GPUs of compute capability 9.x, in float matmul_fast.cl with its K tiles
  * copied by cp.async (its step 13), and in double matmul_dmma_bulk.cl on the FP64 tensor cores,
- * in 64 x 128 blocks where those take fewer rounds of blocks than 128 x 128 ones; where the device
+ * in 64 x 128 blocks where those take fewer rounds of blocks than 128 x 128 ones, the blocks of a
+ * last round that would leave half the SMs idle split along k and summed in a fixed order (the
+ * same bits every run); where the device
  * refuses one (at the build or the launch) the next runs: in double matmul_dmma.cl, then
  * matmul_fast.cl with step 13, then without; in float matmul_fast.cl without step 13), whichever is
  * faster for its accelerator, element type and size class (the power of two at or above the largest

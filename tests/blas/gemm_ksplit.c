@@ -6,13 +6,17 @@
  *   - gemm_ksplit_sum (kernels_cl/gemm/gemm_epilogue.cl) on the device: the parts of the blocks
  *     after `whole` added in order into C, a section of a larger parent, against the host's sum in
  *     the same order (bit for bit) and the block order computed here on its own; every element of
- *     C outside those blocks, and of the parent outside C, untouched.
+ *     C outside those blocks, and of the parent outside C, untouched (small blocks under
+ *     oclgrind).
  * amp_blas_gemm's split itself (the tensor-core kernel, NVIDIA 9.x only) is checked against a host
  * product by gemm_choice.double. Skips (77) on a device without double. */
 #include "blas/gemm_kernels.h"
 #include "check.h"
 
-enum { BM = 128, BN = 128, GROUP = 8, M = 300, N = 1300, PAD = 2, WHOLE = 29, SPLITS = 3 };
+enum { GROUP = 8, PAD = 2, SPLITS = 3 };
+/* 128 x 128 blocks of a 300 x 1300 C (3 x 11 blocks), the last 4 in parts; under oclgrind
+ * (test_small) 16 x 16 blocks of a 30 x 130 C (2 x 9), the same way */
+static int BM = 128, BN = 128, M = 300, N = 1300, WHOLE = 29;
 
 /* Block `lin` of a tiles_m x tiles_n grid in bands of `group` block rows, each band column by
  * column (amp_tile_order_grouped), as (row, column) of blocks. */
@@ -39,6 +43,10 @@ static void ways(void) {
 
 int main(void) {
   ways();
+  if (test_small()) {
+    BM = BN = 16;
+    M = 30, N = 130, WHOLE = 14;
+  }
   amp_accelerator_view *av;
   REQUIRE_OK(amp_default_view(&av));
   amp_accelerator *acc;
