@@ -210,8 +210,9 @@ static inline void db_mma(double fa[MI][4], double fb[NJ][2], double acc[MI][NJ]
       AMPCL_MMA_M16N8K8_F64(acc[i][j], fa[i], fb[j]);
 }
 
-/* The producer warp: fills buffer kt % STAGES with K tile kt, for every K tile, each time the
- * consumers have released the buffer. B's rows (BN doubles, 1 KB by default) go through the copy
+/* The producer warp: fills buffer (kt - kt0) % STAGES with K tile kt, for each of the block's K
+ * tiles kt0 .. kt1 - 1 (all of them but in a part, step 7), each time the consumers have released
+ * the buffer. B's rows (BN doubles, 1 KB by default) go through the copy
  * engine, lane l taking row l of the K tile; A's rows are only BK doubles (128 bytes), and the copy
  * engine takes about as long per request as per kilobyte (measured on an H100 with every A row a
  * bulk copy: one request per ~60 clocks, whatever the size; step 3), so A goes through cp.async, 16
