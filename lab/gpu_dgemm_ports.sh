@@ -12,6 +12,8 @@
 #           without zeros past B's edge (PAD_EDGES), at the awkward sizes 1000, 3000, 5000, 6000
 #           and at 1024, 4096; then amp-bench's DGEMM (what amp_blas_gemm runs) at the same sizes
 #   dgemm   amp-bench's DGEMM alone
+#   trace   amp-bench's DGEMM at 3000 under AMP_TRACE, one repeat: the commands of the size
+#           class's measurement (CLBlast against the kernels split along k), in device order
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
 #   check   the tests of what changed with these (the DGEMM kernel's edges, plans and split along
 #           k, queues): async_order, staging, interop_lend, interop_event, kernels_matmul,
@@ -48,6 +50,22 @@ if on shapes || on dgemm; then
   timeout 120 "$B/bench/amp-bench" --accelerator "$G1" --workload matmul --repeats 5 --impl gemm \
     --types double --sizes "$SIZES" --csv "$o/dgemm.csv" >"$o/dgemm.txt" 2>&1
   echo "dgemm: rc=$?"; grep -A12 "^Table C" "$o/dgemm.txt"
+fi
+if on trace; then
+  AMP_TRACE="$o/dgemm-trace.json" timeout 60 "$B/bench/amp-bench" --accelerator "$G1" \
+    --workload matmul --repeats 1 --impl gemm --types double --sizes 3000 >"$o/dgemm-trace-run.txt" 2>&1
+  python3 - "$o/dgemm-trace.json" >"$o/dgemm-trace.txt" 2>&1 <<'PY'
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "X"]
+ev.sort(key=lambda e: e["ts"])
+t0 = ev[0]["ts"] if ev else 0
+for e in ev:
+    a = e.get("args", {})
+    print("%10.1f %9.1f  %-6s %-28s %s" % (e["ts"] - t0, e.get("dur", 0), e["cat"], e["name"][:28],
+                                          a.get("shape", a.get("reason", ""))))
+PY
+  gzip -f "$o/dgemm-trace.json"
+  echo "trace: $(wc -l <"$o/dgemm-trace.txt") events"; grep -E "kernel" "$o/dgemm-trace.txt" | head -40
 fi
 if on cublas; then
   timeout 120 python3 bench/cuda_reference.py --only gemm --gemm-types double --gemm-sizes "$SIZES" \

@@ -12,8 +12,8 @@ gpu_build amp-bench
 FILE=${FILE:-runtime/data/source.c}
 DROP=${DROP:-'amp__evlist_drop_queue(&s->host_readers, dv->queue);'}
 grep -qF "$DROP" "$FILE" || { echo "ports-ab: '$DROP' is not in $FILE"; exit 1; }
-tree_b=$(mktemp -d)
-git ls-files -z | xargs -0 cp --parents -t "$tree_b"
+tree_b=$(mktemp -d) # this tree's files (the device's copy may carry a stale .git), no builds
+tar -C . --exclude='./build*' --exclude='./.[a-z]*' -cf - . | tar -C "$tree_b" -xf -
 grep -vF "$DROP" "$FILE" >"$tree_b/$FILE"
 { cmake -S "$tree_b" -B "$tree_b/build" -DCMAKE_BUILD_TYPE=Release &&
   cmake --build "$tree_b/build" -j"$(nproc)" --target amp-bench; } >"$o/build-b.log" 2>&1 ||

@@ -46,8 +46,8 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * refuses one (at the build or the launch) the next runs: in double matmul_dmma.cl, then
  * matmul_fast.cl with step 13, then without; in float matmul_fast.cl without step 13), whichever is
  * faster for its accelerator, element type and size class (the power of two at or above the largest
- * of m, n and k). The first such GEMM of a class measures: it runs CLBlast once to let it compile,
- * then both engines timed with OpenCL profiling events on the call's own views (on the host when
+ * of m, n and k). The first such GEMM of a class measures: it runs each engine once untimed (to
+ * let it compile and load), then both engines timed with OpenCL profiling events on the call's own views (on the host when
  * the view does not profile, AMP_PROFILE=0) (each overwrites C with the same product; CLBlast's,
  * run last, stays), waits for them, and caches the faster for the life of the process; its future
  * is the chosen engine's run. Later GEMMs of the class run only the cached engine. AMP_DEBUG=1
