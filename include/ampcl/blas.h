@@ -42,20 +42,20 @@ typedef enum amp_transpose { AMP_NO_TRANS = 0, AMP_TRANS = 1 } amp_transpose;
  * copied by cp.async (its step 13), and in double matmul_dmma_bulk.cl on the FP64 tensor cores,
  * in 64 x 128 blocks where those take fewer rounds of blocks than 128 x 128 ones, the blocks of a
  * last round that would leave half the SMs idle split along k and summed in a fixed order (the
- * same bits every run); where the device
- * refuses one (at the build or the launch) the next runs: in double matmul_dmma.cl, then
- * matmul_fast.cl with step 13, then without; in float matmul_fast.cl without step 13), whichever is
- * faster for its accelerator, element type and size class (the power of two at or above the largest
- * of m, n and k). The first such GEMM of a class measures: it runs each engine once untimed (to
- * let it compile and load), then both engines timed with OpenCL profiling events on the call's own views (on the host when
- * the view does not profile, AMP_PROFILE=0) (each overwrites C with the same product; CLBlast's,
- * run last, stays), waits for them, and caches the faster for the life of the process; its future
- * is the chosen engine's run. Later GEMMs of the class run only the cached engine. AMP_DEBUG=1
- * prints one line per measurement with both times. AMP_BLAS_GEMM in the environment, read at every
- * call: "auto" (or unset) chooses as above, "clblast" or "fast" forces that engine for these GEMMs,
- * "portable" the fast engine with the portable kernels only (matmul_fast.cl without step 13,
- * matmul_cpu.cl: no inline PTX and no TF32 on any device, to check or compare a vendor path); any
- * other value fails every call with AMP_ERROR_INVALID_ARGUMENT naming the value.
+ * same bits every run); where the device refuses one (at the build or the launch) the next runs: in
+ * double matmul_dmma.cl, then matmul_fast.cl with step 13, then without; in float matmul_fast.cl
+ * without step 13), whichever is faster for its accelerator, element type and size class (the power
+ * of two at or above the largest of m, n and k). The first such GEMM of a class measures: it runs
+ * each engine once untimed (to let it compile and load), then both engines timed with OpenCL
+ * profiling events on the call's own views (on the host when the view does not profile,
+ * AMP_PROFILE=0) (each overwrites C with the same product; CLBlast's, run last, stays), waits for
+ * them, and caches the faster for the life of the process; its future is the chosen engine's run.
+ * Later GEMMs of the class run only the cached engine. AMP_DEBUG=1 prints one line per measurement
+ * with both times. AMP_BLAS_GEMM in the environment, read at every call: "auto" (or unset) chooses
+ * as above, "clblast" or "fast" forces that engine for these GEMMs, "portable" the fast engine with
+ * the portable kernels only (matmul_fast.cl without step 13, matmul_cpu.cl: no inline PTX and no
+ * TF32 on any device, to check or compare a vendor path); any other value fails every call with
+ * AMP_ERROR_INVALID_ARGUMENT naming the value.
  *
  * A GEMM with B not transposed but alpha != 1, beta != 0 or A transposed runs on the same fast
  * kernel where that engine is forced or was chosen for its product's size class (or none is

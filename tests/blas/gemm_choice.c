@@ -10,8 +10,8 @@
  *     through the fast kernel where the mode forces it or auto chose it (gemm_general.c), else
  *     CLBlast; all are right;
  *   - auto measures once per (accelerator, type, size class): the first GEMM of a class runs
- *     CLBlast twice and the fast kernel twice (once untimed), later ones of the class run only the cached choice,
- *     and the future's device time is the chosen engine's measured time;
+ *     CLBlast twice and the fast kernel twice (once untimed), later ones of the class run only the
+ * cached choice, and the future's device time is the chosen engine's measured time;
  *   - the GPU kernel (matmul_fast) in its three float shapes through the test hook too, and the
  *     128 x 128 one with K tiles of 32 as on compute capability 9.x;
  *   - AMP_BLAS_GEMM=portable runs matmul_fast where the vendor paths would run (compute capability
