@@ -9,15 +9,16 @@
  * two measured faster for its (accelerator, element type, size class), the class being the power
  * of two at or above max(m, n, k). The first such GEMM of a class measures: each engine once
  * untimed (CLBlast compiles its kernels at its first call of a kind; the fast kernel's first run
- * builds it, and where it is two kernels, matmul_dmma_bulk split along k and gemm_ksplit_sum,
- * NVIDIA's driver loads the second when it is first enqueued, while the first runs: several ms
- * inside the span measured on an H100, which made CLBlast win at 3000), then the fast kernel and
- * CLBlast again, each timed with OpenCL profiling events on the call's own views (all four write
- * the same product into C; CLBlast's, run last, is the result). Where the view does not profile
- * (AMP_PROFILE=0) both are timed on the host instead, from enqueue to the end of a wait. The
- * call waits for them, caches the faster engine (under a lock; a GEMM of the same class on another
- * thread meanwhile runs CLBlast without measuring), and its future is the winner's run. With
- * AMP_DEBUG=1 each measurement prints one line with both times and the choice.
+ * builds it, and where it is two kernels, matmul_dmma_bulk split along k and gemm_ksplit_sum, the
+ * span timed from the first's start to the second's end also took in the host's work at the
+ * second's first enqueue: on an H100, timed so, the split lost to CLBlast at 3000, and won at
+ * 5000 once the sum kernel had run: lab/runs/h100/2026-12-07-ksplit-first), then the fast kernel
+ * and CLBlast again, each timed with OpenCL profiling events on the call's own views (all four
+ * write the same product into C; CLBlast's, run last, is the result). Where the view does not
+ * profile (AMP_PROFILE=0) both are timed on the host instead, from enqueue to the end of a wait.
+ * The call waits for them, caches the faster engine (under a lock; a GEMM of the same class on
+ * another thread meanwhile runs CLBlast without measuring), and its future is the winner's run.
+ * With AMP_DEBUG=1 each measurement prints one line with both times and the choice.
  *
  * AMP_BLAS_GEMM=clblast|fast|auto (default auto) forces an engine for these GEMMs; "portable" is
  * the fast engine with the portable kernels only (matmul_fast.cl, matmul_cpu.cl: no inline PTX, no
