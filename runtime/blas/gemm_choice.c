@@ -10,7 +10,7 @@
  * of two at or above max(m, n, k). The first such GEMM of a class measures: each engine once
  * untimed (CLBlast compiles its kernels at its first call of a kind; the fast kernel's first run
  * builds it, and where it is two kernels, matmul_dmma_bulk split along k and gemm_ksplit_sum, the
- * span timed from the first's start to the second's end also took in the host's work at the
+ * span timed from the first's start to the second's end can take in the host's work at the
  * second's first enqueue: on an H100, timed so, the split lost to CLBlast at 3000, and won at
  * 5000 once the sum kernel had run: lab/runs/h100/2026-12-07-ksplit-first), then the fast kernel
  * and CLBlast again, each timed with OpenCL profiling events on the call's own views (all four
