@@ -304,15 +304,12 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
   const int sp = tail ? (lin - whole) % splits : 0, chunk = (ktiles + splits - 1) / splits;
   const int kt0 = tail ? min(ktiles, sp * chunk) : 0;
   const int kt1 = tail ? min(ktiles, kt0 + chunk) : ktiles;
+  const int block = tail ? whole + slot : lin; /* its place in the tile order */
 #else
-  const int kt0 = 0, kt1 = ktiles;
+  const int kt0 = 0, kt1 = ktiles, block = lin;
 #endif
   int blk[2];
-#ifdef SPLIT_K
-  amp_tile_order_grouped(tiles_m, tiles_n, tail ? whole + slot : lin, GROUP_M, blk);
-#else
-  amp_tile_order_grouped(tiles_m, tiles_n, lin, GROUP_M, blk);
-#endif
+  amp_tile_order_grouped(tiles_m, tiles_n, block, GROUP_M, blk);
   const int row0 = blk[0] * BM, col0 = blk[1] * BN;
 
   if (warp == 0 && lane == 0) {

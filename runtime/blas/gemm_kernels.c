@@ -192,6 +192,12 @@ uint64_t amp__gemm_fast_count(void) {
   return atomic_load(&n_fast);
 }
 
+/* Whether a failed launch was the device refusing the plan itself, nothing enqueued: at the
+ * build, the launch's checks or the driver's enqueue (see launch_plan). */
+static int refusal(amp_status status, int enqueued) {
+  return (status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) && !enqueued;
+}
+
 /* matmul_dmma_bulk's block-row band (GROUP_M, its default), which gemm_ksplit_sum follows */
 #define DMMA_GROUP_M 8
 
@@ -234,8 +240,7 @@ static amp_status launch_ksplit(amp_accelerator_view *view, int p, amp_kernel *k
                   AMP_NARGS(args)};
   status = amp__launch(view, &l, done ? &first : NULL, &enqueued);
   if (status != AMP_SUCCESS) {
-    *refused =
-        (status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) && !enqueued;
+    *refused = refusal(status, enqueued);
     goto fail;
   }
   amp_arg sa[] = {amp_arg_view(part),    amp_arg_view(c),           amp_arg_int(pl->ts_m),
@@ -252,30 +257,12 @@ fail:
   return status;
 }
 
-/* C = A * B through plan p, launched like any kernel (the data model moves the views). On
- * failure *refused says whether the device refused the plan itself with nothing enqueued: at
- * the build (the tensor-core kernels' PTX), at the launch's checks (a larger K tile's
- * tile_static memory) or at the driver's enqueue; then a fallback can do the work. A failure
- * after the kernel was enqueued (a full handle table for its future is LIMIT_EXCEEDED too) is
- * not a refusal. */
-static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view *a,
-                              amp_array_view *b, amp_array_view *c, amp_future **done,
-                              int *refused) {
-  amp_status status = AMP_SUCCESS;
-  size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
+/* Plan p without a split, its kernel k: one launch over C's blocks. */
+static amp_status launch_whole(amp_accelerator_view *view, int p, amp_kernel *k, amp_array_view *a,
+                               amp_array_view *b, amp_array_view *c, amp_future **done,
+                               int *refused) {
+  const size_t m = (size_t)c->extent.dim[0], n = (size_t)c->extent.dim[1];
   const amp__gemm_plan *pl = &amp__gemm_plans[p];
-  amp_kernel *k;
-  *refused = 0;
-  if ((status = get_kernel(p, &k)) != AMP_SUCCESS) {
-    *refused = status == AMP_ERROR_BUILD_FAILED;
-    return status;
-  }
-  if (p == P_DMMA_BULK_KS || p == P_DMMA_BULK_M64_KS) {
-    status = launch_ksplit(view, p, k, a, b, c, done, refused);
-    if (status != AMP_SUCCESS)
-      return status;
-    goto ran;
-  }
   amp_arg args[] = {amp_arg_view(a), amp_arg_view(b), amp_arg_view(c)};
   amp_launch l = {0};
   l.kernel = k;
@@ -293,13 +280,34 @@ static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view 
     l.tile[1] = pl->rts_n;
   }
   int enqueued = 0;
-  status = amp__launch(view, &l, done, &enqueued);
-  if (status != AMP_SUCCESS) {
-    *refused =
-        (status == AMP_ERROR_BUILD_FAILED || status == AMP_ERROR_LIMIT_EXCEEDED) && !enqueued;
+  amp_status status = amp__launch(view, &l, done, &enqueued);
+  if (status != AMP_SUCCESS)
+    *refused = refusal(status, enqueued);
+  return status;
+}
+
+/* C = A * B through plan p, launched like any kernel (the data model moves the views). On
+ * failure *refused says whether the device refused the plan itself with nothing enqueued: at
+ * the build (the tensor-core kernels' PTX), at the launch's checks (a larger K tile's
+ * tile_static memory) or at the driver's enqueue; then a fallback can do the work. A failure
+ * after the kernel was enqueued (a full handle table for its future is LIMIT_EXCEEDED too) is
+ * not a refusal. */
+static amp_status launch_plan(amp_accelerator_view *view, int p, amp_array_view *a,
+                              amp_array_view *b, amp_array_view *c, amp_future **done,
+                              int *refused) {
+  amp_status status = AMP_SUCCESS;
+  const amp__gemm_plan *pl = &amp__gemm_plans[p];
+  amp_kernel *k;
+  *refused = 0;
+  if ((status = get_kernel(p, &k)) != AMP_SUCCESS) {
+    *refused = status == AMP_ERROR_BUILD_FAILED;
     return status;
   }
-ran:
+  status = p == P_DMMA_BULK_KS || p == P_DMMA_BULK_M64_KS
+               ? launch_ksplit(view, p, k, a, b, c, done, refused)
+               : launch_whole(view, p, k, a, b, c, done, refused);
+  if (status != AMP_SUCCESS)
+    return status;
   atomic_fetch_add(&n_fast, 1);
   atomic_store(&last_fast_opts, pl->opts);
   atomic_store(&last_fast_file, pl->file);
