@@ -14,6 +14,9 @@
 #   dgemm   amp-bench's DGEMM alone
 #   trace   amp-bench's DGEMM at 3000 under AMP_TRACE, one repeat: the commands of the size
 #           class's measurement (CLBlast against the kernels split along k), in device order
+#   steps   lab/port_steps_probe.c: the gemm port's steps on the host clock, raw OpenCL (its own
+#           context, and ampcl's) against ampcl, 41 repeats, with the queues profiling and not
+#           (AMP_PROFILE=1, 0); then amp-bench --ports with AMP_PROFILE=0
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
 #   check   the tests of what changed with these (the DGEMM kernel's edges, plans and split along
 #           k, queues): async_order, staging, interop_lend, interop_event, kernels_matmul,
@@ -25,7 +28,7 @@ PARTS=${PARTS:-waits ports shapes cublas check}
 T=(test_async_order test_staging test_interop_lend test_interop_event
   test_kernels_matmul test_kernels_tensor test_gemm_ksplit test_gemm_coherence test_gemm_choice
   test_gemm_general)
-gpu_build amp-bench amp-trace dmma-shapes wait-list-probe "${T[@]}"
+gpu_build amp-bench amp-trace dmma-shapes wait-list-probe port-steps-probe "${T[@]}"
 SIZES=${SIZES:-1000,1024,3000,5000,6000,4096}
 if on waits; then
   timeout 60 "$B/lab/wait-list-probe" 41 384 >"$o/waits.txt" 2>&1
@@ -40,6 +43,17 @@ if on ports; then
   "$B/examples/amp-trace" summary "$o/ports-trace.json" >"$o/ports-trace.txt" 2>&1
   gzip -f "$o/ports-trace.json"
   head -30 "$o/ports-trace.txt"
+fi
+if on steps; then
+  for p in 1 0; do
+    AMP_PROFILE=$p timeout 60 "$B/lab/port-steps-probe" bench/ports/gemm.cl 41 384 "$G1" \
+      >"$o/steps-profile$p.txt" 2>&1
+    echo "steps AMP_PROFILE=$p: rc=$?"; cat "$o/steps-profile$p.txt"
+  done
+  AMP_PROFILE=0 timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports --repeats 21 \
+    >"$o/ports-profile0.txt" 2>&1
+  echo "ports AMP_PROFILE=0: rc=$?"
+  grep -E "^(gemm|conv2d|jacobi2d|mv|correlation) " "$o/ports-profile0.txt"
 fi
 if on shapes; then
   timeout 200 "$B/lab/dmma-shapes" "$SIZES" "" PAD_EDGES=1 BN=64 BN=64,PAD_EDGES=1 BM=64,WM=32 \
