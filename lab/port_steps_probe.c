@@ -137,13 +137,15 @@ int main(int argc, char **argv) {
   cl_context actx = NULL;
   cl_command_queue aq = NULL;
   cl_command_queue_properties props = 0;
-  if (!text || (argc > 4 ? amp_accelerator_find(argv[4], &acc) : amp_accelerator_get_default(&acc)) ||
+  if (!text ||
+      (argc > 4 ? amp_accelerator_find(argv[4], &acc) : amp_accelerator_get_default(&acc)) ||
       amp_accelerator_default_view(acc, &av) || amp_program_create(text, NULL, &prog) ||
       amp_program_build(prog, acc) || amp_kernel_create(prog, "gemm", &ak) ||
       amp_accelerator_get_cl_device(acc, &dev) || amp_accelerator_get_cl_context(acc, &actx) ||
       amp_accelerator_view_get_cl_queue(av, &aq) ||
       clGetCommandQueueInfo(aq, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL))
-    return fprintf(stderr, "setup: %s\n", text ? amp_last_error() : "cannot read the kernel file"), 1;
+    return fprintf(stderr, "setup: %s\n", text ? amp_last_error() : "cannot read the kernel file"),
+           1;
   cl_int err = CL_SUCCESS;
   cl_context rctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   cl_command_queue rq = err ? NULL : clCreateCommandQueue(rctx, dev, props, &err);
