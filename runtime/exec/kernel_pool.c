@@ -5,6 +5,7 @@
 #include "core/clobjects.h"
 #include "core/device_limits.h"
 #include "exec/param_text.h"
+#include "exec/param_type.h"
 #include "exec/program_cache.h"
 
 #include <stdio.h>
@@ -16,6 +17,7 @@ typedef struct amp__cache_entry cache_entry;
 void amp__params_free(amp__param *params, cl_uint n) {
   for (cl_uint i = 0; params && i < n; i++) {
     free(params[i].type);
+    free(params[i].canon);
     free(params[i].name);
   }
   free(params);
@@ -55,8 +57,8 @@ static int has_asserts(const amp__kernel_pool *pool, const char *text) {
   return user && strstr(user, "AMP_ASSERTS") != NULL;
 }
 
-amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerator *acc,
-                                amp__kernel_pool **out) {
+amp_status amp__kernel_pool_new(cache_entry *e, const char *name, const char *source,
+                                amp_accelerator *acc, amp__kernel_pool **out) {
   amp_status status = AMP_SUCCESS;
   cl_kernel k = NULL;
   amp__kernel_pool *pool = calloc(1, sizeof *pool);
@@ -110,6 +112,8 @@ amp_status amp__kernel_pool_new(cache_entry *e, const char *name, amp_accelerato
         AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     strip_spaces(pa->type);
+    if (!(pa->canon = amp__canonical_type(source, pa->type)))
+      AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   pool->ntext = -1;
   if (!pool->params) /* what launch_args.c checks instead, read once here and not at each launch */

@@ -34,30 +34,21 @@ static size_t user_params(const amp__kernel_pool *pool, amp__user_param *out) {
  * m. */
 static amp_status check_arg(const amp__launch_table *t, size_t i, const amp__user_param *u,
                             amp__mismatches *m) {
-  amp_status status = AMP_SUCCESS;
   const amp__param *P = &t->pool->params[u->first];
-  char *pt = amp__canonical_type(t->launch->kernel->program->source, P->type);
-  if (!pt)
-    AMP__FAIL(AMP_ERROR_OUT_OF_MEMORY, "out of memory");
-  amp__arg_check c = {t, u, P, pt, m};
-  status = t->arg[i].kind->check(&c, i);
-fail:
-  free(pt);
-  return status;
+  amp__arg_check c = {t, u, P, P->canon, m};
+  return t->arg[i].kind->check(&c, i);
 }
 
 /* "a view of float 'a', int (by value) 'n'": the kernel's parameters, for a count mismatch. */
 static void list_params(const amp__kernel_pool *pool, const amp__user_param *up, size_t n,
-                        const char *source, char *buf, size_t cap) {
+                        char *buf, size_t cap) {
   size_t o = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < n && o + 1 < cap; i++) {
-    char *pt = amp__canonical_type(source, pool->params[up[i].first].type);
     char desc[256], nbuf[64];
-    amp__describe_param(pool, &up[i], pt ? pt : pool->params[up[i].first].type, desc, sizeof desc);
+    amp__describe_param(pool, &up[i], pool->params[up[i].first].canon, desc, sizeof desc);
     int w = snprintf(buf + o, cap - o, "%s%s '%s'", i ? ", " : "", desc,
                      amp__param_user_name(pool, &up[i], nbuf, sizeof nbuf));
-    free(pt);
     if (w < 0)
       break;
     o += (size_t)w;
@@ -104,7 +95,7 @@ static amp_status check_params(const amp__launch_table *t) {
     AMP__TRY(amp__debug_check_record(pool, &up[k], k));
   if (np != l->nargs) {
     char list[1024];
-    list_params(pool, up, np, l->kernel->program->source, list, sizeof list);
+    list_params(pool, up, np, list, sizeof list);
     AMP__FAIL(AMP_ERROR_KERNEL_ARGS,
               "parallel_for_each(%s): %zu argument%s given, but the kernel takes %zu%s%s", kname,
               l->nargs, l->nargs == 1 ? "" : "s", np, np ? ": " : "", list);

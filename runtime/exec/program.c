@@ -219,7 +219,7 @@ amp_status amp__kernel_pool_get(amp_kernel *kernel, amp_accelerator *acc, amp__k
       if (strcmp(pool->name, kernel->name) == 0)
         break;
     if (!pool) {
-      status = amp__kernel_pool_new(e, kernel->name, acc, &pool);
+      status = amp__kernel_pool_new(e, kernel->name, kernel->program->source, acc, &pool);
       if (status == AMP_SUCCESS) {
         pool->next = e->pools;
         e->pools = pool;

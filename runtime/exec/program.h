@@ -36,6 +36,9 @@ typedef struct amp__param {
   cl_kernel_arg_address_qualifier address;
   cl_kernel_arg_type_qualifier qualifier;
   char *type;  /* type name without spaces, e.g. "float*", "int8"; any length (malloc'd) */
+  char *canon; /* type followed through the program's typedefs and #defines, without '*'
+                  (amp__canonical_type of the user's source), once when the pool is made:
+                  each launch compares against it (malloc'd) */
   char *name;  /* the parameter's name, or "#<index>" when the driver gives none (malloc'd) */
   size_t size; /* bytes of the type (of the pointee, for pointers); 0 when unknown */
 } amp__param;
@@ -90,8 +93,8 @@ void amp__kernel_give_back(amp__kernel_pool *pool, cl_kernel k);
 
 /* A new pool for kernel `name` of the entry's built program (kernel_pool.c), with the kernel's
  * parameters, limits and one kernel object; and a pool freed with its kernel objects. */
-amp_status amp__kernel_pool_new(struct amp__cache_entry *e, const char *name, amp_accelerator *acc,
-                                amp__kernel_pool **out);
+amp_status amp__kernel_pool_new(struct amp__cache_entry *e, const char *name, const char *source,
+                                amp_accelerator *acc, amp__kernel_pool **out);
 void amp__kernel_pool_free(amp__kernel_pool *pool);
 
 /* Embedded files of kernels_cl/ (generated at build time). */
