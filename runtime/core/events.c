@@ -69,12 +69,17 @@ void amp__flush_producers(const cl_event *ev, size_t n, cl_command_queue mine) {
   }
 }
 
-/* Waits for one event; returns the OpenCL error the command failed with, or CL_SUCCESS. */
+/* Waits for one event; returns the OpenCL error the command failed with, or CL_SUCCESS. A command
+ * that has already ended (the usual case when a view is released after its synchronize) is not
+ * waited for: its status says so without a call into the driver's wait. */
 cl_int amp__event_wait(cl_event e) {
-  cl_int st = CL_COMPLETE;
-  clWaitForEvents(1, &e);
-  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS)
-    return CL_SUCCESS;
+  cl_int st = CL_QUEUED;
+  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS ||
+      st > CL_COMPLETE) {
+    clWaitForEvents(1, &e);
+    if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) != CL_SUCCESS)
+      return CL_SUCCESS;
+  }
   return st < 0 ? st : CL_SUCCESS;
 }
 
