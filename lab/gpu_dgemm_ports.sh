@@ -16,7 +16,8 @@
 #           class's measurement (CLBlast against the kernels split along k), in device order
 #   steps   lab/port_steps_probe.c: the gemm port's steps on the host clock, raw OpenCL (its own
 #           context, and ampcl's) against ampcl, 41 repeats, with the queues profiling and not
-#           (AMP_PROFILE=1, 0); then amp-bench --ports with AMP_PROFILE=0
+#           (AMP_PROFILE=1, 0; STEPS_PROFILE=1: only with); then amp-bench --ports with
+#           AMP_PROFILE=0 (unless STEPS_PROFILE=1)
 #   cublas  cuBLAS DGEMM at the same sizes (bench/cuda_reference.py)
 #   check   the tests of what changed with these (the DGEMM kernel's edges, plans and split along
 #           k, queues): async_order, staging, interop_lend, interop_event, kernels_matmul,
@@ -45,19 +46,27 @@ if on ports; then
   head -30 "$o/ports-trace.txt"
 fi
 if on steps; then
-  for p in 1 0; do
+  for p in ${STEPS_PROFILE:-1 0}; do
     AMP_PROFILE=$p timeout 60 "$B/lab/port-steps-probe" bench/ports/gemm.cl 41 384 "$G1" \
       >"$o/steps-profile$p.txt" 2>&1
     echo "steps AMP_PROFILE=$p: rc=$?"; cat "$o/steps-profile$p.txt"
   done
-  AMP_PROFILE=0 timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports --repeats 21 \
-    >"$o/ports-profile0.txt" 2>&1
-  echo "ports AMP_PROFILE=0: rc=$?"
-  grep -E "^(gemm|conv2d|jacobi2d|mv|correlation) " "$o/ports-profile0.txt"
+  if [ "${STEPS_PROFILE:-1 0}" != 1 ]; then
+    AMP_PROFILE=0 timeout 90 "$B/bench/amp-bench" --accelerator "$G1" --ports --repeats 21 \
+      >"$o/ports-profile0.txt" 2>&1
+    echo "ports AMP_PROFILE=0: rc=$?"
+    grep -E "^(gemm|conv2d|jacobi2d|mv|correlation) " "$o/ports-profile0.txt"
+  fi
 fi
 if on shapes; then
-  timeout 200 "$B/lab/dmma-shapes" "$SIZES" "" PAD_EDGES=1 BN=64 BN=64,PAD_EDGES=1 BM=64,WM=32 \
-    BM=64,BN=64,WM=32 S=2 BN=64,S=2,R=128 BM=64,BN=64,WM=32,R=128 >"$o/shapes.txt" 2>&1
+  # SHAPES: other shapes, as shell words (SHAPES='"" EDGE_MMA=1': step 8's comparison)
+  if [ -n "${SHAPES:-}" ]; then
+    eval "set -- $SHAPES"
+  else
+    set -- "" PAD_EDGES=1 BN=64 BN=64,PAD_EDGES=1 BM=64,WM=32 BM=64,BN=64,WM=32 S=2 BN=64,S=2,R=128 \
+      BM=64,BN=64,WM=32,R=128
+  fi
+  timeout 200 "$B/lab/dmma-shapes" "$SIZES" "$@" >"$o/shapes.txt" 2>&1
   echo "shapes: rc=$?"; cat "$o/shapes.txt"
 fi
 if on shapes || on dgemm; then
