@@ -38,6 +38,10 @@ struct amp_accelerator {
    * compute capability (docs/KERNELS.md). Above props.local_memory, a kernel's own declared arrays
    * are the driver's to judge; a __local argument is not. */
   uint64_t declared_local_limit;
+  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE (0: not given) and CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (where
+   * a sub-buffer may start), read once here: every buffer and every plain pointer argument asks. */
+  uint64_t max_alloc;
+  size_t base_align;
   /* The 64-bit atomics the device lists: 0 none, 1 cl_khr_int64_base_atomics (add, sub, inc, dec,
    * exchange, compare-exchange), 2 cl_khr_int64_extended_atomics too (min, max, and, or, xor).
    * Kernels get it as AMP_INT64_ATOMICS (the prelude's 64-bit atomics), and amp_scan's single pass

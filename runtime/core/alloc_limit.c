@@ -3,11 +3,7 @@
 #include "core/alloc_limit.h"
 
 uint64_t amp__max_alloc(const amp_accelerator *acc) {
-  cl_ulong max_alloc = 0;
-  if (acc->props.is_host || clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
-                                            sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS)
-    return 0;
-  return max_alloc;
+  return acc->props.is_host ? 0 : acc->max_alloc; /* read when the device was described */
 }
 
 amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn) {

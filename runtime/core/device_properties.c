@@ -68,6 +68,7 @@ static amp_accelerator *new_accelerator(size_t index) {
     return NULL;
   a->magic = AMP__MAGIC_ACCELERATOR;
   a->index = index;
+  a->base_align = 128; /* until a device answers (amp__describe_device) */
   pthread_mutex_init(&a->lock, NULL);
   return a;
 }
@@ -193,6 +194,19 @@ amp_accelerator *amp__describe_device(cl_platform_id p, cl_device_id d, const ch
   pr->max_clock_mhz = clock;
   pr->compute_capability = nv_compute_capability(d);
   a->declared_local_limit = nv_declared_local(pr->compute_capability, local);
+  cl_ulong max_alloc = 0;
+  cl_uint align_bits = 0;
+  a->max_alloc = clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
+                                 NULL) == CL_SUCCESS
+                     ? max_alloc
+                     : 0;
+  /* 128 bytes where the answer is missing or below a byte: OpenCL 1.2's least for a full
+   * profile's long16 */
+  a->base_align = clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                                  NULL) == CL_SUCCESS &&
+                          align_bits >= 8
+                      ? align_bits / 8
+                      : 128;
   amp__device_limits_apply(a); /* AMP_DEVICE_LIMITS: a weaker device, for tests */
   return a;
 }

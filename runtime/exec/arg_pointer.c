@@ -42,16 +42,6 @@ static int strided_dim(const amp_array_view *v) {
   return -1;
 }
 
-/* The device's base address alignment in bytes (a sub-buffer's origin must be a multiple). */
-static size_t base_align(const amp_accelerator *acc) {
-  cl_uint bits = 0;
-  if (clGetDeviceInfo(acc->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL) !=
-          CL_SUCCESS ||
-      bits < 8)
-    return 128; /* OpenCL 1.2's least for a full profile's long16 */
-  return bits / 8;
-}
-
 /* A plain pointer parameter, a contiguous view, an offset the device can start a buffer at; then
  * the element type and access, as for a view. */
 static amp_status pointer_check(const amp__arg_check *c, size_t i) {
@@ -64,7 +54,7 @@ static amp_status pointer_check(const amp__arg_check *c, size_t i) {
     return AMP_SUCCESS;
   }
   int d = strided_dim(v);
-  size_t align = base_align(c->t->acc), origin = 0;
+  size_t align = c->t->acc->base_align, origin = 0; /* a sub-buffer's origin */
   if (d >= 0) {
     amp__note(c->m, AMP_ERROR_KERNEL_ARGS,
               "argument %zu is a strided section (dimension %d: %zu elements between neighbours "
