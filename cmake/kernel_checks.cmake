@@ -276,7 +276,7 @@ endforeach()
 foreach(o " " "-DBK=32 -DSTAGES=2 -DAPAD=2 -DBPAD=2" "-DBK=16 -DSTAGES=3 -DPRODUCERS=2"
           "-DBK=16 -DSTAGES=4 -DPRODUCERS=1"
           "-DBM=64 -DBN=64 -DWM=32 -DWN=32 -DBK=8 -DSTAGES=2 -DPRODUCERS=4" "-DSPLIT_K"
-          "-DBM=64 -DWM=32 -DSPLIT_K" "-DEDGE_MMA")
+          "-DBM=64 -DWM=32 -DSPLIT_K" "-DEDGE_SKIP" "-DEDGE_SKIP -DSPLIT_K")
   amp_kc(gemm/matmul_dmma_bulk.cl "${o} -DAMP_COMPUTE_CAPABILITY=90")
 endforeach()
 amp_kc(gemm/matmul_tf32.cl "-DAMP_COMPUTE_CAPABILITY=80" "-DBN=64 -DAMP_COMPUTE_CAPABILITY=80"

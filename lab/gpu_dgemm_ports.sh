@@ -59,7 +59,7 @@ if on steps; then
   fi
 fi
 if on shapes; then
-  # SHAPES: other shapes, as shell words (SHAPES='"" EDGE_MMA=1': step 8's comparison)
+  # SHAPES: other shapes, as shell words (SHAPES='"" EDGE_SKIP=1': step 8's comparison)
   if [ -n "${SHAPES:-}" ]; then
     eval "set -- $SHAPES"
   else

@@ -74,12 +74,14 @@
  *      block at (i * splits + p) * BM * BN); gemm_epilogue.cl's gemm_ksplit_sum then adds each
  *      block's parts in order into C. 48 blocks in 2 parts make a last round of 96 half blocks:
  *      4.5 rounds instead of 5, and the sums, in a fixed order, give the same bits every run.
- *   8. Warps past the edge. At 5000, 5000 = 39 x 128 + 8: the last column and row of blocks hold
- *      8 columns (rows) of C each, yet every warp of those blocks ran its full share of mma. A
- *      consumer warp whose WM x WN part lies wholly past C's edge now skips its mma (its
- *      accumulators stay zero and never reach C); in the last block column at 5000,
- *      6 of the 8 consumer warps. The warps are released from the ring as before. -DEDGE_MMA
- *      keeps every warp multiplying, for comparison.
+ *   8. Warps past the edge (-DEDGE_SKIP, not yet the default). At 5000 = 39 x 128 + 8, the last
+ *      column and row of blocks hold 8 columns (rows) of C each, yet every warp of those blocks
+ *      runs its full share of mma: 79 of the 1,600 blocks. With EDGE_SKIP a consumer warp whose
+ *      WM x WN part lies wholly past C's edge skips its mma (its accumulators stay zero and never
+ *      reach C): 6 of the 8 consumer warps in the last block column at 5000, 4 in the last row.
+ *      It still waits for each buffer and releases it, or the ring's phases would no longer
+ *      count every consumer. It becomes the default once a GPU run shows it faster at the
+ *      awkward sizes and no slower elsewhere (lab/gpu_dgemm_ports.sh, SHAPES='"" EDGE_SKIP=1').
  *
  * Build options: -DBM=128 -DBN=128 (C block per tile of threads), -DWM=64 -DWN=32 (per consumer
  * warp: WM a multiple of 16, WN of 8), -DBK=16 (K tile: 8, 16 or 32), -DSTAGES=3 (2 or more),
@@ -346,10 +348,10 @@ __kernel void matmul_dmma_bulk(AMP_CONST_VIEW(double, a), AMP_CONST_VIEW(double,
   /* A warp whose part of the block lies wholly past C's edge computes nothing that is stored, so
    * it skips its mma (step 8); it still waits for each buffer and releases it, or the ring's
    * phases would no longer count every consumer. */
-#ifdef EDGE_MMA /* every warp multiplies, as before step 8 (for comparison only) */
-  const int live = 1;
-#else
+#ifdef EDGE_SKIP /* step 8, not yet the default */
   const int live = row0 + wm * WM < m && col0 + wn * WN < n;
+#else
+  const int live = 1;
 #endif
   for (int u = 0; u < kt1 - kt0; u++) { /* K tile kt0 + u */
     const int s = u % STAGES;
