@@ -3,7 +3,7 @@
 #include "core/alloc_limit.h"
 
 uint64_t amp__max_alloc(const amp_accelerator *acc) {
-  return acc->props.is_host ? 0 : acc->max_alloc; /* read when the device was described */
+  return acc->max_alloc; /* read when the device was described; 0 for the host */
 }
 
 amp_status amp__check_alloc(const amp_accelerator *acc, size_t bytes, const char *fn) {

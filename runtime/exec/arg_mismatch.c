@@ -84,7 +84,7 @@ void amp__note(amp__mismatches *m, amp_status status, const char *fmt, ...) {
 
 void amp__note_kinds(const amp__arg_check *c, size_t i, const char *suffix) {
   char pdesc[256], adesc[96], nbuf[64];
-  amp__describe_param(c->t->pool, c->u, c->canon, pdesc, sizeof pdesc);
+  amp__describe_param(c->t->pool, c->u, c->P->canon, pdesc, sizeof pdesc);
   c->t->arg[i].kind->describe(&c->t->launch->args[i], adesc, sizeof adesc);
   amp__note(c->m, AMP_ERROR_KERNEL_ARGS, "argument %zu is %s, but parameter '%s' is %s%s", i, adesc,
             amp__param_user_name(c->t->pool, c->u, nbuf, sizeof nbuf), pdesc, suffix);

@@ -19,8 +19,7 @@ typedef struct amp__mismatches {
 struct amp__arg_check {
   const amp__launch_table *t;
   const amp__user_param *u; /* the parameter, as the user wrote it */
-  const amp__param *P;      /* its first OpenCL parameter */
-  const char *canon;        /* P's type, canonical (param_type.c) */
+  const amp__param *P;      /* its first OpenCL parameter (P->canon: its type, canonical) */
   amp__mismatches *m;
 };
 

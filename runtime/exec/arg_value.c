@@ -77,7 +77,7 @@ static int by_value(const amp__arg_check *c) {
 }
 
 static amp_status scalar_check(const amp__arg_check *c, size_t i) {
-  if (!by_value(c) || strcmp(c->canon, scalar_type(c->t->launch->args[i].kind)) != 0)
+  if (!by_value(c) || strcmp(c->P->canon, scalar_type(c->t->launch->args[i].kind)) != 0)
     amp__note_kinds(c, i, "");
   return AMP_SUCCESS;
 }

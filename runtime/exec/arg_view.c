@@ -73,7 +73,7 @@ amp_status amp__view_arg_check_own(const amp_arg *a, size_t i, const char *kname
 void amp__view_check_elements(const amp__arg_check *c, size_t i, const char *pname) {
   const amp_array_view *v = amp__arg_view(&c->t->launch->args[i]);
   const amp__param *P = c->P;
-  const char *pt = c->canon;
+  const char *pt = c->P->canon;
   const char *want = amp__elem_names_of(v->type.kind)->cl;
   size_t psize = P->size ? P->size : amp__builtin_type_size(pt);
   if (want && strcmp(pt, want) != 0)

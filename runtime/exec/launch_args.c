@@ -35,7 +35,7 @@ static size_t user_params(const amp__kernel_pool *pool, amp__user_param *out) {
 static amp_status check_arg(const amp__launch_table *t, size_t i, const amp__user_param *u,
                             amp__mismatches *m) {
   const amp__param *P = &t->pool->params[u->first];
-  amp__arg_check c = {t, u, P, P->canon, m};
+  amp__arg_check c = {t, u, P, m};
   return t->arg[i].kind->check(&c, i);
 }
 
